@@ -1,0 +1,45 @@
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+from powts.accounts.choices import CONTRACTOR_ROLES, LicenseKind, Role
+
+
+class User(AbstractUser):
+    """A person who signs in. The role decides what they may see and change (see policies.py)."""
+
+    role = models.CharField(max_length=20, choices=Role.choices, default=Role.OWNER)
+    jurisdiction = models.ForeignKey(
+        "jurisdictions.Jurisdiction", null=True, blank=True, on_delete=models.PROTECT,
+        help_text="The county whose staff this is; empty for state auditors and contractors.",
+    )
+
+    @property
+    def is_county_staff(self) -> bool:
+        return self.role == Role.COUNTY_STAFF
+
+    @property
+    def is_contractor(self) -> bool:
+        return self.role in CONTRACTOR_ROLES
+
+    @property
+    def display_name(self) -> str:
+        return self.get_full_name() or self.username
+
+
+class License(models.Model):
+    """A license, certification or registration held by a person who files with the county."""
+
+    kind = models.CharField(max_length=40, choices=LicenseKind.choices)
+    number = models.CharField(max_length=40)
+    holder_name = models.CharField(max_length=200)
+    business_name = models.CharField(max_length=200, blank=True)
+    mailing_address = models.TextField(blank=True)
+    expires_on = models.DateField(null=True, blank=True)
+    user = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="licenses")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "number"], name="license_kind_number_unique")]
+        ordering = ["holder_name"]
+
+    def __str__(self) -> str:
+        return f"{self.holder_name} ({self.get_kind_display()} {self.number})"

@@ -1,0 +1,36 @@
+"""Who is acting and through what, carried alongside the work (web request, API call, import, job).
+
+Services read it when they write audit events, so a service never needs the request passed in.
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from dataclasses import dataclass, replace
+
+from powts.audit.choices import Channel
+
+
+@dataclass(frozen=True)
+class AuditContext:
+    channel: str = Channel.SYSTEM
+    actor: object | None = None  # a User, or None
+    actor_label: str = ""
+    batch: str = ""
+
+
+_current: contextvars.ContextVar[AuditContext] = contextvars.ContextVar("powts_audit", default=AuditContext())
+
+
+def current() -> AuditContext:
+    return _current.get()
+
+
+@contextlib.contextmanager
+def acting(**fields):
+    """`with acting(channel=Channel.IMPORT, actor_label="powts import", batch=...):`"""
+    token = _current.set(replace(_current.get(), **fields))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)

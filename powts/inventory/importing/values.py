@@ -1,0 +1,77 @@
+"""Cell values from county exports, parsed or refused with a reason a clerk understands."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+
+EXCEL_EPOCH = dt.date(1899, 12, 30)  # Excel's serial day 0 (after its 1900 leap-year bug)
+
+
+class BadValue(ValueError):
+    pass
+
+
+def parse_date(column: str, raw) -> dt.date | None:
+    """ISO (1978-06-30), US (6/30/1978) or an Excel serial number (28671)."""
+    if raw is None:
+        return None
+    if isinstance(raw, dt.datetime):
+        return raw.date()
+    if isinstance(raw, dt.date):
+        return raw
+    text = str(raw).strip()
+    if not text:
+        return None
+    try:
+        if "-" in text:
+            return dt.date.fromisoformat(text[:10])
+        if "/" in text:
+            month, day, year = (int(p) for p in text.split("/"))
+            if year < 100:
+                raise BadValue(f"{column} {text!r} has a two-digit year; write it as MM/DD/YYYY")
+            return dt.date(year, month, day)
+        serial = float(text)
+        if serial.is_integer() and 1 <= serial <= 2958465:
+            return EXCEL_EPOCH + dt.timedelta(days=int(serial))
+    except BadValue:
+        raise
+    except ValueError:
+        pass
+    raise BadValue(f"{column} {text!r} is not a date (use YYYY-MM-DD, MM/DD/YYYY or an Excel date)")
+
+
+def parse_count(column: str, raw, maximum: int) -> int | None:
+    if raw is None or str(raw).strip() == "":
+        return None
+    text = str(raw).strip().replace(",", "")
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        raise BadValue(f"{column} {raw!r} is not a number") from None
+    if number < 0:
+        raise BadValue(f"{column} {raw!r} cannot be negative")
+    if number != number.to_integral_value():
+        raise BadValue(f"{column} {raw!r} must be a whole number")
+    if number > maximum:
+        raise BadValue(f"{column} {raw!r} is larger than {maximum:,}, which cannot be right")
+    return int(number)
+
+
+def parse_coordinate(column: str, raw, limit: int) -> Decimal | None:
+    if raw is None or str(raw).strip() == "":
+        return None
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise BadValue(f"{column} {raw!r} is not a number") from None
+    if not -limit <= value <= limit:
+        raise BadValue(f"{column} {raw!r} is outside -{limit} to {limit}")
+    return value.quantize(Decimal("0.000001"))
+
+
+def text(raw) -> str:
+    if raw is None:
+        return ""
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)  # XLSX gives 12345.0 for a number typed as 12345
+    return str(raw).strip()

@@ -1,0 +1,119 @@
+from django.conf import settings
+from django.db import models
+
+from powts.inventory.choices import ComponentKind, OwnerKind, SystemStatus, SystemType
+from powts.inventory.querysets import SystemQuerySet
+
+
+class Parcel(models.Model):
+    """A tax parcel; SPS 383.255 makes the inventory hold its legal description and parcel number."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    parcel_number = models.CharField(max_length=60)
+    legal_description = models.TextField(blank=True)
+    site_address = models.CharField(max_length=200, blank=True)
+    municipality = models.CharField(max_length=100, blank=True, db_index=True)
+    sewered = models.BooleanField(default=False, help_text="Served by a public sewer.")
+    latitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
+    longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
+    owner = models.ForeignKey("Owner", null=True, blank=True, on_delete=models.PROTECT, related_name="parcels",
+                              help_text="Current owner; the history is in Ownership.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["jurisdiction", "parcel_number"], name="parcel_number_unique")]
+        ordering = ["parcel_number"]
+
+    def __str__(self) -> str:
+        return f"Parcel {self.parcel_number}"
+
+
+class Owner(models.Model):
+    """A person or business owning property with a POWTS (SPS 383.255: name and address)."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    name = models.CharField(max_length=200, db_index=True)
+    kind = models.CharField(max_length=10, choices=OwnerKind.choices, default=OwnerKind.PERSON)
+    mailing_address = models.TextField(blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="owner_records")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Ownership(models.Model):
+    """Who owned a parcel, from when to when: the ownership history."""
+
+    parcel = models.ForeignKey(Parcel, on_delete=models.CASCADE, related_name="ownerships")
+    owner = models.ForeignKey(Owner, on_delete=models.PROTECT, related_name="ownerships")
+    started_on = models.DateField(null=True, blank=True)
+    ended_on = models.DateField(null=True, blank=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-recorded_at", "-id"]
+
+
+class System(models.Model):
+    """One POWTS in the county inventory (Wis. Stat. s. 145.20(5)(am))."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    system_id = models.CharField(max_length=60, help_text="The county's POWTS id.")
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="systems")
+    system_type = models.CharField(max_length=30, choices=SystemType.choices, db_index=True)
+    status = models.CharField(max_length=10, choices=SystemStatus.choices, default=SystemStatus.ACTIVE, db_index=True)
+    installed_on = models.DateField(null=True, blank=True, db_index=True)
+    last_serviced_on = models.DateField(null=True, blank=True)
+    design_flow_gpd = models.PositiveIntegerField(null=True, blank=True)
+    bedrooms = models.PositiveSmallIntegerField(null=True, blank=True)
+    structures_served = models.CharField(max_length=200, blank=True)
+    permit_number = models.CharField(max_length=60, blank=True, help_text="The sanitary permit that created it.")
+    extra = models.JSONField(default=dict, blank=True, help_text="Imported columns powts does not know, kept as they came.")
+    # Lower-cased system id, parcel number, address, municipality and owner name: what the search
+    # index (SQLite FTS5 trigram / PostgreSQL pg_trgm) is built on.
+    search_text = models.TextField(blank=True, editable=False)
+
+    objects = SystemQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["jurisdiction", "system_id"], name="system_id_unique")]
+        ordering = ["system_id"]
+
+    def __str__(self) -> str:
+        return f"System {self.system_id}"
+
+    @property
+    def installation_year(self):
+        return self.installed_on.year if self.installed_on else None
+
+
+class Component(models.Model):
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="components")
+    kind = models.CharField(max_length=30, choices=ComponentKind.choices)
+    capacity_gallons = models.PositiveIntegerField(null=True, blank=True)
+    manufacturer = models.CharField(max_length=120, blank=True)
+    model = models.CharField(max_length=120, blank=True)
+    installed_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        size = f", {self.capacity_gallons:,} gal" if self.capacity_gallons else ""
+        return f"{self.get_kind_display()}{size}"
+
+
+class Assignment(models.Model):
+    """A contractor given work on a system by the county or the owner: they may then see it."""
+
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="assignments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
+    assigned_on = models.DateField()
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["system", "user"], name="assignment_unique")]

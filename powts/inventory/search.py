@@ -1,0 +1,35 @@
+"""Finding a system by parcel number, system id, a piece of the address or the owner's name.
+
+Backed by an index, never a `LIKE '%x%'` scan: SQLite FTS5 with the trigram tokenizer (a content
+table over inventory_system.search_text, kept in step by triggers), PostgreSQL pg_trgm (GIN).
+Both match any piece of three characters or more; shorter queries match the start of an id.
+"""
+from __future__ import annotations
+
+from django.db import connection
+from django.db.models import Q, QuerySet
+
+
+def search_text_for(system_id: str, parcel_number: str, site_address: str, municipality: str, owner_name: str) -> str:
+    return " | ".join(p for p in (system_id, parcel_number, site_address, municipality, owner_name) if p).lower()
+
+
+def search(queryset: QuerySet, query: str) -> QuerySet:
+    terms = query.strip().lower().split()
+    if not terms:
+        return queryset
+    if any(len(t) < 3 for t in terms):
+        # Too short for a trigram: match the start of a system id or parcel number (both indexed).
+        q = query.strip()
+        return queryset.filter(Q(system_id__istartswith=q) | Q(parcel__parcel_number__istartswith=q))
+    if connection.vendor == "sqlite":
+        # Each term a quoted FTS5 string (quotes doubled), all of them required.
+        match = " AND ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        return queryset.extra(
+            where=["inventory_system.id IN (SELECT rowid FROM inventory_system_fts WHERE inventory_system_fts MATCH %s)"],
+            params=[match],
+        )
+    result = queryset
+    for t in terms:
+        result = result.filter(search_text__contains=t)  # pg_trgm GIN index answers LIKE '%t%'
+    return result

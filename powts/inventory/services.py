@@ -1,0 +1,119 @@
+"""Every write to the inventory goes through here, and every write is audited in its transaction."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from powts.audit.services import audit_create, audit_update, snapshot
+from powts.inventory.choices import ComponentKind, SystemType
+from powts.inventory.models import Component, Owner, Ownership, Parcel, System
+from powts.inventory.search import search_text_for
+
+SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
+                   "structures_served", "permit_number")
+
+
+def refresh_search_text(*, parcel: Parcel) -> None:
+    """Keep the search index in step after a parcel's address or owner changes."""
+    owner_name = parcel.owner.name if parcel.owner_id else ""
+    for system in System.objects.filter(parcel=parcel):
+        text = search_text_for(system.system_id, parcel.parcel_number, parcel.site_address, parcel.municipality, owner_name)
+        if text != system.search_text:
+            System.objects.filter(pk=system.pk).update(search_text=text)
+
+
+def owner_get_or_create(*, jurisdiction, name: str, mailing_address: str = "", action: str) -> Owner:
+    owner = Owner.objects.filter(jurisdiction=jurisdiction, name=name, mailing_address=mailing_address).first()
+    if owner:
+        return owner
+    from powts.inventory.importing.writer import owner_kind
+
+    owner = Owner(jurisdiction=jurisdiction, name=name, mailing_address=mailing_address, kind=owner_kind(name))
+    owner.full_clean()
+    owner.save()
+    audit_create(owner, action=action)
+    return owner
+
+
+@transaction.atomic
+def parcel_change_owner(*, parcel: Parcel, owner: Owner, action: str = "owner changed", on=None) -> Parcel:
+    """Close the current ownership and open the new one: the parcel keeps its ownership history."""
+    if parcel.owner_id == owner.pk:
+        return parcel
+    on = on or timezone.localdate()
+    Ownership.objects.filter(parcel=parcel, ended_on__isnull=True).update(ended_on=on)
+    Ownership.objects.create(parcel=parcel, owner=owner, started_on=on)
+    before = snapshot(parcel, ["owner_id"])
+    previous = parcel.owner.name if parcel.owner_id else None
+    parcel.owner = owner
+    parcel.save(update_fields=["owner"])
+    event = audit_update(parcel, before=before, action=action)
+    if event:  # the names, not just ids, for the timeline
+        event.changes = {"owner": [previous, owner.name]}
+        event.save(update_fields=["changes"])
+    refresh_search_text(parcel=parcel)
+    return parcel
+
+
+@transaction.atomic
+def system_update(*, system: System, data: dict, action: str = "system edited") -> System:
+    before = snapshot(system, [f for f in data if f in SYSTEM_EDITABLE])
+    for field, value in data.items():
+        if field not in SYSTEM_EDITABLE:
+            raise ValueError(f"{field} cannot be changed here")
+        setattr(system, field, value)
+    system.full_clean()
+    system.save()
+    audit_update(system, before=before, action=action)
+    return system
+
+
+def _set_tank_capacity(system: System, gallons: int | None, action: str) -> None:
+    kinds = (ComponentKind.SEPTIC_TANK, ComponentKind.HOLDING_TANK)
+    tank = system.components.filter(kind__in=kinds).order_by("id").first()
+    if tank is None and gallons is not None:
+        kind = ComponentKind.HOLDING_TANK if system.system_type == SystemType.HOLDING_TANK else ComponentKind.SEPTIC_TANK
+        tank = Component.objects.create(system=system, kind=kind, capacity_gallons=gallons, installed_on=system.installed_on)
+        audit_create(tank, action=action)
+    elif tank is not None:
+        before = snapshot(tank, ["capacity_gallons"])
+        tank.capacity_gallons = gallons
+        tank.save(update_fields=["capacity_gallons"])
+        audit_update(tank, before=before, action=action)
+
+
+@transaction.atomic
+def system_apply_import_row(*, system_id: int, row, differences: dict, action: str) -> System:
+    """Bring a stored system in line with an import row that differs from it."""
+    system = System.objects.select_related("parcel__owner", "jurisdiction").get(pk=system_id)
+    parcel = system.parcel
+    if "parcel_id" in differences:
+        parcel = Parcel.objects.filter(jurisdiction=system.jurisdiction, parcel_number=row.parcel_id).first()
+        if parcel is None:
+            parcel = Parcel(jurisdiction=system.jurisdiction, parcel_number=row.parcel_id)
+            parcel.save()
+            audit_create(parcel, action=action)
+    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude") if k in differences}
+    if parcel_fields:
+        before = snapshot(parcel, list(parcel_fields))
+        for k, v in parcel_fields.items():
+            setattr(parcel, k, v)
+        parcel.save()
+        audit_update(parcel, before=before, action=action)
+    if "owner_name" in differences or "owner_mailing_address" in differences or parcel.owner_id is None:
+        owner = owner_get_or_create(jurisdiction=system.jurisdiction, name=row.owner_name,
+                                    mailing_address=row.owner_mailing_address, action=action)
+        parcel_change_owner(parcel=parcel, owner=owner, action=f"owner changed ({action})")
+
+    fields = [f for f in ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
+                          "permit_number", "extra") if f in differences]
+    before = snapshot(system, [*fields, "parcel_id"])
+    for f in fields:
+        setattr(system, f, getattr(row, f))
+    system.parcel = parcel
+    system.save()
+    audit_update(system, before=before, action=action)
+    if "tank_capacity_gallons" in differences:
+        _set_tank_capacity(system, row.tank_capacity_gallons, action)
+    refresh_search_text(parcel=parcel)
+    return system

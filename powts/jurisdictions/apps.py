@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class JurisdictionsConfig(AppConfig):
+    name = "powts.jurisdictions"
+    label = "jurisdictions"
