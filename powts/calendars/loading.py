@@ -1,0 +1,99 @@
+"""Builds a `WorkdayCalendar` from a county profile's `calendar.yaml`.
+
+A calendar may say `extends: <slug>`: it then starts from that profile's calendar, drops the
+holidays named in `remove_holidays`, replaces or adds its own `holidays` (matched by name) and adds
+its `extra_closures`. So a county that differs from the state lists only the difference.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import functools
+
+from powts.jurisdictions.profiles import ProfileError, load_profile
+
+from .errors import CalendarError
+from .holiday_rules import WEEKDAYS, parse_rule
+from .workdays import Closure, WorkdayCalendar
+
+
+def _section(slug: str, name: str) -> dict:
+    try:
+        profile = load_profile(slug)
+    except ProfileError as exc:
+        raise CalendarError(str(exc)) from None
+    data = profile.get(name)
+    if not isinstance(data, dict):
+        raise CalendarError(f"jurisdiction {slug!r} has no {name}.yaml")
+    return data
+
+
+def _resolved(slug: str, depth: int = 0) -> dict:
+    """The calendar data of `slug` with its `extends` chain applied."""
+    if depth > 5:
+        raise CalendarError(f"calendar of {slug!r}: 'extends' chain too long (a cycle?)")
+    own = _section(slug, "calendar")
+    where = f"profiles/{slug}/calendar.yaml"
+    base_slug = own.get("extends")
+    if not base_slug:
+        return {**own, "_where": where}
+    if base_slug == slug:
+        raise CalendarError(f"{where}: a calendar cannot extend itself")
+    base = _resolved(base_slug, depth + 1)
+    removed = set(own.get("remove_holidays") or [])
+    known = {h.get("name") for h in base.get("holidays") or []}
+    unknown = removed - known
+    if unknown:
+        raise CalendarError(f"{where}: remove_holidays names unknown holidays {sorted(unknown)}")
+    mine = {h.get("name"): h for h in own.get("holidays") or []}
+    holidays = [h for h in base.get("holidays") or [] if h.get("name") not in removed | set(mine)]
+    holidays += list(mine.values())
+    return {
+        "timezone": own.get("timezone", base.get("timezone")),
+        "weekend": own.get("weekend", base.get("weekend")),
+        "observed": own.get("observed", base.get("observed")),
+        "holidays": holidays,
+        "extra_closures": list(base.get("extra_closures") or []) + list(own.get("extra_closures") or []),
+        "_where": where,
+    }
+
+
+def calendar_from_data(data: dict, name: str = "calendar") -> WorkdayCalendar:
+    """Build a calendar from already-loaded data (the format of calendar.yaml, no `extends`)."""
+    where = data.get("_where", name)
+    weekend = data.get("weekend") or {}
+    try:
+        weekend_days = frozenset(WEEKDAYS[d.lower()] for d in weekend.get("days", []))
+    except (KeyError, AttributeError):
+        raise CalendarError(f"{where}: weekend days must be names monday..sunday") from None
+    if weekend_days and not weekend.get("citation"):
+        raise CalendarError(f"{where}: weekend has no citation")
+    observed = data.get("observed") or {}
+    if observed and not observed.get("citation"):
+        raise CalendarError(f"{where}: 'observed' weekend shift has no citation")
+    shift = {WEEKDAYS[k]: int(v) for k, v in observed.items() if k in WEEKDAYS}
+    rules = [parse_rule(h, shift, f"{where} holiday #{i + 1}")
+             for i, h in enumerate(data.get("holidays") or [])]
+    extra: dict[dt.date, Closure] = {}
+    for i, entry in enumerate(data.get("extra_closures") or []):
+        label = f"{where} extra_closures #{i + 1}"
+        day = entry.get("date") if isinstance(entry, dict) else None
+        if isinstance(day, str):
+            try:
+                day = dt.date.fromisoformat(day)
+            except ValueError:
+                raise CalendarError(f"{label}: date {day!r} is not a date (YYYY-MM-DD)") from None
+        if not isinstance(day, dt.date):
+            raise CalendarError(f"{label}: needs a 'date' (YYYY-MM-DD)")
+        if not entry.get("citation"):
+            raise CalendarError(f"{label}: closure on {day} has no citation")
+        extra[day] = Closure(day, entry.get("reason", "office closed"), entry["citation"])
+    return WorkdayCalendar(
+        name=name, holidays=rules, weekend=weekend_days, weekend_citation=weekend.get("citation", ""),
+        extra_closures=extra, timezone=data.get("timezone") or "America/Chicago",
+    )
+
+
+@functools.cache
+def calendar_for(slug: str) -> WorkdayCalendar:
+    """The working-day calendar of jurisdiction `slug` (cached; raises CalendarError)."""
+    return calendar_from_data(_resolved(slug), name=slug)
