@@ -1,0 +1,125 @@
+"""Explanations of decisions, in sentences a county can paste into a letter.
+
+A decision is a list of tests (citation, pass or fail, a sentence with the numbers) and the
+arithmetic of the amount. The sentence templates live here once; the one-case path and the batch
+path both fill them, so an applicant gets the same words whichever path decided the case.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def money(cents: int) -> str:
+    """$45,000.01 from 4500001 (integer cents; no floats anywhere)."""
+    sign = "-" if cents < 0 else ""
+    cents = abs(int(cents))
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+def rate_pct(bp: int) -> str:
+    """3000 basis points of 10000 -> '30%'."""
+    whole, rest = divmod(bp, 100)
+    return f"{whole}%" if rest == 0 else f"{whole}.{rest:02d}%".rstrip("0") + ""
+
+
+@dataclass(frozen=True)
+class Test:
+    key: str
+    citation: str
+    passed: bool
+    sentence: str
+
+    def line(self) -> str:
+        return f"{'PASS' if self.passed else 'FAIL'} {self.sentence} ({self.citation})"
+
+    def reason(self) -> dict:
+        return {"test": self.key, "citation": self.citation, "text": self.sentence}
+
+
+# key -> (sentence when passed, sentence when failed). Placeholders are filled with str.format.
+GRANT_SENTENCES: dict[str, tuple[str, str]] = {
+    "category": (
+        "Failure conditions {conditions} make this a category {category} failing system; grants are for category 1 or 2.",
+        "Failure conditions {conditions} make this a category {category} failing system; grants are only for category 1 or 2.",
+    ),
+    "installed_before": (
+        "The system was installed on {installed}, before {cutoff}.",
+        "The system was installed on {installed}, not before {cutoff}.",
+    ),
+    "principal_residence": (
+        "The residence is the owner's principal residence (occupied at least {occupancy} of the year).",
+        "The residence is not the owner's principal residence (occupied at least {occupancy} of the year).",
+    ),
+    "small_commercial": (
+        "Daily wastewater flow {flow} gallons per day is less than {flow_limit}: a small commercial establishment.",
+        "Daily wastewater flow {flow} gallons per day is not less than {flow_limit}: not a small commercial establishment.",
+    ),
+    "income_limit": (
+        "Annual family income {income} does not exceed the {income_limit} limit.",
+        "Annual family income {income} exceeds the {income_limit} limit.",
+    ),
+    "revenue_limit": (
+        "Annual gross revenue {revenue} does not exceed the {revenue_limit} limit.",
+        "Annual gross revenue {revenue} exceeds the {revenue_limit} limit.",
+    ),
+    "not_sewered": (
+        "The property is not in an area served by a sewer.",
+        "The property is in an area served by a sewer.",
+    ),
+    "determined_before_work": (
+        "Failure was determined on {determined}, before rehabilitation or replacement began{work}.",
+        "Failure was determined on {determined}, not before rehabilitation or replacement began{work}.",
+    ),
+    "application_window": (
+        "The application of {applied} is within the {years}-year period after the determination of failure on {determined} (last day {last_day}).",
+        "The application of {applied} is outside the {years}-year period after the determination of failure on {determined} (last day {last_day}).",
+    ),
+    "one_grant": (
+        "No grant has been received before for this residence or establishment.",
+        "A grant has already been received for this residence or establishment; only one is allowed.",
+    ),
+    "not_intentional": (
+        "The failure was not intentionally caused by the applicant or a person who would benefit.",
+        "The failure was intentionally caused by the applicant or a person who would benefit: the application must be denied.",
+    ),
+    "support_lien": (
+        "{lien_pass}",
+        "The applicant or a person who would benefit is on the statewide support lien docket without an approved payment agreement: the application must be denied.",
+    ),
+    "minimum_grant": (
+        "The grant of {share} is at least {minimum}.",
+        "The grant of {share} is less than {minimum}.",
+    ),
+}
+
+LIEN_PASS_NONE = "The applicant is not on the statewide support lien docket."
+LIEN_PASS_AGREEMENT = "The applicant is on the statewide support lien docket but has an approved payment agreement."
+
+WELL_SENTENCES: dict[str, tuple[str, str]] = {
+    "claimant": (
+        "A {claimant} of the property may submit a claim.",
+        "A {claimant} may not submit a claim.",
+    ),
+    "private_water_supply": (
+        "{supply_pass}",
+        "{supply_fail}",
+    ),
+    "well_kind": (
+        "A {kind} well is a well (made by boring, drilling or driving).",
+        "A dug well is not a well under the statute.",
+    ),
+    "contamination_proof": ("{proof_pass}", "{proof_fail}"),
+    "income_limit": (
+        "Annual family income {income} does not exceed the {income_limit} limit.",
+        "Annual family income {income} exceeds the {income_limit} limit.",
+    ),
+}
+
+
+def fill(sentences: dict[str, tuple[str, str]], key: str, passed: bool, values: dict) -> str:
+    return sentences[key][0 if passed else 1].format(**values)
+
+
+def explanation(tests: list[Test], arithmetic: str, outcome: str) -> str:
+    """Tests in order, then the arithmetic of the amount, then the outcome."""
+    return " ".join([*(t.line() for t in tests), arithmetic, outcome])
