@@ -116,7 +116,13 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# Front-end packages come from npm (package.json at the repository root), never copied in.
+ASSETS_DIR = Path(os.environ.get("POWTS_ASSETS_DIR") or BASE_DIR.parent / "node_modules")
+STATICFILES_DIRS = [BASE_DIR / "static"] + [
+    (prefix, ASSETS_DIR / sub)
+    for prefix, sub in (("uswds", "@uswds/uswds/dist"), ("htmx", "htmx.org/dist"), ("chartjs", "chart.js/dist"))
+    if (ASSETS_DIR / sub).is_dir()
+]
 MEDIA_ROOT = DATA_DIR / "media"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 50 * 1024 * 1024

@@ -11,7 +11,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(template_name="core/login.html"), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("inventory/", include("powts.inventory.urls")),
-    path("api/", include("powts.inventory.api.urls")),
+    path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),

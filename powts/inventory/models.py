@@ -86,6 +86,11 @@ class System(models.Model):
     def __str__(self) -> str:
         return f"System {self.system_id}"
 
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("inventory:system-detail", args=[self.pk])
+
     @property
     def installation_year(self):
         return self.installed_on.year if self.installed_on else None

@@ -117,3 +117,32 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
         _set_tank_capacity(system, row.tank_capacity_gallons, action)
     refresh_search_text(parcel=parcel)
     return system
+
+
+@transaction.atomic
+def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_type: str, owner_name: str,
+                  owner_mailing_address: str = "", site_address: str = "", municipality: str = "",
+                  action: str = "system added", **fields) -> System:
+    """A new system; its parcel and owner are found or created. Raises ValidationError naming the field."""
+    from django.core.exceptions import ValidationError
+
+    if System.objects.filter(jurisdiction=jurisdiction, system_id=system_id).exists():
+        raise ValidationError({"system_id": f"system_id {system_id!r} is already in the inventory"})
+    parcel = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=parcel_number).first()
+    owner = owner_get_or_create(jurisdiction=jurisdiction, name=owner_name, mailing_address=owner_mailing_address, action=action)
+    if parcel is None:
+        parcel = Parcel(jurisdiction=jurisdiction, parcel_number=parcel_number, site_address=site_address,
+                        municipality=municipality, owner=owner)
+        parcel.full_clean()
+        parcel.save()
+        Ownership.objects.create(parcel=parcel, owner=owner)
+        audit_create(parcel, action=action)
+    else:
+        parcel_change_owner(parcel=parcel, owner=owner, action=f"owner changed ({action})")
+    system = System(jurisdiction=jurisdiction, system_id=system_id, parcel=parcel, system_type=system_type,
+                    search_text=search_text_for(system_id, parcel.parcel_number, parcel.site_address, parcel.municipality, owner.name),
+                    **fields)
+    system.full_clean()
+    system.save()
+    audit_create(system, action=action)
+    return system

@@ -1,0 +1,74 @@
+"""powts demo --jurisdiction dane --systems N: a realistic demo county, with sign-ins for each role."""
+import datetime as dt
+import tempfile
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from powts.accounts.choices import LicenseKind, Role
+from powts.accounts.models import User
+from powts.accounts.services import license_create, user_create
+from powts.audit.choices import Channel
+from powts.audit.context import acting
+from powts.inventory import demo_data
+from powts.inventory.importing.service import import_inventory
+from powts.inventory.models import Assignment, Owner, System
+from powts.jurisdictions.services import ProfileError, jurisdiction_ensure
+
+DEMO_PASSWORD = "powts-demo"
+PEOPLE = [
+    # username, role, first, last, license kind, license number
+    ("staff", Role.COUNTY_STAFF, "Sam", "Sanitarian", None, None),
+    ("auditor", Role.STATE_AUDITOR, "Alex", "Auditor", None, None),
+    ("plumber", Role.PLUMBER, "Pat", "Plumber", LicenseKind.MASTER_PLUMBER, "MP-222333"),
+    ("pumper", Role.PUMPER, "Perry", "Pumper", LicenseKind.SEPTAGE_OPERATOR, "SSO-44556"),
+    ("soiltester", Role.SOIL_TESTER, "Sol", "Tester", LicenseKind.SOIL_TESTER, "CST-1234"),
+    ("owner", Role.OWNER, "Olive", "Owner", None, None),
+]
+
+
+class Command(BaseCommand):
+    help = "Load a demo county: its inventory and one sign-in per role (password: powts-demo)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--jurisdiction", default="dane")
+        parser.add_argument("--systems", type=int, default=5000)
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args, jurisdiction, systems, seed, **options):
+        if systems < 1:
+            raise CommandError("--systems must be at least 1")
+        try:
+            unit = jurisdiction_ensure(slug=jurisdiction)
+        except ProfileError as exc:
+            raise CommandError(str(exc)) from None
+        with tempfile.TemporaryDirectory() as tmp:
+            path = demo_data.write_csv(Path(tmp) / f"{jurisdiction}-demo.csv", jurisdiction, systems, seed, messy=True)
+            result = import_inventory(path=path, jurisdiction=unit, channel=Channel.CLI, source_name=f"demo county (seed {seed})",
+                                      write_rejects=False)
+        self.stdout.write(f"{unit.name}: {result.created:,} systems created, {result.unchanged:,} unchanged, {result.updated:,} updated.")
+        with acting(channel=Channel.CLI, actor_label="powts demo"), transaction.atomic():
+            self._people(unit, jurisdiction)
+        self.stdout.write(f"Sign in at http://127.0.0.1:8000 as staff, auditor, plumber, pumper, soiltester or owner; password {DEMO_PASSWORD}")
+
+    def _people(self, unit, slug):
+        for username, role, first, last, kind, number in PEOPLE:
+            name = f"{username}" if slug == "dane" else f"{username}-{slug}"
+            if User.objects.filter(username=name).exists():
+                continue
+            user = user_create(username=name, password=DEMO_PASSWORD, role=role, first_name=first, last_name=last,
+                               jurisdiction=unit if role == Role.COUNTY_STAFF else None)
+            if kind:
+                license_create(kind=kind, number=f"{number}-{slug}" if slug != "dane" else number, holder_name=f"{first} {last}", user=user)
+            first_systems = System.objects.filter(jurisdiction=unit).order_by("id")
+            if role == Role.OWNER:
+                owner = Owner.objects.filter(jurisdiction=unit, parcels__systems__in=first_systems[:1]).first()
+                if owner:
+                    Owner.objects.filter(pk=owner.pk).update(user=user)
+            elif role in (Role.PLUMBER, Role.PUMPER, Role.SOIL_TESTER):
+                for system in first_systems[:3]:
+                    Assignment.objects.get_or_create(system=system, user=user, defaults={"assigned_on": dt.date.today()})
+        if not User.objects.filter(username="admin").exists():
+            user_create(username="admin", password=DEMO_PASSWORD, role=Role.COUNTY_STAFF, jurisdiction=unit,
+                        first_name="Ada", last_name="Admin", is_superuser=True)

@@ -1,0 +1,52 @@
+from django.core.exceptions import PermissionDenied
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from powts.inventory import policies, selectors, services
+from powts.inventory.api import serializers as s
+from powts.inventory.filtersets import SystemFilterSet
+
+
+class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The inventory of systems: the same filters and search as the web list (`q` searches)."""
+
+    filterset_class = SystemFilterSet
+    serializer_class = s.SystemSerializer
+
+    def get_queryset(self):
+        qs = selectors.system_list(user=self.request.user)
+        return qs.prefetch_related("components") if self.action == "retrieve" else qs
+
+    def get_serializer_class(self):
+        return s.SystemDetailSerializer if self.action == "retrieve" else s.SystemSerializer
+
+    @extend_schema(request=s.SystemCreateSerializer, responses={201: s.SystemDetailSerializer})
+    def create(self, request):
+        if not policies.can_edit_systems(request.user):
+            raise PermissionDenied("Only county staff add systems.")
+        data = s.SystemCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        system = services.system_create(jurisdiction=request.user.jurisdiction, action="system added through the API",
+                                        **{k: v for k, v in data.validated_data.items() if v is not None})
+        return Response(s.SystemDetailSerializer(system, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.SystemUpdateSerializer, responses={200: s.SystemDetailSerializer})
+    def partial_update(self, request, pk=None):
+        if not policies.can_edit_systems(request.user):
+            raise PermissionDenied("Only county staff change systems.")
+        system = selectors.system_get(user=request.user, pk=pk)
+        if system.jurisdiction_id != request.user.jurisdiction_id and not request.user.is_superuser:
+            raise PermissionDenied("That system is in another county.")
+        data = s.SystemUpdateSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        services.system_update(system=system, data=data.validated_data, action="system edited through the API")
+        return Response(s.SystemDetailSerializer(system, context={"request": request}).data)
+
+    @extend_schema(responses={200: s.AuditEventSerializer(many=True)})
+    @action(detail=True)
+    def history(self, request, pk=None):
+        """Every recorded change to the system, its parcel and its owner, newest first."""
+        system = selectors.system_get(user=request.user, pk=pk)
+        return Response(s.AuditEventSerializer(selectors.system_history(system=system), many=True).data)

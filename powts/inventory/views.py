@@ -1,0 +1,125 @@
+"""Thin views: selectors read, services write, templates show."""
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+from django_tables2 import RequestConfig
+from django_tables2.paginators import LazyPaginator
+
+from powts.audit.choices import Channel
+from powts.inventory import policies, selectors
+from powts.inventory.filtersets import SystemFilterSet
+from powts.inventory.forms import ImportUploadForm
+from powts.inventory.importing.service import FileRefused, import_inventory
+from powts.inventory.tables import SystemTable
+
+
+@login_required
+def system_list(request):
+    filterset = SystemFilterSet(request.GET, queryset=selectors.system_list(user=request.user))
+    table = SystemTable(filterset.qs if filterset.is_valid() else filterset.queryset.none())
+    RequestConfig(request, paginate={"per_page": 50, "paginator_class": LazyPaginator}).configure(table)
+    context = {
+        "filterset": filterset,
+        "table": table,
+        "municipalities": selectors.municipalities(jurisdiction_id=request.user.jurisdiction_id),
+        "can_import": policies.can_import(request.user),
+    }
+    template = "inventory/_system_table.html" if request.htmx else "inventory/system_list.html"
+    return render(request, template, context)
+
+
+@login_required
+def system_detail(request, pk: int):
+    system = selectors.system_get(user=request.user, pk=pk)
+    return render(request, "inventory/system_detail.html", {
+        "system": system,
+        "parcel": system.parcel,
+        "owner": system.parcel.owner,
+        "ownerships": system.parcel.ownerships.select_related("owner")[:20],
+        "components": system.components.all(),
+        "history": selectors.system_history(system=system),
+        "extra": sorted(system.extra.items()),
+    })
+
+
+def _uploads() -> Path:
+    folder = Path(settings.MEDIA_ROOT) / "imports"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_upload(request):
+    """Step 1: upload; the file is checked with a dry run and the outcome shown before anything is stored."""
+    if not policies.can_import(request.user):
+        raise PermissionDenied("Only county staff import inventory files.")
+    form = ImportUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        token = uuid.uuid4().hex
+        suffix = Path(upload.name).suffix.lower()
+        stored = _uploads() / f"{token}{suffix}"
+        with open(stored, "wb") as out:
+            for chunk in upload.chunks():
+                out.write(chunk)
+        try:
+            result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user), dry_run=True,
+                                      rejects_path=stored.with_suffix(".rejects.csv"), source_name=upload.name,
+                                      actor=request.user, channel=Channel.WEB)
+        except FileRefused as exc:
+            stored.unlink(missing_ok=True)
+            form.add_error("file", str(exc))
+        else:
+            (_uploads() / f"{token}.json").write_text(json.dumps({"name": upload.name, "suffix": suffix}))
+            return render(request, "inventory/import_preview.html", {"result": result, "token": token, "name": upload.name})
+    return render(request, "inventory/import_upload.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def import_confirm(request, token: str):
+    """Step 2: the same file, imported for real."""
+    if not policies.can_import(request.user):
+        raise PermissionDenied("Only county staff import inventory files.")
+    if not token.isalnum():
+        raise Http404
+    meta_path = _uploads() / f"{token}.json"
+    if not meta_path.exists():
+        messages.error(request, "That upload has expired or was already imported; upload the file again.")
+        return redirect("inventory:import")
+    meta = json.loads(meta_path.read_text())
+    stored = _uploads() / f"{token}{meta['suffix']}"
+    result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user),
+                              rejects_path=stored.with_suffix(".rejects.csv"), source_name=meta["name"],
+                              actor=request.user, channel=Channel.WEB)
+    meta_path.unlink(missing_ok=True)
+    stored.unlink(missing_ok=True)
+    messages.success(request, f"Imported {meta['name']}: {result.created:,} created, {result.updated:,} updated, "
+                              f"{result.unchanged:,} unchanged, {result.rejected:,} rejected.")
+    return redirect("inventory:system-list")
+
+
+@login_required
+def import_rejects(request, token: str):
+    if not policies.can_import(request.user) or not token.isalnum():
+        raise Http404
+    path = _uploads() / f"{token}.rejects.csv"
+    if not path.exists():
+        raise Http404
+    from django.http import FileResponse
+
+    return FileResponse(open(path, "rb"), as_attachment=True, filename="rejected-rows.csv")
+
+
+__all__ = ["system_list", "system_detail", "import_upload", "import_confirm", "import_rejects"]

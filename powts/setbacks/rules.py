@@ -1,0 +1,90 @@
+"""Setback rules from a profile's `setbacks.yaml`.
+
+A county file may say `extends: <slug>`; its rules and the base's are then combined pair by pair
+(subject kind, object kind), and the stricter distance governs: every ordinance here calls itself
+a minimum that yields to higher standards (Dane s. 46.04(3); Lincoln, Interpretations). On a tie
+the county's own rule is cited, being the more specific.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from powts.jurisdictions.profiles import ProfileError, load_profile
+
+from .errors import SetbackRulesError
+from .plan import KINDS
+
+
+@dataclass(frozen=True)
+class SetbackRule:
+    id: str
+    subjects: tuple[str, ...]
+    objects: tuple[str, ...]
+    min_ft: float
+    citation: str
+    quote: str = ""
+    where_practical: bool = False
+    outside_texts: bool = False
+
+
+def parse_rules(entries, where: str) -> list[SetbackRule]:
+    """Validate the `rules` list of one setbacks.yaml."""
+    rules = []
+    for i, e in enumerate(entries or []):
+        label = f"{where} rule #{i + 1} ({e.get('id', '?') if isinstance(e, dict) else e!r})"
+        if not isinstance(e, dict):
+            raise SetbackRulesError(f"{label}: expected a mapping")
+        if not e.get("citation"):
+            raise SetbackRulesError(f"{label}: has no citation")
+        for key in ("subjects", "objects"):
+            kinds = e.get(key)
+            if not kinds or not isinstance(kinds, list):
+                raise SetbackRulesError(f"{label}: needs a list of {key}")
+            unknown = [k for k in kinds if k not in KINDS]
+            if unknown:
+                raise SetbackRulesError(f"{label}: unknown {key} {unknown}")
+        min_ft = e.get("min_ft")
+        if isinstance(min_ft, bool) or not isinstance(min_ft, (int, float)) or min_ft < 0:
+            raise SetbackRulesError(f"{label}: min_ft must be a number of feet >= 0")
+        rules.append(SetbackRule(
+            id=e.get("id") or label, subjects=tuple(e["subjects"]), objects=tuple(e["objects"]),
+            min_ft=float(min_ft), citation=e["citation"], quote=e.get("quote", ""),
+            where_practical=bool(e.get("where_practical")), outside_texts=bool(e.get("outside_texts")),
+        ))
+    return rules
+
+
+def combine(*rule_lists: list[SetbackRule]) -> dict[tuple[str, str], SetbackRule]:
+    """Pair -> governing rule; earlier lists win ties (pass the county's rules first)."""
+    governing: dict[tuple[str, str], SetbackRule] = {}
+    for rules in rule_lists:
+        for rule in rules:
+            for s in rule.subjects:
+                for o in rule.objects:
+                    current = governing.get((s, o))
+                    if current is None or rule.min_ft > current.min_ft:
+                        governing[(s, o)] = rule
+    return governing
+
+
+def _own_rules(slug: str, depth: int = 0) -> list[list[SetbackRule]]:
+    if depth > 5:
+        raise SetbackRulesError(f"setbacks of {slug!r}: 'extends' chain too long (a cycle?)")
+    try:
+        data = load_profile(slug).get("setbacks")
+    except ProfileError as exc:
+        raise SetbackRulesError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise SetbackRulesError(f"jurisdiction {slug!r} has no setbacks.yaml")
+    chain = [parse_rules(data.get("rules"), f"profiles/{slug}/setbacks.yaml")]
+    base = data.get("extends")
+    if base and base != slug:
+        chain += _own_rules(base, depth + 1)
+    return chain
+
+
+@functools.cache
+def rules_for(slug: str) -> dict[tuple[str, str], SetbackRule]:
+    """The governing setback rule for each (subject kind, object kind) pair of jurisdiction `slug`."""
+    return combine(*_own_rules(slug))
