@@ -1,0 +1,478 @@
+"""Wisconsin Fund grant decisions for many applications at once (numpy).
+
+The same rules as grants.py, written over columns: each test is a boolean array, the amount an
+int64 array of cents. Law versions are chosen per row by the date received: the dates where any
+parameter changes cut the timeline into segments, each with constant parameters, and every row
+takes its segment's values (or its segment's "no program in force" / "not covered" error).
+Reasons come as a bitmask of failed tests per row; the words are rendered from the same templates
+as the one-case path (for all rows with `reasons()`, or one row with `explanation(i)`).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import columns as C
+from . import fields as F
+from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
+from .explain import GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, Test, explanation, fill, money
+from .funding_tables import table_amount_cents
+from .grants import APPLICANT_TYPES, LETTERS, PROGRAM, _cap_words, _long_date
+
+TESTS = ["category", "installed_before", "principal_residence", "small_commercial", "income_limit",
+         "revenue_limit", "not_sewered", "determined_before_work", "application_window", "one_grant",
+         "not_intentional", "support_lien", "minimum_grant"]
+BIT = {k: 1 << i for i, k in enumerate(TESTS)}
+RESIDENCE_TESTS = [k for k in TESTS if k not in ("small_commercial", "revenue_limit")]
+BUSINESS_TESTS = [k for k in TESTS if k not in ("principal_residence", "income_limit", "minimum_grant")]
+EPOCH = dt.date(1970, 1, 1)
+
+
+def _day(d: int) -> dt.date:
+    return EPOCH + dt.timedelta(days=int(d))
+
+
+@dataclass
+class GrantColumns:
+    n: int
+    id: np.ndarray
+    errors: C.Errors
+    business: np.ndarray
+    cond_mask: np.ndarray
+    determined: np.ndarray
+    applied: np.ndarray
+    installed: np.ndarray
+    work: np.ndarray
+    sewer: np.ndarray
+    principal: np.ndarray
+    units: np.ndarray
+    experimental: np.ndarray
+    prior: np.ndarray
+    intentional: np.ndarray
+    lien: np.ndarray
+    agreement: np.ndarray
+    gu: np.ndarray
+    gu_received: np.ndarray
+    income: np.ndarray
+    revenue: np.ndarray
+    flow: np.ndarray
+    table: np.ndarray
+    components: np.ndarray  # object: ';'-joined component names where the table is computed
+    design_flow: np.ndarray
+
+
+def _column(cols: dict[str, Sequence[Any]], name: str, n: int) -> Sequence[Any]:
+    return cols[name] if name in cols else [None] * n
+
+
+def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
+    """Raw input columns to typed arrays; fields are read in the one-case path's order."""
+    E = C.Errors(n)
+    get = lambda name: _column(cols, name, n)  # noqa: E731
+    ids = C.texts(get("id"))
+    missing_id = np.array([v is None for v in ids], dtype=bool)
+    E.add(np.flatnonzero(missing_id), ["id: is required"] * int(missing_id.sum()))
+
+    # applicant_type
+    raw_type = get("applicant_type")
+    business = np.zeros(n, dtype=bool)
+    bad, msgs = [], []
+    for i, v in enumerate(raw_type):
+        if type(v) is str and v in APPLICANT_TYPES:
+            business[i] = v == "business"
+            continue
+        try:
+            business[i] = F.parse_choice("applicant_type", v, APPLICANT_TYPES) == "business"
+        except F.FieldError as e:
+            bad.append(i)
+            msgs.append(str(e))
+    E.add(np.asarray(bad, dtype=np.int64), msgs)
+
+    cond_mask = _conditions(get("failure_conditions"), E)
+    determined = C.dates("failure_determined_on", get("failure_determined_on"), E)
+    applied = C.dates("applied_on", get("applied_on"), E)
+    installed = C.dates("system_installed_on", get("system_installed_on"), E)
+    work = C.dates("work_started_on", get("work_started_on"), E, required=False)
+    sewer = C.bools("sewer_available", get("sewer_available"), E)
+    principal = C.bools("principal_residence", get("principal_residence"), E, default=True)
+    units = C.ints("units_served", get("units_served"), E, default=1, minimum=1)
+    experimental = C.bools("experimental", get("experimental"), E)
+    prior = C.bools("prior_grant", get("prior_grant"), E)
+    intentional = C.bools("intentionally_caused", get("intentionally_caused"), E)
+    lien = C.bools("on_support_lien_docket", get("on_support_lien_docket"), E)
+    agreement = C.bools("has_payment_agreement", get("has_payment_agreement"), E)
+    gu = C.texts(get("governmental_unit"))
+    gu_received = C.dates("gu_application_received_on", get("gu_application_received_on"), E, required=False)
+    residence = ~business
+    income = C.cents("annual_family_income", get("annual_family_income"), E, where=residence)
+    revenue = C.cents("annual_gross_revenue", get("annual_gross_revenue"), E, where=business)
+    flow = C.numbers("daily_flow_gpd", get("daily_flow_gpd"), E, where=business)
+    table = C.cents("funding_table_amount", get("funding_table_amount"), E, required=False)
+    need = table == C.MISSING
+    comp_raw = get("components")
+    components = np.full(n, None, dtype=object)
+    design_flow = np.full(n, np.nan)
+    if need.any():
+        idx = np.flatnonzero(need)
+        bad, msgs = [], []
+        for i in idx:
+            try:
+                names = [str(c).strip() for c in F.parse_list("components", comp_raw[i])]
+            except F.FieldError as e:
+                bad.append(i)
+                msgs.append(str(e))
+                continue
+            if not names:
+                bad.append(i)
+                msgs.append("funding_table_amount: is required (or give components and design_flow_gpd)")
+            else:
+                components[i] = ";".join(names)
+        E.add(np.asarray(bad, dtype=np.int64), msgs)
+        dfl = get("design_flow_gpd")
+        sub = [dfl[i] for i in idx]
+        design_flow[idx] = C.numbers("design_flow_gpd", sub, _Sub(E, idx), positive=True)
+    return GrantColumns(n, ids, E, business, cond_mask, determined, applied, installed, work, sewer, principal,
+                        units, experimental, prior, intentional, lien, agreement, gu, gu_received, income,
+                        revenue, flow, table, components, design_flow)
+
+
+class _Sub:
+    """Errors of a subset of rows, reported into the whole batch's Errors."""
+
+    def __init__(self, errors: C.Errors, idx: np.ndarray):
+        self.errors, self.idx = errors, idx
+
+    def add(self, rows, messages, where=None):
+        self.errors.add(self.idx[np.asarray(rows, dtype=np.int64)], messages)
+
+
+def _conditions(values: Sequence[Any], E: C.Errors) -> np.ndarray:
+    """Bitmask of failure conditions (bit 0 = a ... bit 4 = e)."""
+    n = len(values)
+    out = np.zeros(n, dtype=np.uint8)
+    todo = np.arange(n)
+    if n and C._all_str(values):
+        s = np.strings.lower(C._as_str_array(values))
+        rest = np.strings.replace(s, " ", "")
+        nsep = np.strings.count(rest, ";")
+        rest = np.strings.replace(rest, ";", "")
+        letters = rest
+        for i, letter in enumerate(LETTERS):
+            out |= np.where(np.strings.find(s, letter) >= 0, np.uint8(1 << i), np.uint8(0))
+            rest = np.strings.replace(rest, letter, "")
+        good = (rest == "") & (np.strings.str_len(letters) == nsep + 1) & (np.strings.str_len(letters) > 0)
+        out[~good] = 0
+        todo = np.flatnonzero(~good)
+    bad, msgs = [], []
+    for i in todo:
+        v = values[i]
+        try:
+            letters = [str(x).strip().lower() for x in F.parse_list("failure_conditions", v)]
+            if not letters:
+                raise F.FieldError("failure_conditions", "is required (letters a-e of the failure conditions, e.g. a;d)")
+            m = 0
+            for x in letters:
+                if x not in LETTERS or len(x) != 1:
+                    raise F.FieldError("failure_conditions", f"{x!r} is not a failure condition (a-e)")
+                m |= 1 << LETTERS.index(x)
+            out[i] = m
+        except F.FieldError as e:
+            bad.append(i)
+            msgs.append(str(e))
+    E.add(np.asarray(bad, dtype=np.int64), msgs)
+    return out
+
+
+# -- segments of constant law ---------------------------------------------------------------------
+
+@dataclass
+class Segments:
+    starts: np.ndarray  # int64 day numbers
+    snaps: list[Snapshot | None]
+    messages: list[str]  # error message where snaps[i] is None
+
+    def of(self, days: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.starts, days, side="right") - 1  # -1 = before coverage
+
+    def array(self, fn, dtype, fill=0) -> np.ndarray:
+        """One value per segment (fill where no program), index with seg + 1 (slot 0 = uncovered)."""
+        return np.array([fill] + [fn(s) if s else fill for s in self.snaps], dtype=dtype)
+
+
+def segments(params: ParameterSet, program: str = PROGRAM) -> Segments:
+    starts, snaps, messages = [], [], []
+    for day in params.breakpoints(program):
+        starts.append((day - EPOCH).days)
+        try:
+            snaps.append(params.snapshot(program, day))
+            messages.append("")
+        except LawDateError as e:
+            snaps.append(None)
+            messages.append(str(e))
+    return Segments(np.array(starts, dtype=np.int64), snaps, messages)
+
+
+# -- evaluation -------------------------------------------------------------------------------------
+
+@dataclass
+class GrantResults:
+    cols: GrantColumns
+    segs: Segments
+    seg: np.ndarray  # segment index + 1 (0 = not covered)
+    decided: np.ndarray  # bool: parsed and a version in force
+    eligible: np.ndarray
+    amount: np.ndarray  # int64 cents
+    share: np.ndarray
+    table: np.ndarray
+    category: np.ndarray  # int8, 0 = none
+    failed: np.ndarray  # uint16 bitmask of failed tests
+    error: np.ndarray  # object: row error or None
+
+    def version(self, i: int) -> str | None:
+        if not self.decided[i]:
+            return None
+        return self.segs.snaps[self.seg[i] - 1].version
+
+    def versions(self) -> np.ndarray:
+        names = np.array([None] + [s.version if s else None for s in self.segs.snaps], dtype=object)
+        out = names[self.seg]
+        out[~self.decided] = None
+        return out
+
+    def reason_codes(self) -> list[list[tuple[str, str]]]:
+        """Failed tests of every row as (test, citation), computed once per distinct combination."""
+        key = self.failed.astype(np.int64) * (len(self.segs.snaps) + 1) + self.seg
+        uniq, inverse = np.unique(key, return_inverse=True)
+        table = []
+        for k in uniq:
+            mask, seg = divmod(int(k), len(self.segs.snaps) + 1)
+            snap = self.segs.snaps[seg - 1] if seg else None
+            table.append([(t, snap["test_citations"][t]) for t in TESTS if mask & BIT[t]] if snap else [])
+        out = [table[j] for j in inverse]
+        for i in np.flatnonzero(~self.decided):
+            out[i] = [("input", "")]
+        return out
+
+    def tests(self, i: int) -> list[Test]:
+        return _row_tests(self, i)
+
+    def reasons(self, i: int) -> list[dict]:
+        if not self.decided[i]:
+            return [{"test": "input", "citation": "", "text": self.error[i]}]
+        return [t.reason() for t in self.tests(i) if not t.passed]
+
+    def explanation(self, i: int) -> str:
+        if not self.decided[i]:
+            return f"Not decided: {self.error[i]}"
+        tests = self.tests(i)
+        outcome = (f"Eligible: grant {money(int(self.amount[i]))}." if self.eligible[i]
+                   else "Not eligible, so no grant is paid ($0.00).")
+        return explanation(tests, _arithmetic(self, i), outcome)
+
+
+def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantResults:
+    params = params or default_parameters()
+    segs = segments(params)
+    n = cols.n
+    ok = ~cols.errors.any
+    seg = segs.of(np.where(ok, cols.applied, 0)) + 1  # 0 = before coverage
+    in_force = segs.array(lambda s: True, bool, False)[seg] & ok
+    error = cols.errors.msg.copy()
+    # rows whose date falls outside every version, or in "no program in force"
+    for i in np.flatnonzero(ok & ~in_force):
+        s = seg[i] - 1
+        msg = segs.messages[s] if s >= 0 else _uncovered(params, cols.applied[i])
+        error[i] = f"applied_on {_day(cols.applied[i]).isoformat()}: {msg}"
+    decided = ok & in_force
+    P = lambda fn, dtype=np.int64, fill=0: segs.array(fn, dtype, fill)[seg]  # noqa: E731
+    residence = ~cols.business
+
+    # table amount: given, or from SPS 387.30 components per distinct (components, flow band, segment)
+    table = cols.table.copy()
+    need = decided & (table == C.MISSING)
+    if need.any():
+        idx = np.flatnonzero(need)
+        bounds = segs.snaps[seg[idx[0]] - 1]["flow_band_upper_gpd"]
+        band = np.searchsorted(np.asarray(bounds, dtype=np.float64), cols.design_flow[idx], side="left")
+        keys = np.array([f"{c}|{b}|{s}" for c, b, s in zip(cols.components[idx], band, seg[idx])], dtype=object)
+        uniq, inv = np.unique(keys, return_inverse=True)
+        amounts = np.empty(len(uniq), dtype=np.int64)
+        bad_key = np.zeros(len(uniq), dtype=bool)
+        msgs = {}
+        for j, k in enumerate(uniq):
+            comp, b, s = k.split("|")
+            snap = segs.snaps[int(s) - 1]
+            flow = float(bounds[int(b)]) if int(b) < len(bounds) else float(bounds[-1]) + 1
+            try:
+                amounts[j] = table_amount_cents(snap, comp.split(";"), flow)[0]
+            except F.FieldError as e:
+                bad_key[j], msgs[j] = True, str(e)
+        table[idx] = amounts[inv]
+        for pos in np.flatnonzero(bad_key[inv]):
+            i = idx[pos]
+            error[i] = msgs[inv[pos]]
+            decided[i] = False
+
+    # category: the lowest category number among the conditions present
+    category = np.full(n, 9, dtype=np.int8)
+    for b, letter in enumerate(LETTERS):
+        cat_l = P(lambda s, L=letter: s["category_of_condition"][L], np.int8, 9)
+        has = (cols.cond_mask & (1 << b)) != 0
+        category = np.where(has, np.minimum(category, cat_l), category)
+    eligible_cat = np.zeros(n, dtype=bool)
+    for c in (1, 2, 3):
+        eligible_cat |= (category == c) & P(lambda s, c=c: c in s["eligible_categories"], bool, False)
+
+    failed = np.zeros(n, dtype=np.uint16)
+
+    def fail(key: str, passed: np.ndarray, applies: np.ndarray | None = None) -> None:
+        bad = ~passed if applies is None else (~passed & applies)
+        failed[bad] |= np.uint16(BIT[key])
+
+    fail("category", eligible_cat)
+    cutoff = P(lambda s: (s["installed_before"] - EPOCH).days)
+    fail("installed_before", cols.installed < cutoff)
+    fail("principal_residence", cols.principal, residence)
+    flow_limit = P(lambda s: s["small_commercial_flow_below_gpd"], np.float64)
+    fail("small_commercial", cols.flow < flow_limit, cols.business)
+    fail("income_limit", cols.income <= P(lambda s: _c(s["residence_income_limit"])), residence)
+    fail("revenue_limit", cols.revenue <= P(lambda s: _c(s["business_revenue_limit"])), cols.business)
+    fail("not_sewered", ~cols.sewer)
+    fail("determined_before_work", (cols.work == C.NAT) | (cols.determined < cols.work))
+    last_day = add_years(cols.determined, P(lambda s: s["application_window_years"]))
+    fail("application_window", (cols.determined <= cols.applied) & (cols.applied <= last_day))
+    fail("one_grant", ~cols.prior)
+    fail("not_intentional", ~cols.intentional)
+    fail("support_lien", ~(cols.lien & ~cols.agreement))
+
+    share = state_share(cols, P, table, residence)
+    fail("minimum_grant", share >= P(lambda s: _c(s["minimum_grant_residence"])), residence)
+
+    failed[~decided] = 0
+    share[~decided] = 0
+    eligible = decided & (failed == 0)
+    amount = np.where(eligible, share, 0)
+    category[(~decided) | (category == 9)] = 0
+    return GrantResults(cols, segs, seg, decided, eligible, amount, share, table, category, failed, error)
+
+
+def state_share(cols: GrantColumns, P, table: np.ndarray, residence: np.ndarray) -> np.ndarray:
+    """(6)(c)-(d): lesser of $7,000 per unit and the table amount, less 30% of income over $32,000."""
+    exp = cols.experimental
+    per_unit = np.where(exp, P(lambda s: _c(s["experimental_max_share_per_unit"])), P(lambda s: _c(s["max_share_per_unit"])))
+    base = np.minimum(per_unit * cols.units, table)
+    reduce = residence & np.where(exp, P(lambda s: bool(s["experimental_income_reduction"]), bool, False), True)
+    threshold = P(lambda s: _c(s["income_reduction_threshold"]))
+    bp = P(lambda s: int(s["income_reduction_rate"] * 10000))
+    excess = np.maximum(cols.income - threshold, 0)
+    cut = np.where(reduce & (cols.income > threshold), (excess * bp + 5000) // 10000, 0)
+    return np.maximum(base - cut, 0)
+
+
+def add_years(days: np.ndarray, years: np.ndarray) -> np.ndarray:
+    """Same month and day `years` later (Feb 29 -> Feb 28), on int64 day numbers."""
+    d = np.where(days == C.NAT, 0, days).astype("datetime64[D]")
+    month_start = d.astype("datetime64[M]")
+    day = (d - month_start.astype("datetime64[D]")).astype(np.int64)  # 0-based
+    month_index = month_start.astype(np.int64) + 12 * years
+    y = month_index // 12 + 1970
+    leap = (y % 4 == 0) & ((y % 100 != 0) | (y % 400 == 0))
+    feb29 = ((month_index % 12) == 1) & (day == 28) & ~leap
+    target = month_index.astype("datetime64[M]").astype("datetime64[D]").astype(np.int64) + day
+    return np.where(feb29, target - 1, target)
+
+
+def _c(amount) -> int:
+    return int(amount * 100)
+
+
+def _uncovered(params: ParameterSet, day: int) -> str:
+    try:
+        params.period(PROGRAM, _day(day))
+    except LawDateError as e:
+        return str(e)
+    return "not covered"  # pragma: no cover
+
+
+# -- words for one row (same templates as grants.py) -------------------------------------------------
+
+def _row_tests(r: GrantResults, i: int) -> list[Test]:
+    c = r.cols
+    snap = r.segs.snaps[r.seg[i] - 1]
+    cites = snap["test_citations"]
+    bits = int(r.failed[i])
+    business = bool(c.business[i])
+    keys = BUSINESS_TESTS if business else RESIDENCE_TESTS
+    letters = [L for b, L in enumerate(LETTERS) if c.cond_mask[i] & (1 << b)]
+    determined, applied = _day(c.determined[i]), _day(c.applied[i])
+    years = snap["application_window_years"]
+    values = {
+        "category": dict(conditions=", ".join(f"({x})" for x in letters), category=int(r.category[i])),
+        "installed_before": dict(installed=_day(c.installed[i]).isoformat(), cutoff=_long_date(snap["installed_before"])),
+        "principal_residence": dict(occupancy=f"{int(snap['principal_residence_occupancy'] * 100)}%"),
+        "small_commercial": dict(flow=f"{float(c.flow[i]):,g}", flow_limit=f"{snap['small_commercial_flow_below_gpd']:,} gallons per day"),
+        "income_limit": dict(income=money(int(c.income[i])), income_limit=money(_c(snap["residence_income_limit"]))),
+        "revenue_limit": dict(revenue=money(int(c.revenue[i])), revenue_limit=money(_c(snap["business_revenue_limit"]))),
+        "not_sewered": {},
+        "determined_before_work": dict(determined=determined.isoformat(),
+                                       work=f" on {_day(c.work[i]).isoformat()}" if c.work[i] != C.NAT else " (no work has started)"),
+        "application_window": dict(applied=applied.isoformat(), years=years, determined=determined.isoformat(),
+                                   last_day=F.add_years(determined, years).isoformat()),
+        "one_grant": {}, "not_intentional": {},
+        "support_lien": dict(lien_pass=LIEN_PASS_AGREEMENT if c.lien[i] else LIEN_PASS_NONE),
+        "minimum_grant": dict(share=money(int(r.share[i])), minimum=money(_c(snap["minimum_grant_residence"]))),
+    }
+    out = []
+    for k in keys:
+        passed = not (bits & BIT[k])
+        out.append(Test(k, cites[k], passed, fill(GRANT_SENTENCES, k, passed, values[k])))
+    return out
+
+
+def _arithmetic(r: GrantResults, i: int) -> str:
+    """The amount in words; mirrors grants.state_share (checked equal by the tests)."""
+    c = r.cols
+    snap = r.segs.snaps[r.seg[i] - 1]
+    cites = snap["test_citations"]
+    units, table, residence = int(c.units[i]), int(r.table[i]), not c.business[i]
+    words = ""
+    if c.table[i] == C.MISSING:
+        _, words = table_amount_cents(snap, c.components[i].split(";"), float(c.design_flow[i]))
+        words += " "
+    if c.experimental[i]:
+        per_unit = _c(snap["experimental_max_share_per_unit"])
+        reduce = residence and snap["experimental_income_reduction"]
+        head = f"Experimental system: lesser of {_cap_words(per_unit * units, units, per_unit)} and the department-approved amount {money(table)} = {money(min(per_unit * units, table))}"
+        cite = cites["experimental"]
+    else:
+        per_unit = _c(snap["max_share_per_unit"])
+        reduce = residence
+        head = f"State share: lesser of {_cap_words(per_unit * units, units, per_unit)} and table amount {money(table)} = {money(min(per_unit * units, table))}"
+        cite = cites["amount"]
+    parts = [head]
+    threshold = _c(snap["income_reduction_threshold"])
+    income = int(c.income[i])
+    base = min(per_unit * units, table)
+    if reduce and income > threshold:
+        rate = snap["income_reduction_rate"]
+        cut = (income - threshold) * int(rate * 10000)
+        cut = (cut + 5000) // 10000
+        parts.append(f"less {int(rate * 100)}% of ({money(income)} - {money(threshold)}) = {money(cut)}")
+        if base - cut < 0:
+            parts.append("not less than zero")
+    elif not reduce and residence:
+        parts.append("no income reduction for an experimental system")
+    parts.append(f"grant {money(int(r.share[i]))}")
+    return words + "; ".join(parts) + f" ({cite}; rounded half up to the cent)."
+
+
+def evaluate_rows(rows: list[dict[str, Any]], params: ParameterSet | None = None) -> GrantResults:
+    """Convenience: a list of row dicts (as from JSON Lines) through the batch path."""
+    keys = set()
+    for r in rows:
+        keys.update(r)
+    cols = {k: [r.get(k) for r in rows] for k in keys}
+    return evaluate(read_columns(cols, len(rows)), params)
