@@ -40,13 +40,14 @@ def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 80
     span_x, span_y = max(maxx - minx, 1.0), max(maxy - miny, 1.0)
     margin = 40
     scale = (width - 2 * margin) / span_x
-    height = int(span_y * scale + 2 * margin)
+    top = margin + 24  # room for the verdict line above the drawing
+    height = int(span_y * scale + margin + top)
 
     def sx(x: float) -> str:
         return f"{(x - minx) * scale + margin:.2f}"
 
     def sy(y: float) -> str:
-        return f"{(maxy - y) * scale + margin:.2f}"
+        return f"{(maxy - y) * scale + top:.2f}"
 
     def xy(x: float, y: float) -> str:
         return f"{sx(x)},{sy(y)}"
@@ -67,7 +68,9 @@ def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 80
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="plan-title" '
-           f'font-family="Source Sans Pro, Helvetica, Arial, sans-serif" font-size="11">',
+           f'font-family="Source Sans Pro, Helvetica, Arial, sans-serif" font-size="11">'
+           # a white halo keeps labels readable where they cross lines
+           '<style>text{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}</style>',
            f'<title id="plan-title">{escape(title)}</title>',
            f'<rect width="{width}" height="{height}" fill="white"/>']
     for f in plan.features:
