@@ -116,6 +116,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
 # Front-end packages come from npm (package.json at the repository root), never copied in.
 ASSETS_DIR = Path(os.environ.get("POWTS_ASSETS_DIR") or BASE_DIR.parent / "node_modules")
 STATICFILES_DIRS = [BASE_DIR / "static"] + [

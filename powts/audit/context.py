@@ -17,6 +17,15 @@ class AuditContext:
     actor: object | None = None  # a User, or None
     actor_label: str = ""
     batch: str = ""
+    # The web request, read when the change is written: DRF authenticates tokens inside the view,
+    # after middleware ran, and sets request.user then.
+    request: object | None = None
+
+    def resolved_actor(self):
+        if self.actor is not None:
+            return self.actor
+        user = getattr(self.request, "user", None)
+        return user if user is not None and user.is_authenticated else None
 
 
 _current: contextvars.ContextVar[AuditContext] = contextvars.ContextVar("powts_audit", default=AuditContext())

@@ -10,6 +10,5 @@ class AuditContextMiddleware:
 
     def __call__(self, request):
         channel = Channel.API if request.path.startswith("/api/") else Channel.WEB
-        user = request.user if getattr(request, "user", None) and request.user.is_authenticated else None
-        with acting(channel=channel, actor=user, actor_label=user.username if user else "anonymous"):
+        with acting(channel=channel, request=request, actor_label="anonymous"):
             return self.get_response(request)

@@ -35,11 +35,12 @@ def diff(before: dict, after: dict) -> dict:
 def build_event(obj: models.Model, *, action: str, verb: str, changes: dict, at=None) -> AuditEvent:
     """An unsaved event for `obj` with the current actor and channel (for bulk writers)."""
     ctx = current()
-    actor = ctx.actor if getattr(ctx.actor, "pk", None) else None
+    actor = ctx.resolved_actor()
+    actor = actor if getattr(actor, "pk", None) else None
     return AuditEvent(
         at=at or timezone.now(),
         actor=actor,
-        actor_label=ctx.actor_label or (actor.username if actor else ""),
+        actor_label=actor.username if actor else ctx.actor_label,
         channel=ctx.channel,
         action=action,
         verb=verb,

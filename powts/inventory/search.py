@@ -14,11 +14,28 @@ def search_text_for(system_id: str, parcel_number: str, site_address: str, munic
     return " | ".join(p for p in (system_id, parcel_number, site_address, municipality, owner_name) if p).lower()
 
 
+def _terms(query: str) -> list[str]:
+    """Words of three letters or more; a shorter word joins its neighbour as a phrase ("lake rd")."""
+    terms: list[str] = []
+    pending = ""
+    for word in query.lower().split():
+        if len(word) >= 3:
+            terms.append(f"{pending} {word}".strip())
+            pending = ""
+        elif terms and not pending:
+            terms[-1] = f"{terms[-1]} {word}"
+        else:
+            pending = f"{pending} {word}".strip()
+    if pending and terms:
+        terms[-1] = f"{terms[-1]} {pending}"
+    return terms
+
+
 def search(queryset: QuerySet, query: str) -> QuerySet:
-    terms = query.strip().lower().split()
-    if not terms:
+    if not query.strip():
         return queryset
-    if any(len(t) < 3 for t in terms):
+    terms = _terms(query)
+    if not terms:
         # Too short for a trigram: match the start of a system id or parcel number (both indexed).
         q = query.strip()
         return queryset.filter(Q(system_id__istartswith=q) | Q(parcel__parcel_number__istartswith=q))

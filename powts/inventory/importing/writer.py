@@ -39,8 +39,9 @@ class ChunkWriter:
         self.provided = provided
         self.owner_cache: dict[tuple[str, str], int] = {}
         ctx = current()
-        self.actor_id = getattr(ctx.actor, "pk", None)
-        self.actor_label = ctx.actor_label
+        actor = ctx.resolved_actor()
+        self.actor_id = getattr(actor, "pk", None)
+        self.actor_label = actor.username if self.actor_id else ctx.actor_label
         self.channel = ctx.channel
         self.batch = ctx.batch
         self.ct = {m: ContentType.objects.get_for_model(m).pk for m in (System, Parcel, Owner)}

@@ -1,0 +1,47 @@
+"""Shared fixtures: a county, a user for each role, and a way to write an inventory file."""
+import csv
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def dane(db):
+    from powts.jurisdictions.services import jurisdiction_ensure
+
+    return jurisdiction_ensure(slug="dane")
+
+
+@pytest.fixture
+def lincoln(db):
+    from powts.jurisdictions.services import jurisdiction_ensure
+
+    return jurisdiction_ensure(slug="lincoln")
+
+
+@pytest.fixture
+def make_user(db):
+    from powts.accounts.services import user_create
+
+    def make(username, role, jurisdiction=None, **kw):
+        return user_create(username=username, password="a-long-test-password", role=role, jurisdiction=jurisdiction, **kw)
+
+    return make
+
+
+@pytest.fixture
+def staff(make_user, dane):
+    return make_user("sam", "county_staff", dane, first_name="Sam", last_name="Sanitarian")
+
+
+@pytest.fixture
+def write_csv(tmp_path):
+    """write_csv([header, row, ...], name="x.csv", encoding="utf-8") -> Path"""
+
+    def write(rows, name="inventory.csv", encoding="utf-8"):
+        path = Path(tmp_path) / name
+        with open(path, "w", newline="", encoding=encoding) as handle:
+            csv.writer(handle).writerows(rows)
+        return path
+
+    return write

@@ -1,0 +1,60 @@
+"""Writing the inventory in the import's own columns, so that importing an export changes nothing."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from powts.inventory.importing.columns import KNOWN
+from powts.inventory.importing.writer import TANK_KINDS
+from powts.inventory.models import Component, System
+
+
+def _text(value) -> str:
+    if value is None:
+        return ""
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
+
+
+def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
+    """Streams every system of `jurisdiction` to CSV; returns the number of rows written."""
+    systems = System.objects.filter(jurisdiction=jurisdiction)
+    extra_keys: list[str] = []
+    seen = set(KNOWN)
+    for extra in systems.exclude(extra={}).values_list("extra", flat=True).iterator(chunk_size=batch):
+        for key in extra:
+            if key not in seen:
+                seen.add(key)
+                extra_keys.append(key)
+    columns = [*KNOWN, *extra_keys]
+    fields = ("id", "system_id", "parcel__parcel_number", "system_type", "parcel__owner__name", "parcel__site_address",
+              "parcel__municipality", "parcel__owner__mailing_address", "installed_on", "last_serviced_on", "status",
+              "design_flow_gpd", "bedrooms", "parcel__latitude", "parcel__longitude", "permit_number", "extra")
+    written = 0
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        chunk = []
+        for row in systems.order_by("id").values_list(*fields).iterator(chunk_size=batch):
+            chunk.append(row)
+            if len(chunk) >= batch:
+                written += _write(writer, chunk, extra_keys)
+                chunk = []
+        written += _write(writer, chunk, extra_keys)
+    return written
+
+
+def _write(writer, chunk, extra_keys) -> int:
+    if not chunk:
+        return 0
+    tanks: dict[int, int] = {}
+    for system_id, gallons in (Component.objects.filter(system_id__in=[r[0] for r in chunk], kind__in=TANK_KINDS)
+                               .order_by("id").values_list("system_id", "capacity_gallons")):
+        tanks.setdefault(system_id, gallons)
+    for (pk, system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status, flow, beds, lat, lon,
+         permit, extra) in chunk:
+        writer.writerow([
+            system_id, parcel, stype, owner or "", address, town, mailing or "", _text(installed), _text(serviced), status,
+            _text(tanks.get(pk)), _text(flow), _text(beds), _text(lat), _text(lon), permit,
+            *[extra.get(k, "") for k in extra_keys],
+        ])
+    return len(chunk)

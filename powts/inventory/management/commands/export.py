@@ -1,0 +1,25 @@
+"""powts export inventory --jurisdiction SLUG --output FILE.csv"""
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from powts.inventory.exporting import export_inventory
+from powts.jurisdictions.models import Jurisdiction
+
+
+class Command(BaseCommand):
+    help = "Export a county's inventory as CSV, in the columns `powts import inventory` reads."
+
+    def add_arguments(self, parser):
+        parser.add_argument("what", choices=["inventory"])
+        parser.add_argument("--jurisdiction", required=True)
+        parser.add_argument("--output", required=True, type=Path)
+
+    def handle(self, *args, what, jurisdiction, output, **options):
+        unit = Jurisdiction.objects.filter(slug=jurisdiction).first()
+        if unit is None:
+            raise CommandError(f"no jurisdiction {jurisdiction!r} in this database (import an inventory for it first)")
+        if not output.parent.exists():
+            raise CommandError(f"folder {output.parent} does not exist")
+        count = export_inventory(jurisdiction=unit, path=output)
+        self.stdout.write(f"{count:,} systems written to {output}")

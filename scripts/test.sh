@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs powts with its test dependencies in .venv and runs the whole suite.
+# On SQLite by default; set DATABASE_URL=postgres://... to run it against PostgreSQL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/pip install --quiet --upgrade pip
+.venv/bin/pip install --quiet -e '.[test]'
+if command -v npm >/dev/null && [ ! -d node_modules/@uswds ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+export POWTS_DATA_DIR="${POWTS_DATA_DIR:-$(mktemp -d)}"
+exec .venv/bin/pytest "$@"
