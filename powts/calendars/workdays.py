@@ -49,6 +49,8 @@ class WorkdayCalendar:
     _closed: dict[int, Closure] = field(default_factory=dict, init=False, repr=False)
     _workdays: list[int] = field(default_factory=list, init=False, repr=False)
     _workdays_np: np.ndarray | None = field(default=None, init=False, repr=False)
+    _first_ord: int = field(default=0, init=False, repr=False)
+    _last_ord: int = field(default=-1, init=False, repr=False)
 
     # -- building the index ---------------------------------------------------------------
     def _build(self, first_year: int, last_year: int) -> None:
@@ -69,12 +71,18 @@ class WorkdayCalendar:
         self._workdays_np = np.asarray(self._workdays, dtype=np.int64)
         self._closed = closed
         self._years = (first_year, last_year)
+        self._first_ord, self._last_ord = start, end
 
     def _cover(self, first_year: int, last_year: int) -> None:
+        # grow in decade steps so a sweep over many years rebuilds the index a few times, not yearly
+        if first_year < MIN_YEAR or last_year > MAX_YEAR:
+            raise CalendarError(f"dates outside {MIN_YEAR}-{MAX_YEAR} are not supported")
         if self._years is None:
-            self._build(first_year - 1, last_year + 1)
+            self._build(max(first_year - 1, MIN_YEAR), min(last_year + 10, MAX_YEAR))
         elif first_year < self._years[0] or last_year > self._years[1]:
-            self._build(min(first_year - 1, self._years[0]), max(last_year + 1, self._years[1]))
+            lo = min(first_year - 10, self._years[0]) if first_year < self._years[0] else self._years[0]
+            hi = max(last_year + 10, self._years[1]) if last_year > self._years[1] else self._years[1]
+            self._build(max(lo, MIN_YEAR), min(hi, MAX_YEAR))
 
     def _as_date(self, day) -> dt.date:
         if isinstance(day, dt.datetime):
@@ -104,20 +112,20 @@ class WorkdayCalendar:
 
     def add_working_days(self, day, n: int) -> dt.date:
         """The n-th working day after `day` (see the module docstring for n <= 0)."""
-        day = self._as_date(day)
-        if isinstance(n, bool) or not isinstance(n, int):
+        if type(day) is not dt.date:
+            day = self._as_date(day)
+        if type(n) is not int:
             raise CalendarError(f"number of working days {n!r} is not a whole number")
-        spare_years = abs(n) // 240 + 1  # at least ~250 working days a year
-        self._cover(day.year - (spare_years if n < 0 else 0), day.year + (spare_years if n > 0 else 0))
         o = day.toordinal()
         days = self._workdays
-        if n > 0:
-            i = bisect.bisect_right(days, o) + n - 1
-        elif n == 0:
-            i = bisect.bisect_left(days, o)
-        else:
-            i = bisect.bisect_left(days, o) + n
-        return dt.date.fromordinal(days[i])
+        # fast path: the index covers the day and the answer (the index is complete within it)
+        if days and self._first_ord <= o <= self._last_ord:
+            i = bisect.bisect_right(days, o) + n - 1 if n > 0 else bisect.bisect_left(days, o) + n
+            if 0 <= i < len(days):
+                return dt.date.fromordinal(days[i])
+        spare_years = abs(n) // 240 + 1  # at least ~250 working days a year
+        self._cover(day.year - (spare_years if n < 0 else 0), day.year + (spare_years if n > 0 else 0))
+        return self.add_working_days(day, n)
 
     def add_working_days_array(self, days: np.ndarray, n: int) -> np.ndarray:
         """Vectorised `add_working_days` for an array of numpy datetime64[D] dates."""
