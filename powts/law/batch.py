@@ -265,12 +265,17 @@ class GrantResults:
         return [t.reason() for t in self.tests(i) if not t.passed]
 
     def explanation(self, i: int) -> str:
+        return self.render(i)[1]
+
+    def render(self, i: int) -> tuple[list[dict], str]:
+        """(reasons, explanation) of row i, building its tests once."""
         if not self.decided[i]:
-            return f"Not decided: {self.error[i]}"
+            return [{"test": "input", "citation": "", "text": self.error[i]}], f"Not decided: {self.error[i]}"
         tests = self.tests(i)
+        reasons = [t.reason() for t in tests if not t.passed]
         outcome = (f"Eligible: grant {money(int(self.amount[i]))}." if self.eligible[i]
                    else "Not eligible, so no grant is paid ($0.00).")
-        return explanation(tests, _arithmetic(self, i), outcome)
+        return reasons, explanation(tests, _arithmetic(self, i), outcome)
 
 
 def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantResults:

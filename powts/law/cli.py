@@ -1,0 +1,204 @@
+"""`powts rules ...`: decide and allocate from files, without Django.
+
+    powts rules evaluate wisconsin-fund-grant --input FILE --output FILE
+    powts rules evaluate well-compensation --input FILE --output FILE
+    powts rules allocate wisconsin-fund --funds AMOUNT --input FILE --output FILE [--fiscal-year 2025-26]
+    powts rules allocate well-compensation --funds AMOUNT --input FILE --output FILE
+    powts rules check        (validate the parameter files and sweep the versions by date)
+
+Files are .jsonl or .csv; `--output -` writes JSON Lines to standard output. A bad row comes back
+as that row's error naming the field and the batch goes on. Exit status: 0 done (rows with errors
+included), 1 a file or parameter file cannot be used, 2 wrong usage.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from pathlib import Path
+from typing import Iterator
+
+from . import fields as F
+from .engine import ParameterError, default_parameters
+
+GRANT_FIELDS = ["id", "eligible", "amount", "category", "version", "reasons", "explanation"]
+WELL_FIELDS = ["id", "eligible", "award", "reasons", "explanation"]
+ALLOCATION_FIELDS = ["id", "category", "requested", "award", "governmental_unit", "status", "note"]
+SUMMARY_FIELDS = ["governmental_unit", "category", "applications", "requested", "award"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors: message and exit 2, no traceback
+        self.print_usage(sys.stderr)
+        print(f"powts rules: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="powts rules", description="Wisconsin Fund grants and well compensation, as cited code.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ev = sub.add_parser("evaluate", help="decide each row of a file")
+    ev.add_argument("program", choices=["wisconsin-fund-grant", "well-compensation"])
+    ev.add_argument("--input", required=True)
+    ev.add_argument("--output", required=True)
+    al = sub.add_parser("allocate", help="allocate a fiscal year's funds")
+    al.add_argument("program", choices=["wisconsin-fund", "well-compensation"])
+    al.add_argument("--funds", required=True, help="dollars available, e.g. 840000 or 840000.00")
+    al.add_argument("--input", required=True)
+    al.add_argument("--output", required=True)
+    al.add_argument("--fiscal-year", help="e.g. 2025-26: checks that each unit applied before Feb 1, 2025")
+    al.add_argument("--summary", help="file for totals per unit and category (default: OUTPUT with .summary before the extension)")
+    sub.add_parser("check", help="validate the parameter files and show which version covers which dates")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    from .io import InputError
+    try:
+        default_parameters()
+        if args.command == "check":
+            return _check()
+        if args.command == "evaluate":
+            return _evaluate_grants(args) if args.program == "wisconsin-fund-grant" else _evaluate_wells(args)
+        return _allocate_grants(args) if args.program == "wisconsin-fund" else _allocate_wells(args)
+    except ParameterError as e:
+        print(f"powts rules: parameter file error: {e}", file=sys.stderr)
+        return 1
+    except (InputError, ValueError) as e:
+        print(f"powts rules: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+def _funds(text: str) -> int:
+    try:
+        return F.parse_cents("--funds", text)
+    except F.FieldError as e:
+        raise ValueError(str(e)) from None
+
+
+def _grant_results(path: str):
+    from .batch import evaluate, read_columns
+    from .io import read_table
+
+    table = read_table(path)
+    cols = read_columns(table.columns, table.n)
+    for i, msg in table.line_errors.items():
+        cols.errors.msg[i], cols.errors.any[i] = msg, True
+    return evaluate(cols)
+
+
+def _amount(c: int) -> str:
+    return f"{c // 100}.{c % 100:02d}"
+
+
+def _grant_rows(r) -> Iterator[dict]:
+    ids = r.cols.id.tolist()
+    eligible = r.eligible.tolist()
+    amounts = r.amount.tolist()
+    cats = r.category.tolist()
+    versions = r.versions().tolist()
+    for i in range(r.cols.n):
+        reasons, explanation = r.render(i)
+        yield {"id": ids[i] or "", "eligible": eligible[i], "amount": _amount(amounts[i]),
+               "category": cats[i] or None, "version": versions[i], "reasons": reasons, "explanation": explanation}
+
+
+def _evaluate_grants(args) -> int:
+    from .io import write_rows
+
+    r = _grant_results(args.input)
+    write_rows(args.output, GRANT_FIELDS, _grant_rows(r))
+    _report(int((~r.decided).sum()), r.cols.n)
+    return 0
+
+
+def _well_decisions(path: str):
+    from .io import read_table
+    from .wells import WellDecision, decide_row
+
+    table = read_table(path)
+    keys = list(table.columns)
+    out = []
+    for i in range(table.n):
+        if i in table.line_errors:
+            out.append(WellDecision(str(table.columns.get("id", [""] * table.n)[i] or ""), False, 0, error=table.line_errors[i]))
+            continue
+        out.append(decide_row({k: table.columns[k][i] for k in keys}))
+    return out
+
+
+def _evaluate_wells(args) -> int:
+    from .io import write_rows
+
+    decisions = _well_decisions(args.input)
+    rows = ({"id": d.id, "eligible": d.eligible, "award": _amount(d.award), "reasons": d.reasons,
+             "explanation": d.explanation} for d in decisions)
+    write_rows(args.output, WELL_FIELDS, rows)
+    _report(sum(1 for d in decisions if d.error), len(decisions))
+    return 0
+
+
+def _summary_path(args) -> str | None:
+    if args.summary:
+        return args.summary
+    if args.output == "-":
+        return None
+    p = Path(args.output)
+    return str(p.with_name(p.stem + ".summary" + p.suffix))
+
+
+def _allocate_grants(args) -> int:
+    from .allocation import allocate
+    from .io import write_rows
+
+    funds = _funds(args.funds)
+    r = _grant_results(args.input)
+    a = allocate(r, funds, args.fiscal_year)
+    rows = ({"id": a.ids[i], "category": int(a.category[i]) or None, "requested": _amount(int(a.requested[i])),
+             "award": _amount(int(a.award[i])), "governmental_unit": a.unit[i], "status": a.status[i], "note": a.note[i]}
+            for i in range(len(a.ids)))
+    write_rows(args.output, ALLOCATION_FIELDS, rows)
+    summary = _summary_path(args)
+    if summary:
+        write_rows(summary, SUMMARY_FIELDS, a.summary)
+    else:
+        write_rows("-", SUMMARY_FIELDS, ({"record": "summary", **s} for s in a.summary))
+    _report(int((~r.decided).sum()), r.cols.n)
+    return 0
+
+
+def _allocate_wells(args) -> int:
+    from .io import write_rows
+    from .wells import pay_in_order
+
+    funds = _funds(args.funds)
+    decisions = _well_decisions(args.input)
+    payments = pay_in_order(decisions, funds)
+    rows = ({"id": p.id, "award": _amount(p.award), "paid": _amount(p.paid), "status": p.status,
+             "position": p.position, "note": "s. 281.75(5)(f): paid in the order completed claims were received"}
+            for p in payments)
+    write_rows(args.output, ["id", "award", "paid", "status", "position", "note"], rows)
+    _report(sum(1 for d in decisions if d.error), len(decisions))
+    return 0
+
+
+def _report(errors: int, total: int) -> None:
+    if errors:
+        print(f"powts rules: {total} rows, {errors} not decided (see their reasons)", file=sys.stderr)
+
+
+def _check() -> int:
+    params = default_parameters()
+    for program, periods in params.periods.items():
+        print(program)
+        for p in periods:
+            print(f"  {p.effective_from} .. {p.effective_to or 'open'}: {p.version or 'no program in force'}  [{p.citation.section}]")
+        counts = params.sweep(program, periods[0].effective_from - dt.timedelta(days=1), dt.date(2030, 12, 31))
+        print(f"  days by version through 2030: {counts}")
+    return 0

@@ -1,0 +1,147 @@
+"""Reading and writing batch files: JSON Lines (.jsonl) or CSV (.csv), chosen by the extension.
+
+Input becomes columns (field -> list of raw values) so the batch path can convert whole columns at
+once. A line that cannot be read (bad JSON, wrong number of CSV fields) is not dropped: it comes
+back as that row's error with its line number, and the batch goes on. `-` as output is JSON Lines
+on standard output.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+csv.field_size_limit(10**8)
+
+
+class InputError(Exception):
+    """The file as a whole cannot be read (missing, unreadable, unknown extension)."""
+
+
+@dataclass
+class Table:
+    columns: dict[str, list[Any]]
+    n: int
+    line_errors: dict[int, str] = field(default_factory=dict)  # row index -> problem with the line
+    lines: list[int] | None = None  # 1-based line number of each row (None: row i is on line i + 2 for CSV)
+
+
+def kind_of(path: str) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        return "jsonl"
+    if suffix == ".csv":
+        return "csv"
+    raise InputError(f"{path}: unknown file type {suffix or '(none)'!r}; use .jsonl or .csv")
+
+
+def read_table(path: str) -> Table:
+    kind = kind_of(path)
+    try:
+        handle = open(path, newline="", encoding="utf-8-sig")
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})") from None
+    try:
+        with handle:
+            return _read_csv(handle, path) if kind == "csv" else _read_jsonl(handle)
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    except csv.Error as e:
+        raise InputError(f"{path}: not valid CSV ({e})") from None
+
+
+def _read_csv(handle, path: str) -> Table:
+    reader = csv.reader(handle)
+    header = next(reader, None)
+    if header is None:
+        raise InputError(f"{path}: empty file (expected a header row)")
+    header = [h.strip() for h in header]
+    width = len(header)
+    rows = list(reader)
+    errors: dict[int, str] = {}
+    if any(len(r) != width for r in rows):
+        fixed = []
+        for i, r in enumerate(rows):
+            if len(r) != width:
+                if not any(x.strip() for x in r):
+                    errors[i] = f"line {i + 2}: blank line"
+                else:
+                    errors[i] = f"line {i + 2}: has {len(r)} fields, the header has {width}"
+                r = (r + [""] * width)[:width]
+            fixed.append(r)
+        rows = fixed
+    cols = {name: list(col) for name, col in zip(header, zip(*rows))} if rows else {name: [] for name in header}
+    return Table(cols, len(rows), errors)
+
+
+def _read_jsonl(handle) -> Table:
+    records: list[dict] = []
+    errors: dict[int, str] = {}
+    lines: list[int] = []
+    for lineno, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            obj, errors[len(records)] = {}, f"line {lineno}: not valid JSON ({e.msg})"
+        if not isinstance(obj, dict):
+            obj, errors[len(records)] = {}, f"line {lineno}: expected a JSON object"
+        records.append(obj)
+        lines.append(lineno)
+    keys: dict[str, None] = {}
+    for r in records:
+        keys.update(dict.fromkeys(r))
+    cols = {k: [r.get(k) for r in records] for k in keys}
+    return Table(cols, len(records), errors, lines)
+
+
+def write_rows(path: str, fieldnames: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:
+    """Write JSON Lines (lists stay lists) or CSV (lists joined with '; ')."""
+    if path == "-":
+        _write_jsonl(sys.stdout, rows)
+        sys.stdout.flush()
+        return
+    kind = kind_of(path)
+    try:
+        handle = open(path, "w", newline="", encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"{path}: cannot write ({e.strerror})") from None
+    with handle:
+        if kind == "jsonl":
+            _write_jsonl(handle, rows)
+        else:
+            w = csv.writer(handle, lineterminator="\n")
+            w.writerow(fieldnames)
+            for row in rows:
+                w.writerow([_csv_cell(row.get(k)) for k in fieldnames])
+
+
+def _write_jsonl(handle, rows: Iterable[dict[str, Any]]) -> None:
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    buf = []
+    for row in rows:
+        buf.append(dumps(row))
+        if len(buf) >= 10000:
+            handle.write("\n".join(buf) + "\n")
+            buf = []
+    if buf:
+        handle.write("\n".join(buf) + "\n")
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "; ".join(_reason_text(v) if isinstance(v, dict) else str(v) for v in value)
+    return value
+
+
+def _reason_text(reason: dict) -> str:
+    cite = reason.get("citation")
+    return f"{reason.get('text')} ({cite})" if cite else str(reason.get("text"))
