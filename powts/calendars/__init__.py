@@ -6,10 +6,11 @@
     deadline("dane", "inspection", datetime(2026, 11, 24, 8, 59)).day
 """
 from .errors import CalendarError
-from .inspections import (Deadline, InspectionDecision, deadline, inspection_rules_for,
-                          review_request)
+from .inspections import (Deadline, InspectionDecision, Stage, deadline, inspection_rules_for,
+                          required_stages, review_request)
 from .loading import calendar_for, calendar_from_data
 from .workdays import Closure, WorkdayCalendar
 
 __all__ = ["CalendarError", "Closure", "Deadline", "InspectionDecision", "WorkdayCalendar",
-           "calendar_for", "calendar_from_data", "deadline", "inspection_rules_for", "review_request"]
+           "Stage", "calendar_for", "calendar_from_data", "deadline", "inspection_rules_for",
+           "required_stages", "review_request"]

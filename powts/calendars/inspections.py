@@ -45,11 +45,22 @@ class DeadlineRule:
 
 
 @dataclass(frozen=True)
+class Stage:
+    """One inspection a system type needs (e.g. Lincoln mound: "plowed", "distribution_piping")."""
+    id: str
+    when: str
+    citation: str
+    quote: str = ""
+    optional: bool = False
+
+
+@dataclass(frozen=True)
 class InspectionRules:
     jurisdiction: str
     system_types: tuple[str, ...]
     notice_rules: tuple[NoticeRule, ...]
     deadlines: dict
+    stages: dict  # system type or "*" -> tuple[Stage, ...]
 
 
 @dataclass(frozen=True)
@@ -157,6 +168,8 @@ def _resolved(slug: str, depth: int = 0) -> dict:
         "system_types": own.get("system_types", base.get("system_types")),
         "notice_rules": rules,
         "deadlines": {**(base.get("deadlines") or {}), **(own.get("deadlines") or {})},
+        # a county listing any stages replaces the base's stage list wholesale
+        "stages": own.get("stages") or base.get("stages") or {},
     }
 
 
@@ -171,7 +184,24 @@ def inspection_rules_for(slug: str) -> InspectionRules:
         notice_rules=tuple(_notice_rule(r, f"{where} notice rule #{i + 1}")
                            for i, r in enumerate(data.get("notice_rules") or [])),
         deadlines={name: _deadline_rule(name, e, where) for name, e in (data.get("deadlines") or {}).items()},
+        stages={system: tuple(_stage(e, f"{where} stages[{system}] #{i + 1}") for i, e in enumerate(entries or []))
+                for system, entries in (data.get("stages") or {}).items()},
     )
+
+
+def _stage(entry: dict, where: str) -> Stage:
+    if not isinstance(entry, dict) or not entry.get("id") or not entry.get("citation"):
+        raise CalendarError(f"{where}: a stage needs an id and a citation")
+    return Stage(id=entry["id"], when=entry.get("when", ""), citation=entry["citation"],
+                 quote=entry.get("quote", ""), optional=bool(entry.get("optional")))
+
+
+def required_stages(slug: str, system: str) -> tuple[Stage, ...]:
+    """The inspections a `system` type needs in jurisdiction `slug`, in order, each cited."""
+    rules = inspection_rules_for(slug)
+    if system not in rules.system_types:
+        raise CalendarError(f"unknown system type {system!r}; known: {', '.join(rules.system_types)}")
+    return rules.stages.get(system) or rules.stages.get("*") or ()
 
 
 # -- decisions -----------------------------------------------------------------------------
@@ -220,7 +250,7 @@ def _check(rule: NoticeRule, notice: dt.datetime, requested: dt.date | None,
         msg = (f"{rule.id}: late notice for {_day(day)} ({why}); the inspection may go ahead, "
                f"an additional fee is due; without the fee the earliest day is {_day(earliest)}")
     else:
-        msg = f"{rule.id}: {_day(day)} is too early ({why}); earliest allowed day is {_day(earliest)}"
+        msg = f"{rule.id}: {_day(day)} is too soon ({why}); earliest allowed day is {_day(earliest)}"
     finding = Finding(rule.id, ok, earliest, msg, rule.citation, "" if ok else rule.on_late)
     return finding, not_before if day == earliest else None
 
@@ -238,6 +268,9 @@ def review_request(slug: str, notice: dt.datetime, *, system: str = "standard",
     cal = calendar_for(slug)
     notice = local(notice, cal.timezone)
     applicable = [r for r in rules.notice_rules if r.applies(system)]
+    if requested_day is not None and requested_day < notice.date():
+        raise CalendarError(f"requested day {requested_day.isoformat()} is before the notice "
+                            f"({notice:%Y-%m-%d %H:%M}); notice comes first")
     if requested_day is None:
         # the earliest day that every rule allows without refusal or fee
         requested_day = notice.date()

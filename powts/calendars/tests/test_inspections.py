@@ -165,3 +165,14 @@ def test_county_without_a_rule_says_which_rules_it_has():
 def test_unknown_system_type():
     with pytest.raises(CalendarError, match="unknown system type 'moound'"):
         review_request("lincoln", T(2026, 11, 24, 9, 0), system="moound")
+
+
+def test_requested_day_before_the_notice_is_bad_input():
+    with pytest.raises(CalendarError, match="requested day 2026-11-23 is before the notice"):
+        review_request("lincoln", T(2026, 11, 24, 9, 0), requested_day=D(2026, 11, 23))
+
+
+def test_nonplumbing_in_lincoln_has_no_24_hour_rule():
+    # Inspections of Nonplumbing Sanitary Systems (2): the owner notifies "immediately after"
+    assert not review_request("lincoln", T(2026, 11, 24, 16, 0), system="nonplumbing",
+                              requested_day=D(2026, 11, 24)).fees
