@@ -221,7 +221,11 @@ def decide(app: GrantApplication, params: ParameterSet | None = None) -> GrantDe
     if app.funding_table_amount is not None:
         table = app.funding_table_amount
     else:
-        table, table_words = table_amount_cents(snap, app.components, app.design_flow_gpd)
+        try:
+            table, table_words = table_amount_cents(snap, app.components, app.design_flow_gpd)
+        except F.FieldError as e:
+            return GrantDecision(app.id, False, 0, 0, None, None, error=str(e), applicant_type=app.applicant_type,
+                                 experimental=app.experimental, governmental_unit=app.governmental_unit)
     share, arithmetic = state_share(app, snap, table)
     if table_words:
         arithmetic = f"{table_words} {arithmetic}"
