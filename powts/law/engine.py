@@ -58,10 +58,14 @@ class _LineDict(dict):
 class _LineLoader(yaml.SafeLoader):
     """SafeLoader whose mappings remember the (1-based) line they start on."""
 
-    def construct_mapping(self, node, deep=False):  # noqa: D401 - yaml hook
-        mapping = _LineDict(super().construct_mapping(node, deep=True))
-        mapping.line = node.start_mark.line + 1
-        return mapping
+
+def _construct_line_map(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict:
+    mapping = _LineDict(loader.construct_mapping(node, deep=True))
+    mapping.line = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_line_map)
 
 
 def _line(obj: Any) -> int | None:
