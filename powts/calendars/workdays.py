@@ -1,8 +1,8 @@
 """A county's working-day calendar: which days its office works, and arithmetic on them.
 
 Working days are every day that is not a weekend day, a holiday (as observed) or an extra closure.
-They are kept as a sorted list of day ordinals for the years in use, so adding n working days is a
-binary search and an index (O(log n)), not a day-by-day walk; the list grows on demand.
+They are kept as a sorted list of day ordinals for the years in use, with a running count per day,
+so adding n working days is two list lookups, not a day-by-day walk; the index grows on demand.
 
 Conventions (chosen here; the ordinances only say "next workday" and "within 10 working days"):
 - `add_working_days(d, n)` with n > 0 is the n-th working day strictly after d, whether or not d
@@ -14,7 +14,6 @@ Conventions (chosen here; the ordinances only say "next workday" and "within 10 
 """
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
@@ -25,6 +24,7 @@ from .errors import CalendarError
 from .holiday_rules import HolidayRule
 
 MIN_YEAR, MAX_YEAR = 1900, 2200
+_fromordinal = dt.date.fromordinal
 WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
@@ -50,6 +50,8 @@ class WorkdayCalendar:
     _workdays: list[int] = field(default_factory=list, init=False, repr=False)
     _workdays_np: np.ndarray | None = field(default=None, init=False, repr=False)
     _first_ord: int = field(default=0, init=False, repr=False)
+    _upto: list[int] = field(default_factory=list, init=False, repr=False)
+    _before: list[int] = field(default_factory=list, init=False, repr=False)
     _last_ord: int = field(default=-1, init=False, repr=False)
 
     # -- building the index ---------------------------------------------------------------
@@ -69,6 +71,13 @@ class WorkdayCalendar:
         self._workdays = [o for o in range(start, end + 1)
                           if (o - 1) % 7 not in self.weekend and o not in closed]
         self._workdays_np = np.asarray(self._workdays, dtype=np.int64)
+        # _upto[k]: how many working days fall on or before ordinal start + k, i.e.
+        # bisect_right(self._workdays, start + k), precomputed so the hot path is one list lookup
+        is_work = np.zeros(end - start + 1, dtype=np.int64)
+        is_work[self._workdays_np - start] = 1
+        upto = np.cumsum(is_work)
+        self._upto = upto.tolist()
+        self._before = (upto - is_work).tolist()  # bisect_left: working days strictly before
         self._closed = closed
         self._years = (first_year, last_year)
         self._first_ord, self._last_ord = start, end
@@ -116,13 +125,12 @@ class WorkdayCalendar:
             day = self._as_date(day)
         if type(n) is not int:
             raise CalendarError(f"number of working days {n!r} is not a whole number")
-        o = day.toordinal()
-        days = self._workdays
+        k = day.toordinal() - self._first_ord
         # fast path: the index covers the day and the answer (the index is complete within it)
-        if days and self._first_ord <= o <= self._last_ord:
-            i = bisect.bisect_right(days, o) + n - 1 if n > 0 else bisect.bisect_left(days, o) + n
-            if 0 <= i < len(days):
-                return dt.date.fromordinal(days[i])
+        if 0 <= k < len(self._upto):
+            i = self._upto[k] + n - 1 if n > 0 else self._before[k] + n
+            if 0 <= i < len(self._workdays):
+                return _fromordinal(self._workdays[i])
         spare_years = abs(n) // 240 + 1  # at least ~250 working days a year
         self._cover(day.year - (spare_years if n < 0 else 0), day.year + (spare_years if n > 0 else 0))
         return self.add_working_days(day, n)
