@@ -15,6 +15,7 @@ Conventions (chosen here; the ordinances only say "next workday" and "within 10 
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
@@ -36,6 +37,19 @@ class Closure:
     citation: str
 
 
+@dataclass(frozen=True)
+class _Index:
+    """Working days of a span of years. Immutable and swapped in whole, so a reader in another
+    thread never sees half of an old index and half of a new one."""
+    years: tuple[int, int]
+    first_ord: int
+    workdays: list[int]            # ordinals of working days, ascending
+    workdays_np: np.ndarray
+    upto: list[int]                # upto[k]: working days on or before first_ord + k (bisect_right)
+    before: list[int]              # before[k]: working days strictly before first_ord + k (bisect_left)
+    closed: dict[int, Closure]     # holidays (as observed) and extra closures
+
+
 @dataclass
 class WorkdayCalendar:
     """Working days of one jurisdiction. Build it with `calendar_for(slug)` from its profile."""
@@ -45,19 +59,11 @@ class WorkdayCalendar:
     weekend_citation: str = ""
     extra_closures: dict[dt.date, Closure] = field(default_factory=dict)
     timezone: str = "America/Chicago"
-    _years: tuple[int, int] | None = field(default=None, init=False, repr=False)
-    _closed: dict[int, Closure] = field(default_factory=dict, init=False, repr=False)
-    _workdays: list[int] = field(default_factory=list, init=False, repr=False)
-    _workdays_np: np.ndarray | None = field(default=None, init=False, repr=False)
-    _first_ord: int = field(default=0, init=False, repr=False)
-    _upto: list[int] = field(default_factory=list, init=False, repr=False)
-    _before: list[int] = field(default_factory=list, init=False, repr=False)
-    _last_ord: int = field(default=-1, init=False, repr=False)
+    _index: _Index | None = field(default=None, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     # -- building the index ---------------------------------------------------------------
-    def _build(self, first_year: int, last_year: int) -> None:
-        if first_year < MIN_YEAR or last_year > MAX_YEAR:
-            raise CalendarError(f"dates outside {MIN_YEAR}-{MAX_YEAR} are not supported")
+    def _build(self, first_year: int, last_year: int) -> _Index:
         closed: dict[int, Closure] = {}
         for year in range(first_year, last_year + 1):
             for rule in self.holidays:
@@ -68,30 +74,34 @@ class WorkdayCalendar:
         start = dt.date(first_year, 1, 1).toordinal()
         end = dt.date(last_year, 12, 31).toordinal()
         # ordinal 1 (0001-01-01) was a Monday, so (ordinal - 1) % 7 is date.weekday()
-        self._workdays = [o for o in range(start, end + 1)
-                          if (o - 1) % 7 not in self.weekend and o not in closed]
-        self._workdays_np = np.asarray(self._workdays, dtype=np.int64)
-        # _upto[k]: how many working days fall on or before ordinal start + k, i.e.
-        # bisect_right(self._workdays, start + k), precomputed so the hot path is one list lookup
+        workdays = [o for o in range(start, end + 1) if (o - 1) % 7 not in self.weekend and o not in closed]
+        workdays_np = np.asarray(workdays, dtype=np.int64)
         is_work = np.zeros(end - start + 1, dtype=np.int64)
-        is_work[self._workdays_np - start] = 1
+        is_work[workdays_np - start] = 1
         upto = np.cumsum(is_work)
-        self._upto = upto.tolist()
-        self._before = (upto - is_work).tolist()  # bisect_left: working days strictly before
-        self._closed = closed
-        self._years = (first_year, last_year)
-        self._first_ord, self._last_ord = start, end
+        return _Index(years=(first_year, last_year), first_ord=start, workdays=workdays,
+                      workdays_np=workdays_np, upto=upto.tolist(), before=(upto - is_work).tolist(),
+                      closed=closed)
 
-    def _cover(self, first_year: int, last_year: int) -> None:
-        # grow in decade steps so a sweep over many years rebuilds the index a few times, not yearly
+    def _cover(self, first_year: int, last_year: int) -> _Index:
+        """An index covering the years given; grown in decade steps so a sweep over many years
+        rebuilds it a few times, not once a year."""
         if first_year < MIN_YEAR or last_year > MAX_YEAR:
             raise CalendarError(f"dates outside {MIN_YEAR}-{MAX_YEAR} are not supported")
-        if self._years is None:
-            self._build(max(first_year - 1, MIN_YEAR), min(last_year + 10, MAX_YEAR))
-        elif first_year < self._years[0] or last_year > self._years[1]:
-            lo = min(first_year - 10, self._years[0]) if first_year < self._years[0] else self._years[0]
-            hi = max(last_year + 10, self._years[1]) if last_year > self._years[1] else self._years[1]
-            self._build(max(lo, MIN_YEAR), min(hi, MAX_YEAR))
+        index = self._index
+        if index is not None and index.years[0] <= first_year and last_year <= index.years[1]:
+            return index
+        with self._lock:
+            index = self._index
+            if index is None:
+                lo, hi = first_year - 1, last_year + 10
+            else:
+                lo = min(first_year - 10, index.years[0]) if first_year < index.years[0] else index.years[0]
+                hi = max(last_year + 10, index.years[1]) if last_year > index.years[1] else index.years[1]
+            if index is None or lo < index.years[0] or hi > index.years[1]:
+                index = self._build(max(lo, MIN_YEAR), min(hi, MAX_YEAR))
+                self._index = index
+            return index
 
     def _as_date(self, day) -> dt.date:
         if isinstance(day, dt.datetime):
@@ -108,8 +118,7 @@ class WorkdayCalendar:
         day = self._as_date(day)
         if day.weekday() in self.weekend:
             return Closure(day, WEEKDAY_NAMES[day.weekday()], self.weekend_citation)
-        self._cover(day.year, day.year)
-        return self._closed.get(day.toordinal())
+        return self._cover(day.year, day.year).closed.get(day.toordinal())
 
     def is_working_day(self, day) -> bool:
         """True when the office works on `day` (a date, or a datetime taken in local time)."""
@@ -125,12 +134,14 @@ class WorkdayCalendar:
             day = self._as_date(day)
         if type(n) is not int:
             raise CalendarError(f"number of working days {n!r} is not a whole number")
-        k = day.toordinal() - self._first_ord
-        # fast path: the index covers the day and the answer (the index is complete within it)
-        if 0 <= k < len(self._upto):
-            i = self._upto[k] + n - 1 if n > 0 else self._before[k] + n
-            if 0 <= i < len(self._workdays):
-                return _fromordinal(self._workdays[i])
+        index = self._index
+        if index is not None:
+            # fast path: the index covers the day and the answer (it is complete within its span)
+            k = day.toordinal() - index.first_ord
+            if 0 <= k < len(index.upto):
+                i = index.upto[k] + n - 1 if n > 0 else index.before[k] + n
+                if 0 <= i < len(index.workdays):
+                    return _fromordinal(index.workdays[i])
         spare_years = abs(n) // 240 + 1  # at least ~250 working days a year
         self._cover(day.year - (spare_years if n < 0 else 0), day.year + (spare_years if n > 0 else 0))
         return self.add_working_days(day, n)
@@ -142,20 +153,21 @@ class WorkdayCalendar:
             return days
         years = days.astype("datetime64[Y]").astype(int) + 1970
         spare = abs(n) // 240 + 1
-        self._cover(int(years.min()) - (spare if n < 0 else 0), int(years.max()) + (spare if n > 0 else 0))
+        index = self._cover(int(years.min()) - (spare if n < 0 else 0), int(years.max()) + (spare if n > 0 else 0))
         # datetime64[D] counts from 1970-01-01, whose ordinal is 719163
         ords = days.astype(np.int64) + 719163
         side = "right" if n > 0 else "left"
-        idx = np.searchsorted(self._workdays_np, ords, side=side) + (n - 1 if n > 0 else n)
-        return (self._workdays_np[idx] - 719163).astype("datetime64[D]")
+        idx = np.searchsorted(index.workdays_np, ords, side=side) + (n - 1 if n > 0 else n)
+        return (index.workdays_np[idx] - 719163).astype("datetime64[D]")
 
     def closures_between(self, first: dt.date, last: dt.date) -> list[Closure]:
         """Holidays and extra closures from `first` to `last` inclusive (weekends left out)."""
-        self._cover(first.year, last.year)
+        closed = self._cover(first.year, last.year).closed
         lo, hi = first.toordinal(), last.toordinal()
-        return [c for o, c in sorted(self._closed.items()) if lo <= o <= hi]
+        return [c for o, c in sorted(closed.items()) if lo <= o <= hi]
 
     def holiday_ordinals(self, first_year: int, last_year: int) -> list[int]:
         """Ordinals of all closure days in the years given (for numpy.busdaycalendar peers)."""
-        self._cover(first_year, last_year)
-        return sorted(self._closed)
+        closed = self._cover(first_year, last_year).closed
+        lo, hi = dt.date(first_year, 1, 1).toordinal(), dt.date(last_year, 12, 31).toordinal()
+        return sorted(o for o in closed if lo <= o <= hi)

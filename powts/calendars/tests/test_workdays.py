@@ -140,3 +140,20 @@ def test_holiday_data_without_citation_or_with_bad_rule_does_not_load(holiday, m
 def test_extra_closure_without_citation_does_not_load():
     with pytest.raises(CalendarError, match="no citation"):
         calendar_from_data({**BASE, "extra_closures": [{"date": "2026-01-02"}]})
+
+
+def test_threads_growing_the_index_at_once_agree_with_one_thread():
+    # the web server is threaded: readers must never see half of an old index and half of a new one
+    from concurrent.futures import ThreadPoolExecutor
+    cal = calendar_from_data({**BASE, "holidays": BASE["holidays"]})
+    reference = calendar_from_data({**BASE, "holidays": BASE["holidays"]})
+    starts = [D(1950 + 25 * k, 1, 3) for k in range(8)]
+
+    def sweep(start):
+        return [cal.add_working_days(start + dt.timedelta(days=i), 3) for i in range(0, 3000, 7)]
+
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(sweep, starts))
+    expected = [[reference.add_working_days(s + dt.timedelta(days=i), 3) for i in range(0, 3000, 7)]
+                for s in starts]
+    assert got == expected
