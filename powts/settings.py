@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "powts.jurisdictions",
     "powts.audit",
     "powts.inventory",
+    "powts.maintenance",
+    "powts.permits",
 ]
 
 MIDDLEWARE = [

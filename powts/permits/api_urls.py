@@ -1,0 +1,2 @@
+"""API routes of this app, mounted under /api/ (see powts/urls.py)."""
+urlpatterns = []

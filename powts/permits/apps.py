@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PermitsConfig(AppConfig):
+    name = "powts.permits"
+    label = "permits"
