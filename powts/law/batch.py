@@ -242,19 +242,29 @@ class GrantResults:
         out[~self.decided] = None
         return out
 
-    def reason_codes(self) -> list[list[tuple[str, str]]]:
-        """Failed tests of every row as (test, citation), computed once per distinct combination."""
-        key = self.failed.astype(np.int64) * (len(self.segs.snaps) + 1) + self.seg
-        uniq, inverse = np.unique(key, return_inverse=True)
+    def reason_table(self) -> tuple[list[list[tuple[str, str]]], np.ndarray]:
+        """Failed tests of every row as (test, citation): row i's are table[index[i]].
+
+        Built once per distinct (failed tests, law segment) pair, so a million rows cost one pass;
+        rows that were not decided point at [("input", "")] (their words are in `error`)."""
+        width = len(self.segs.snaps) + 1
+        key = self.failed.astype(np.int64) * width + self.seg
+        key[~self.decided] = (1 << len(TESTS)) * width  # one slot for "not decided"
+        present = np.zeros((1 << len(TESTS)) * width + 1, dtype=bool)
+        present[key] = True
+        uniq = np.flatnonzero(present)
+        remap = np.cumsum(present) - 1
         table = []
         for k in uniq:
-            mask, seg = divmod(int(k), len(self.segs.snaps) + 1)
-            snap = self.segs.snaps[seg - 1] if seg else None
-            table.append([(t, snap["test_citations"][t]) for t in TESTS if mask & BIT[t]] if snap else [])
-        out = [table[j] for j in inverse]
-        for i in np.flatnonzero(~self.decided):
-            out[i] = [("input", "")]
-        return out
+            mask, seg = divmod(int(k), width)
+            snap = self.segs.snaps[seg - 1] if seg and mask < (1 << len(TESTS)) else None
+            table.append([(t, snap["test_citations"][t]) for t in TESTS if mask & BIT[t]] if snap else [("input", "")])
+        return table, remap[key]
+
+    def reason_codes(self) -> list[list[tuple[str, str]]]:
+        """reason_table as one list per row."""
+        table, index = self.reason_table()
+        return [table[j] for j in index.tolist()]
 
     def tests(self, i: int) -> list[Test]:
         return _row_tests(self, i)
@@ -292,7 +302,12 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
         msg = segs.messages[s] if s >= 0 else _uncovered(params, cols.applied[i])
         error[i] = f"applied_on {_day(cols.applied[i]).isoformat()}: {msg}"
     decided = ok & in_force
-    P = lambda fn, dtype=np.int64, fill=0: segs.array(fn, dtype, fill)[seg]  # noqa: E731
+    # one segment for every row (the usual case): parameters are scalars, no per-row gathers
+    single = n > 0 and int(seg.min()) == int(seg.max())
+
+    def P(fn, dtype=np.int64, fill=0):
+        per_segment = segs.array(fn, dtype, fill)
+        return per_segment[seg[0]] if single else per_segment[seg]
     residence = ~cols.business
 
     # table amount: given, or from SPS 387.30 components per distinct (components, flow band, segment)
@@ -322,20 +337,24 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
             decided[i] = False
 
     # category: the lowest category number among the conditions present
-    category = np.full(n, 9, dtype=np.int8)
-    for b, letter in enumerate(LETTERS):
-        cat_l = P(lambda s, L=letter: s["category_of_condition"][L], np.int8, 9)
-        has = (cols.cond_mask & (1 << b)) != 0
-        category = np.where(has, np.minimum(category, cat_l), category)
-    eligible_cat = np.zeros(n, dtype=bool)
-    for c in (1, 2, 3):
-        eligible_cat |= (category == c) & P(lambda s, c=c: c in s["eligible_categories"], bool, False)
+    # category of each of the 32 possible sets of conditions, per segment: one lookup per row
+    def category_table(snap):
+        cat_of = snap["category_of_condition"]
+        return [min([cat_of[L] for b, L in enumerate(LETTERS) if m & (1 << b)] or [9]) for m in range(32)]
+    cat_lut = np.array([[9] * 32] + [category_table(x) if x else [9] * 32 for x in segs.snaps], dtype=np.int8)
+    ok_lut = np.array([[False] * 32] + [[c in x["eligible_categories"] for c in category_table(x)] if x else [False] * 32
+                                        for x in segs.snaps], dtype=bool)
+    mask = cols.cond_mask & 31
+    if single:
+        category, eligible_cat = cat_lut[seg[0]][mask], ok_lut[seg[0]][mask]
+    else:
+        category, eligible_cat = cat_lut[seg, mask], ok_lut[seg, mask]
 
     failed = np.zeros(n, dtype=np.uint16)
 
     def fail(key: str, passed: np.ndarray, applies: np.ndarray | None = None) -> None:
         bad = ~passed if applies is None else (~passed & applies)
-        failed[bad] |= np.uint16(BIT[key])
+        failed[:] |= bad.view(np.uint8).astype(np.uint16) << np.uint16(TESTS.index(key))
 
     fail("category", eligible_cat)
     cutoff = P(lambda s: (s["installed_before"] - EPOCH).days)
@@ -347,7 +366,7 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
     fail("revenue_limit", cols.revenue <= P(lambda s: _c(s["business_revenue_limit"])), cols.business)
     fail("not_sewered", ~cols.sewer)
     fail("determined_before_work", (cols.work == C.NAT) | (cols.determined < cols.work))
-    last_day = add_years(cols.determined, P(lambda s: s["application_window_years"]))
+    last_day = add_years_lut(cols.determined, P(lambda s: s["application_window_years"]))
     fail("application_window", (cols.determined <= cols.applied) & (cols.applied <= last_day))
     fail("one_grant", ~cols.prior)
     fail("not_intentional", ~cols.intentional)
@@ -388,6 +407,21 @@ def add_years(days: np.ndarray, years: np.ndarray) -> np.ndarray:
     feb29 = ((month_index % 12) == 1) & (day == 28) & ~leap
     target = month_index.astype("datetime64[M]").astype("datetime64[D]").astype(np.int64) + day
     return np.where(feb29, target - 1, target)
+
+
+def add_years_lut(days: np.ndarray, years) -> np.ndarray:
+    """add_years through a lookup table over the span of dates present (a few thousand days)."""
+    if np.ndim(years) or days.size == 0:
+        return add_years(days, np.broadcast_to(years, days.shape))
+    real = days != C.NAT
+    if not real.any():
+        return add_years(days, np.full(days.shape, years))
+    lo, hi = int(days[real].min()), int(days[real].max())
+    if hi - lo > 200_000:  # dates spread over centuries: compute directly
+        return add_years(days, np.full(days.shape, years))
+    span = np.arange(lo, hi + 1, dtype=np.int64)
+    lut = add_years(span, np.full(span.shape, years))
+    return lut[np.where(real, days, lo) - lo]
 
 
 def _c(amount) -> int:

@@ -1,0 +1,313 @@
+"""Benchmark: Wisconsin Fund grant rules in bulk, beside OpenFisca and polars, measured in one run.
+
+    python3.11 bench/bench_rules.py [--rows 1000000] [--repeat 3]
+
+The first run creates bench/.venv-openfisca (gitignored) from bench/requirements-rules.txt and re-runs
+itself there: openfisca-core pins its own numpy, so it stays out of the project's venv. The project's
+rules (powts.law) are imported from the repository; the CLI is run with the project's venv.
+
+It prints, for N applications (decided under s. 145.246, so OpenFisca's one-period-per-simulation
+model can compute the same thing):
+  1. powts.law batch path: typed columns -> decisions, amounts and the failed tests (with citations)
+     of every row; and the same from raw CSV-like strings (parsing included);
+  2. the same rules written as OpenFisca variables and parameters; the amounts and failed-test
+     masks must agree on every row (checked);
+  3. `powts rules evaluate wisconsin-fund-grant` end to end, CSV in and CSV out (with every row's
+     reasons and explanation), beside polars alone reading and writing the same file.
+Benchmarks are not tests: read the ratios (they hold on noisy machines), not the absolute times.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / "bench" / ".venv-openfisca"
+OUT = ROOT / "bench" / "out"
+PROJECT_PY = ROOT / ".venv" / "bin" / "python"
+
+
+def _ensure_venv() -> None:
+    """Re-run inside bench/.venv-openfisca, creating it on first use."""
+    try:
+        import openfisca_core  # noqa: F401
+        import polars  # noqa: F401
+        return
+    except ImportError:
+        pass
+    py = VENV / "bin" / "python"
+    if not py.exists():
+        print(f"creating {VENV} (openfisca-core, polars) ...", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "-r", str(ROOT / "bench" / "requirements-rules.txt")], check=True)
+    os.execv(str(py), [str(py), __file__, *sys.argv[1:]])
+
+
+_ensure_venv()
+sys.path.insert(0, str(ROOT))
+
+import datetime as dt  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from powts.law import columns as C  # noqa: E402
+from powts.law.batch import BIT, GrantColumns, evaluate, read_columns  # noqa: E402
+
+EPOCH = dt.date(1970, 1, 1)
+
+
+def generate(n: int, seed: int = 7) -> dict[str, np.ndarray]:
+    """Random applications received under s. 145.246; about half fail some test."""
+    rng = np.random.default_rng(seed)
+    start = (dt.date(2023, 7, 7) - EPOCH).days
+    determined = rng.integers(start - 400, start + 900, n)
+    applied = np.maximum(determined + rng.integers(-5, 1200, n), start)
+    work = np.where(rng.random(n) < 0.3, determined + rng.integers(-3, 90, n), C.NAT)
+    business = rng.random(n) < 0.1
+    return {
+        "business": business,
+        "cond_mask": rng.integers(1, 32, n).astype(np.uint8),
+        "determined": determined, "applied": applied,
+        "installed": rng.integers((dt.date(1960, 1, 1) - EPOCH).days, (dt.date(1985, 1, 1) - EPOCH).days, n),
+        "work": work,
+        "sewer": rng.random(n) < 0.05, "principal": rng.random(n) < 0.97,
+        "units": np.where(rng.random(n) < 0.05, 2, 1).astype(np.int64),
+        "experimental": rng.random(n) < 0.03, "prior": rng.random(n) < 0.03,
+        "intentional": rng.random(n) < 0.01, "lien": rng.random(n) < 0.03, "agreement": rng.random(n) < 0.5,
+        "income": np.where(business, 0, rng.integers(0, 6_000_000, n)).astype(np.int64),
+        "revenue": np.where(business, rng.integers(0, 40_000_000, n), 0).astype(np.int64),
+        "flow": np.where(business, rng.integers(100, 6000, n), np.nan).astype(np.float64),
+        "table": rng.integers(100_000, 1_400_000, n).astype(np.int64),
+    }
+
+
+def to_columns(d: dict[str, np.ndarray]) -> GrantColumns:
+    n = len(d["applied"])
+    return GrantColumns(
+        n=n, id=np.arange(n).astype(str).astype(object), errors=C.Errors(n), business=d["business"],
+        cond_mask=d["cond_mask"], determined=d["determined"], applied=d["applied"], installed=d["installed"],
+        work=d["work"], sewer=d["sewer"], principal=d["principal"], units=d["units"], experimental=d["experimental"],
+        prior=d["prior"], intentional=d["intentional"], lien=d["lien"], agreement=d["agreement"],
+        gu=np.full(n, "Dane", dtype=object), gu_received=np.full(n, C.NAT), income=d["income"], revenue=d["revenue"],
+        flow=d["flow"], table=d["table"], components=np.full(n, None, dtype=object), design_flow=np.full(n, np.nan))
+
+
+def to_strings(d: dict[str, np.ndarray]) -> dict[str, list]:
+    """The same applications as the CSV columns a county would send (strings)."""
+    def day(a):
+        out = a.astype("datetime64[D]").astype(str)
+        return np.where(a == C.NAT, "", out)
+
+    def dollars(c):
+        return np.char.add(np.char.add((c // 100).astype(str), "."), np.char.zfill((c % 100).astype(str), 2))
+
+    letters = np.array([";".join(L for b, L in enumerate("abcde") if m & (1 << b)) for m in range(32)])
+    tf = lambda a: np.where(a, "true", "false")  # noqa: E731
+    biz = d["business"]
+    return {
+        "id": np.arange(len(biz)).astype(str), "applicant_type": np.where(biz, "business", "residence"),
+        "failure_conditions": letters[d["cond_mask"]], "failure_determined_on": day(d["determined"]),
+        "applied_on": day(d["applied"]), "system_installed_on": day(d["installed"]), "work_started_on": day(d["work"]),
+        "sewer_available": tf(d["sewer"]), "principal_residence": tf(d["principal"]), "units_served": d["units"].astype(str),
+        "annual_family_income": np.where(biz, "", dollars(d["income"])),
+        "annual_gross_revenue": np.where(biz, dollars(d["revenue"]), ""),
+        "daily_flow_gpd": np.where(biz, np.nan_to_num(d["flow"]).astype(np.int64).astype(str), ""),
+        "funding_table_amount": dollars(d["table"]), "experimental": tf(d["experimental"]), "prior_grant": tf(d["prior"]),
+        "intentionally_caused": tf(d["intentional"]), "on_support_lien_docket": tf(d["lien"]),
+        "has_payment_agreement": tf(d["agreement"]), "governmental_unit": np.full(len(biz), "Dane"),
+    }
+
+
+# -- the same rules in OpenFisca -----------------------------------------------------------------
+
+def openfisca_system():
+    from openfisca_core.entities import build_entity
+    from openfisca_core.parameters import ParameterNode
+    from openfisca_core.periods import YEAR
+    from openfisca_core.taxbenefitsystems import TaxBenefitSystem
+    from openfisca_core.variables import Variable
+
+    Application = build_entity(key="application", plural="applications", label="Grant application", is_person=True)
+
+    def p(v):
+        return {"values": {"2023-07-07": {"value": v}}}
+
+    params = ParameterNode("", data={
+        "installed_before": p((dt.date(1978, 7, 1) - EPOCH).days), "income_limit": p(4_500_000),
+        "revenue_limit": p(36_250_000), "minimum_grant": p(10_000), "flow_limit": p(5000), "window_years": p(3),
+        "max_share": p(700_000), "experimental_max_share": p(700_000), "threshold": p(3_200_000), "rate_bp": p(3000),
+        "category": {"a": p(1), "b": p(1), "c": p(1), "d": p(2), "e": p(3)},
+    })
+
+    def var(name, vtype, formula=None, default=None):
+        attrs = {"value_type": vtype, "entity": Application, "definition_period": YEAR, "label": name}
+        if default is not None:
+            attrs["default_value"] = default
+        if formula:
+            attrs["formula"] = formula
+        return type(name, (Variable,), attrs)
+
+    inputs = [var("business", bool), var("cond_mask", int), var("determined", int), var("applied", int),
+              var("installed", int), var("work", int), var("has_work", bool), var("sewer", bool), var("principal", bool),
+              var("units", int), var("experimental", bool), var("prior", bool), var("intentional", bool),
+              var("lien", bool), var("agreement", bool), var("income", int), var("revenue", int), var("flow", int),
+              var("table", int), var("last_day", int)]
+
+    def category(a, period, parameters):
+        m, P = a("cond_mask", period), parameters(period).category
+        cat = np.full(m.shape, 9)
+        for b, L in enumerate("abcde"):
+            cat = np.where((m & (1 << b)) != 0, np.minimum(cat, P[L]), cat)
+        return cat
+
+    def share(a, period, parameters):
+        P = parameters(period)
+        exp, res = a("experimental", period), ~a("business", period)
+        cap = np.where(exp, P.experimental_max_share, P.max_share) * a("units", period)
+        base = np.minimum(cap, a("table", period))
+        inc = a("income", period).astype(np.int64)
+        cut = np.where(res & ~exp & (inc > P.threshold), (np.maximum(inc - P.threshold, 0) * P.rate_bp + 5000) // 10000, 0)
+        return np.maximum(base - cut, 0)
+
+    def failed(a, period, parameters):
+        P = parameters(period)
+        res, biz = ~a("business", period), a("business", period)
+        cat = a("category", period)
+        tests = {
+            "category": (cat == 1) | (cat == 2),
+            "installed_before": a("installed", period) < P.installed_before,
+            "principal_residence": a("principal", period) | biz,
+            "small_commercial": (a("flow", period) < P.flow_limit) | res,
+            "income_limit": (a("income", period) <= P.income_limit) | biz,
+            "revenue_limit": (a("revenue", period) <= P.revenue_limit) | res,
+            "not_sewered": ~a("sewer", period),
+            "determined_before_work": ~a("has_work", period) | (a("determined", period) < a("work", period)),
+            "application_window": (a("determined", period) <= a("applied", period)) & (a("applied", period) <= a("last_day", period)),
+            "one_grant": ~a("prior", period), "not_intentional": ~a("intentional", period),
+            "support_lien": ~(a("lien", period) & ~a("agreement", period)),
+            "minimum_grant": (a("share", period) >= P.minimum_grant) | biz,
+        }
+        out = np.zeros(cat.shape, dtype=np.int64)
+        for k, ok in tests.items():
+            out |= np.where(ok, 0, BIT[k])
+        return out
+
+    def amount(a, period, parameters):
+        return np.where(a("failed", period) == 0, a("share", period), 0)
+
+    computed = [var("category", int, category), var("share", int, share), var("failed", int, failed),
+                var("amount", int, amount)]
+
+    class GrantSystem(TaxBenefitSystem):
+        def __init__(self):
+            super().__init__([Application])
+            self.add_variables(*inputs, *computed)
+            self.parameters = params
+
+    return GrantSystem()
+
+
+def openfisca_run(system, d: dict[str, np.ndarray], last_day: np.ndarray):
+    from openfisca_core.simulations import SimulationBuilder
+
+    n = len(d["applied"])
+    sim = SimulationBuilder().build_default_simulation(system, count=n)
+    period = "2024"
+    values = dict(d, has_work=d["work"] != C.NAT, work=np.where(d["work"] == C.NAT, 0, d["work"]),
+                  flow=np.nan_to_num(d["flow"]).astype(np.int64), last_day=last_day,
+                  cond_mask=d["cond_mask"].astype(np.int64))
+    for k, v in values.items():
+        sim.set_input(k, period, v)
+    return sim.calculate("amount", period), sim.calculate("failed", period)
+
+
+# -- measurements ------------------------------------------------------------------------------------
+
+def best(fn, repeat):
+    times, result = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+    return min(times), result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip-cli", action="store_true")
+    args = ap.parse_args()
+    n = args.rows
+    import openfisca_core
+    import polars as pl
+
+    print(f"rows: {n:,}   python {sys.version.split()[0]}   numpy {np.__version__}   "
+          f"openfisca-core {openfisca_core.__version__ if hasattr(openfisca_core, '__version__') else '?'}   polars {pl.__version__}")
+    d = generate(n)
+
+    # 1. powts.law batch path on typed columns, with the failed tests (and citations) of every row
+    cols = to_columns(d)
+
+    def ours():
+        r = evaluate(cols)
+        return r, r.reason_table()
+    t_ours, (res, (table, index)) = best(ours, args.repeat)
+    failing = int((~res.eligible).sum())
+    sizes = np.array([len(t) for t in table])[index]
+    assert (sizes[~res.eligible] > 0).all() and (sizes[res.eligible] == 0).all(), "a failing row without reasons"
+    print(f"\n1. powts.law batch, typed columns -> decision + amount + failed tests with citations")
+    print(f"   {t_ours:8.3f} s   ({n / t_ours / 1e6:.2f} M rows/s; {failing:,} rows fail, each with its reasons)"
+          f"   target < 2 s: {'met' if t_ours < 2 else 'MISSED by %.2f s' % (t_ours - 2)}")
+
+    strings = {k: v.tolist() for k, v in to_strings(d).items()}
+    t_parse, res2 = best(lambda: evaluate(read_columns(strings, n)), 1)
+    assert np.array_equal(res2.amount, res.amount) and np.array_equal(res2.failed, res.failed)
+    print(f"   {t_parse:8.3f} s   the same from raw strings (column parsing included), same amounts")
+
+    # 2. OpenFisca, same rules; amounts and failed-test masks must agree on every row
+    from powts.law.batch import add_years
+    last_day = add_years(d["determined"], np.full(n, 3))
+    system = openfisca_system()
+    t_of, (of_amount, of_failed) = best(lambda: openfisca_run(system, d, last_day), args.repeat)
+    same_amounts = np.array_equal(of_amount.astype(np.int64), res.amount)
+    same_failed = np.array_equal(of_failed.astype(np.int64), res.failed.astype(np.int64))
+    print(f"\n2. OpenFisca-core, the same rules as variables + parameters (one period for all rows)")
+    print(f"   {t_of:8.3f} s   amounts agree on every row: {same_amounts}; failed tests agree: {same_failed}")
+    print(f"   powts.law is {t_of / t_ours:.1f}x faster   target >= 5x: "
+          f"{'met' if t_of / t_ours >= 5 else 'MISSED (%.1fx short)' % (5 - t_of / t_ours)}")
+    if not (same_amounts and same_failed):
+        print("   MISMATCH between OpenFisca and powts.law", file=sys.stderr)
+        return 1
+
+    if args.skip_cli:
+        return 0
+    # 3. CLI end to end, CSV in and out, beside polars alone reading + writing the same file
+    OUT.mkdir(parents=True, exist_ok=True)
+    src, dst, pl_dst = OUT / "grants.csv", OUT / "decisions.csv", OUT / "polars_copy.csv"
+    pl.DataFrame({k: np.asarray(v) for k, v in to_strings(d).items()}).write_csv(src)
+    t_pl, _ = best(lambda: pl.read_csv(src, infer_schema=False).write_csv(pl_dst), args.repeat)
+    cmd = [str(PROJECT_PY if PROJECT_PY.exists() else sys.executable), "-c",
+           "import sys; from powts.cli import main; sys.exit(main())",
+           "rules", "evaluate", "wisconsin-fund-grant", "--input", str(src), "--output", str(dst)]
+    t_cli, proc = best(lambda: subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True), 1)
+    if proc.returncode != 0:
+        print(proc.stderr, file=sys.stderr)
+        return 1
+    out = pl.read_csv(dst, infer_schema=False)
+    cents = (out["amount"].str.replace(".", "", literal=True).cast(pl.Int64)).to_numpy()
+    assert np.array_equal(cents, res.amount), "CLI amounts differ from the batch path"
+    print(f"\n3. CLI end to end, {n:,} rows CSV in -> CSV out with reasons and explanations "
+          f"({src.stat().st_size / 1e6:.0f} MB in, {dst.stat().st_size / 1e6:.0f} MB out)")
+    print(f"   polars read+write (no rules): {t_pl:8.3f} s")
+    print(f"   powts rules evaluate       : {t_cli:8.3f} s   = {t_cli / t_pl:.1f}x polars   target <= 3x: "
+          f"{'met' if t_cli / t_pl <= 3 else 'MISSED by %.1fx' % (t_cli / t_pl - 3)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
