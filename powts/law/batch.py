@@ -73,14 +73,20 @@ def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     E = C.Errors(n)
     get = lambda name: _column(cols, name, n)  # noqa: E731
     ids = C.texts(get("id"))
-    missing_id = np.array([v is None for v in ids], dtype=bool)
+    missing_id = np.equal(ids, None).astype(bool)
     E.add(np.flatnonzero(missing_id), ["id: is required"] * int(missing_id.sum()))
 
     # applicant_type
     raw_type = get("applicant_type")
     business = np.zeros(n, dtype=bool)
     bad, msgs = [], []
-    for i, v in enumerate(raw_type):
+    todo = range(n)
+    if n and C._all_str(raw_type):
+        s = C._as_str_array(raw_type)
+        business = s == "business"
+        todo = np.flatnonzero(~(business | (s == "residence"))).tolist()
+    for i in todo:
+        v = raw_type[i]
         if type(v) is str and v in APPLICANT_TYPES:
             business[i] = v == "business"
             continue

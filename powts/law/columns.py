@@ -32,7 +32,9 @@ class Errors:
 
 
 def _all_str(values: Sequence[Any]) -> bool:
-    return all(type(v) is str for v in values)
+    if isinstance(values, np.ndarray):
+        return values.dtype.kind == "U"
+    return set(map(type, values)) == {str}
 
 
 def _as_str_array(values: Sequence[Any]) -> np.ndarray:
@@ -41,6 +43,9 @@ def _as_str_array(values: Sequence[Any]) -> np.ndarray:
 
 def _fallback(name: str, values: Sequence[Any], rows: np.ndarray, parse: Callable, out: np.ndarray,
               errors: Errors, where: np.ndarray | None, convert: Callable = lambda v: v) -> None:
+    rows = np.asarray(rows, dtype=np.int64)
+    if where is not None:
+        rows = rows[where[rows]]  # a field that does not apply to a row is not read for it
     bad_rows, bad_msgs = [], []
     for i in rows:
         try:
@@ -154,5 +159,10 @@ def numbers(name: str, values: Sequence[Any], errors: Errors, required: bool = T
 
 def texts(values: Sequence[Any]) -> np.ndarray:
     out = np.empty(len(values), dtype=object)
+    if len(values) and _all_str(values):
+        s = _as_str_array(values)
+        out[:] = s.tolist()
+        out[s == ""] = None
+        return out
     out[:] = [None if F.is_blank(v) else str(v).strip() for v in values]
     return out
