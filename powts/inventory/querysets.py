@@ -24,4 +24,4 @@ class SystemQuerySet(models.QuerySet):
             return self
         if user.role == Role.OWNER:
             return self.filter(parcel__owner__user=user)
-        return self.filter(Q(assignments__user=user)).distinct()
+        return self.filter(Q(assignments__user=user) | Q(maintenance_reports__filed_by=user)).distinct()

@@ -1,1 +1,160 @@
-from django.db import models  # noqa: F401
+"""The maintenance program's records (Wis. Stat. s. 145.20(5); SPS 383.255, 383.55).
+
+`Schedule` is one row per inventory system holding its computed due date: denormalised and indexed
+so the due list over a million systems is one range scan. Services keep it in step (reports,
+notices, `schedule_sync` after imports); nothing else writes it.
+"""
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from powts.audit.choices import Channel
+from powts.maintenance.choices import NoticeKind, ReportKind, ReviewStatus
+
+
+class Schedule(models.Model):
+    system = models.OneToOneField("inventory.System", primary_key=True, on_delete=models.CASCADE, related_name="maintenance_schedule")
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT, db_index=False)
+    system_ref = models.CharField(max_length=60, help_text="The county's POWTS id (copied for the due list).")
+    rule = models.CharField(max_length=20)
+    interval_months = models.PositiveSmallIntegerField(null=True, blank=True)
+    basis_on = models.DateField(null=True, blank=True, help_text="Last qualifying event, or installation.")
+    basis_kind = models.CharField(max_length=20, blank=True)
+    due_on = models.DateField(null=True, blank=True)
+    notice_on = models.DateField(null=True, blank=True, help_text="First notice date: due_on minus the lead time (and spread).")
+    needs_data = models.BooleanField(default=False)
+    exempt = models.BooleanField(default=False)
+    pumping_required = models.BooleanField(default=False)
+    failure_reported = models.BooleanField(default=False)
+    stage = models.CharField(max_length=20, blank=True, choices=NoticeKind.choices, help_text="Last notice sent for this due date.")
+    stage_on = models.DateField(null=True, blank=True)
+    delinquent = models.BooleanField(default=False)
+    # What the schedule was computed from, to find stale rows after an inventory import.
+    src_system_type = models.CharField(max_length=30, blank=True)
+    src_installed_on = models.DateField(null=True, blank=True)
+    src_last_serviced_on = models.DateField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["jurisdiction", "notice_on"], name="maint_sched_notice"),
+            models.Index(fields=["jurisdiction", "due_on"], name="maint_sched_due"),
+            models.Index(fields=["jurisdiction"], condition=Q(needs_data=True), name="maint_sched_needs_data"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Schedule of {self.system_ref}"
+
+
+class Report(models.Model):
+    """An inspection, pumping or servicing report (SPS 383.55: POWTS id, location, date, license)."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    system = models.ForeignKey("inventory.System", null=True, blank=True, on_delete=models.PROTECT, related_name="maintenance_reports")
+    system_ref = models.CharField(max_length=60, help_text="The POWTS id as filed.")
+    location = models.CharField(max_length=200, blank=True, help_text="As filed; needed for systems not in the inventory.")
+    kind = models.CharField(max_length=20, choices=ReportKind.choices)
+    work_date = models.DateField()
+    license = models.ForeignKey("accounts.License", on_delete=models.PROTECT, related_name="maintenance_reports")
+    sludge_scum_fraction = models.DecimalField(max_digits=5, decimal_places=4, null=True, blank=True)
+    effluent_ponding = models.BooleanField(null=True, blank=True)
+    gallons_pumped = models.PositiveIntegerField(null=True, blank=True)
+    disposal_site = models.CharField(max_length=200, blank=True)
+    components_serviced = models.CharField(max_length=300, blank=True)
+    failure_observed = models.BooleanField(default=False)
+    water_meter_reading = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    notes = models.TextField(blank=True)
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="maintenance_reports")
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.WEB)
+    filed_at = models.DateTimeField()
+    late = models.BooleanField(default=False, help_text="Filed more than 30 days after the work (SPS 383.55).")
+    review_status = models.CharField(max_length=10, choices=ReviewStatus.choices, blank=True, default=ReviewStatus.NONE)
+    failure_flag = models.BooleanField(default=False, help_text="Ponding or failure observed: for staff to follow up.")
+    failure_reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-work_date", "-id"]
+        constraints = [
+            # The same system, date and license is the same report filed twice.
+            models.UniqueConstraint(fields=["jurisdiction", "system_ref", "work_date", "license"], name="maint_report_once"),
+        ]
+        indexes = [
+            models.Index(fields=["system", "work_date"], name="maint_report_system"),
+            models.Index(fields=["jurisdiction", "review_status"], name="maint_report_review"),
+            models.Index(fields=["jurisdiction", "filed_at"], name="maint_report_filed"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} report {self.system_ref} {self.work_date}"
+
+
+class ServicingContract(models.Model):
+    """A holding tank's servicing contract on file (Dane s. 46.06(5)(b)1.; Lincoln HOLDING TANK MAINTENANCE AGREEMENT (3))."""
+
+    system = models.ForeignKey("inventory.System", on_delete=models.CASCADE, related_name="servicing_contracts")
+    provider_name = models.CharField(max_length=200)
+    provider_address = models.TextField(blank=True)
+    license = models.ForeignKey("accounts.License", null=True, blank=True, on_delete=models.PROTECT)
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    filed_on = models.DateField()
+    water_meter_required = models.BooleanField(default=False, help_text="Lincoln: meter readings at each pumping.")
+
+    class Meta:
+        ordering = ["-starts_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Servicing contract {self.provider_name} from {self.starts_on}"
+
+
+class HoldingTankReport(models.Model):
+    """The semiannual servicing report, Dane County Code s. 46.06(5)(b)2. items a-g."""
+
+    system = models.ForeignKey("inventory.System", on_delete=models.CASCADE, related_name="holding_tank_reports")
+    period_start = models.DateField()
+    period_end = models.DateField()
+    servicer_name = models.CharField(max_length=200, help_text="a. name of the person responsible for servicing")
+    servicer_address = models.TextField(help_text="a. and address")
+    owner_name = models.CharField(max_length=200, help_text="b. the name of the owner")
+    location = models.CharField(max_length=200, help_text="c. the location of the property")
+    sanitary_permit_number = models.CharField(max_length=60, help_text="d. the sanitary permit number")
+    # e.-g.: [{"date": "YYYY-MM-DD", "gallons": int, "disposal_site": str, "meter_reading": optional}]
+    services = models.JSONField(default=list)
+    license = models.ForeignKey("accounts.License", null=True, blank=True, on_delete=models.PROTECT)
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    filed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-period_end", "-id"]
+        constraints = [models.UniqueConstraint(fields=["system", "period_start", "period_end"], name="maint_holding_report_once")]
+
+    def __str__(self) -> str:
+        return f"Holding tank report {self.period_start} to {self.period_end}"
+
+
+class Notice(models.Model):
+    """A letter to an owner. Never twice: one per system, kind and due date."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    system = models.ForeignKey("inventory.System", on_delete=models.CASCADE, related_name="maintenance_notices")
+    owner = models.ForeignKey("inventory.Owner", null=True, blank=True, on_delete=models.SET_NULL, related_name="maintenance_notices")
+    kind = models.CharField(max_length=20, choices=NoticeKind.choices)
+    due_on = models.DateField(help_text="The due date the notice concerns.")
+    as_of = models.DateField(help_text="The mailing date.")
+    sent_at = models.DateTimeField()
+    batch = models.CharField(max_length=60, db_index=True)
+    to_name = models.CharField(max_length=200)
+    to_address = models.TextField(blank=True)
+    to_email = models.EmailField(blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    email_error = models.CharField(max_length=300, blank=True)
+    pdf_path = models.CharField(max_length=500, blank=True)
+    citation = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-sent_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["system", "kind", "due_on"], name="maint_notice_once")]
+        indexes = [models.Index(fields=["jurisdiction", "as_of"], name="maint_notice_asof")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.system_id} due {self.due_on}"

@@ -1,0 +1,37 @@
+from django.db import models
+
+
+class ReportKind(models.TextChoices):
+    INSPECTION = "inspection", "Inspection"
+    PUMPING = "pumping", "Pumping"
+    SERVICING = "servicing", "Servicing"
+
+
+class ReviewStatus(models.TextChoices):
+    NONE = "", "In the inventory"
+    PENDING = "pending", "Waiting for review (system not in the inventory)"
+    MATCHED = "matched", "Matched to a system"
+    REJECTED = "rejected", "Rejected"
+
+
+class NoticeKind(models.TextChoices):
+    FIRST_NOTICE = "first_notice", "Maintenance due notice"
+    REMINDER = "reminder", "Reminder: maintenance overdue"
+    DELINQUENT = "delinquent", "Notice of delinquency"
+    VIOLATION = "violation", "Notice of violation"
+    ENFORCEMENT_ORDER = "enforcement_order", "Enforcement order"
+
+
+STAGE_ORDER = [NoticeKind.FIRST_NOTICE, NoticeKind.REMINDER, NoticeKind.DELINQUENT, NoticeKind.VIOLATION,
+               NoticeKind.ENFORCEMENT_ORDER]
+
+
+class Standing(models.TextChoices):
+    """Where a system stands on a date (computed from due_on/notice_on and the stage reached)."""
+
+    CURRENT = "current", "Current"
+    DUE_SOON = "due_soon", "Due soon"
+    OVERDUE = "overdue", "Overdue"
+    DELINQUENT = "delinquent", "Delinquent"
+    NEEDS_DATA = "needs_data", "Needs data"
+    EXEMPT = "exempt", "Not in the program"

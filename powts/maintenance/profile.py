@@ -1,0 +1,204 @@
+"""The maintenance part of a county profile, checked: `maintenance_profile("dane")`.
+
+No Django imports. A county's maintenance.yaml is laid over the state's key by key (a county file
+names only what differs). Every parameter carries a citation or the profile does not load.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import functools
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import yaml
+
+from powts.jurisdictions.profiles import PROFILES_DIR, STATE_MINIMUM, ProfileError, available
+
+RULES = {"septic_tank", "management_plan", "holding_tank", "annual_permit", "exempt"}
+STEP_KINDS = ("reminder", "delinquent", "violation", "enforcement_order")
+
+
+@dataclass(frozen=True)
+class TypeRule:
+    system_type: str
+    rule: str
+    interval_months: int | None
+    citation: str
+    not_in_texts: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str
+    days_after_due: int
+    days_after_previous: int
+    citation: str
+    marks_delinquent: bool = False
+    not_in_texts: bool = False
+
+
+@dataclass(frozen=True)
+class MaintenanceProfile:
+    slug: str
+    raw: dict
+    program_start_on: dt.date | None
+    applies_installed_on_or_after: dt.date | None
+    phase_in: dict | None
+    types: dict[str, TypeRule]
+    pump_at_fraction: Fraction
+    pump_within_days: int
+    late_after_days: int
+    license_kinds: frozenset[str]
+    lead_time_days: int
+    steps: tuple[Step, ...]
+    spread_days: int
+    winter_pause: tuple[tuple[int, int], tuple[int, int]] | None
+    who_may_do_it: str
+    water_meter_remedy: bool
+    citations: dict[str, str] = field(default_factory=dict)
+
+    def type_rule(self, system_type: str) -> TypeRule:
+        found = self.types.get(system_type)
+        if found is None:
+            raise ProfileError(f"{self.slug} maintenance.yaml: no schedule for system type {system_type!r}")
+        return found
+
+    def paused(self, day: dt.date) -> bool:
+        """Whether letters are held on `day` (the county's winter pause, month-day inclusive)."""
+        if not self.winter_pause:
+            return False
+        (fm, fd), (tm, td) = self.winter_pause
+        md = (day.month, day.day)
+        if (fm, fd) <= (tm, td):
+            return (fm, fd) <= md <= (tm, td)
+        return md >= (fm, fd) or md <= (tm, td)
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _read(slug: str) -> dict:
+    path = PROFILES_DIR / slug / "maintenance.yaml"
+    if not path.is_file():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise ProfileError(f"{path}: not valid YAML ({exc})") from exc
+    return data
+
+
+def _date(value, where: str) -> dt.date | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise ProfileError(f"{where}: {value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _need_cite(entry: dict, where: str, key: str = "citation") -> str:
+    cite = (entry or {}).get(key)
+    if not cite:
+        raise ProfileError(f"{where}: no {key}; a parameter without a citation does not load")
+    return str(cite)
+
+
+def build(slug: str, raw: dict) -> MaintenanceProfile:
+    where = f"profiles/{slug}/maintenance.yaml"
+    program = raw.get("program") or {}
+    _need_cite(program, f"{where} program")
+    types = {}
+    for system_type, entry in (raw.get("types") or {}).items():
+        cite = _need_cite(entry, f"{where} types.{system_type}")
+        rule = entry.get("rule")
+        if rule not in RULES:
+            raise ProfileError(f"{where} types.{system_type}: rule {rule!r} is not one of {sorted(RULES)}")
+        months = entry.get("interval_months")
+        if rule != "exempt" and (not isinstance(months, int) or months < 1):
+            raise ProfileError(f"{where} types.{system_type}: interval_months must be a whole number of months")
+        types[system_type] = TypeRule(system_type, rule, months if rule != "exempt" else None, cite, bool(entry.get("not_in_texts")))
+    sludge = raw.get("sludge") or {}
+    _need_cite(sludge, f"{where} sludge")
+    _need_cite(sludge, f"{where} sludge", "pump_within_citation")
+    reports = raw.get("reports") or {}
+    _need_cite(reports, f"{where} reports")
+    _need_cite(reports, f"{where} reports", "license_citation")
+    notices = raw.get("notices") or {}
+    _need_cite(notices, f"{where} notices", "lead_time_citation")
+    steps = []
+    for i, entry in enumerate(notices.get("steps") or []):
+        cite = _need_cite(entry, f"{where} notices.steps[{i}]")
+        if entry.get("kind") not in STEP_KINDS:
+            raise ProfileError(f"{where} notices.steps[{i}]: kind {entry.get('kind')!r} is not one of {STEP_KINDS}")
+        steps.append(Step(entry["kind"], int(entry.get("days_after_due", 0)), int(entry.get("days_after_previous", 0)), cite,
+                          bool(entry.get("marks_delinquent")), bool(entry.get("not_in_texts"))))
+    mailing = notices.get("mailing") or {}
+    _need_cite(mailing, f"{where} notices.mailing")
+    pause = mailing.get("winter_pause")
+    winter = None
+    if pause:
+        try:
+            f_m, f_d = (int(x) for x in str(pause["from"]).split("-"))
+            t_m, t_d = (int(x) for x in str(pause["to"]).split("-"))
+            dt.date(2000, f_m, f_d), dt.date(2000, t_m, t_d)
+        except (KeyError, ValueError):
+            raise ProfileError(f"{where} notices.mailing.winter_pause: expected {{from: MM-DD, to: MM-DD}}") from None
+        winter = ((f_m, f_d), (t_m, t_d))
+    holding = raw.get("holding_tanks") or {}
+    _need_cite(holding, f"{where} holding_tanks", "contract_citation")
+    try:
+        fraction = Fraction(str(sludge.get("pump_at_fraction", "1/3")))
+    except (ValueError, ZeroDivisionError):
+        raise ProfileError(f"{where} sludge.pump_at_fraction: not a fraction") from None
+    return MaintenanceProfile(
+        slug=slug, raw=raw,
+        program_start_on=_date(program.get("start_on"), f"{where} program.start_on"),
+        applies_installed_on_or_after=_date(program.get("applies_installed_on_or_after"), f"{where} program.applies_installed_on_or_after"),
+        phase_in=program.get("phase_in"),
+        types=types,
+        pump_at_fraction=fraction,
+        pump_within_days=int(sludge.get("pump_within_days", 30)),
+        late_after_days=int(reports.get("late_after_days", 30)),
+        license_kinds=frozenset(reports.get("license_kinds") or []),
+        lead_time_days=int(notices.get("lead_time_days", 30)),
+        steps=tuple(steps),
+        spread_days=int(mailing.get("spread_days") or 0),
+        winter_pause=winter,
+        who_may_do_it=str(notices.get("who_may_do_it", "")),
+        water_meter_remedy=bool(holding.get("water_meter_remedy")),
+        citations={
+            "program": program["citation"], "sludge": sludge["citation"], "late": reports["citation"],
+            "licenses": reports["license_citation"], "lead_time": notices["lead_time_citation"],
+            "pump_within": sludge["pump_within_citation"], "mailing": mailing["citation"],
+            "unknown_systems": reports.get("unknown_citation", "SPS 383.255"),
+            "holding_contract": holding["contract_citation"],
+            "holding_report": holding.get("report_citation", ""),
+            "water_meter": holding.get("water_meter_citation", ""),
+        },
+    )
+
+
+@functools.cache
+def maintenance_profile(slug: str) -> MaintenanceProfile:
+    if slug != STATE_MINIMUM and slug not in available():
+        raise ProfileError(f"unknown jurisdiction {slug!r}; known: {', '.join(available())}")
+    raw = _read(STATE_MINIMUM)
+    if slug != STATE_MINIMUM:
+        raw = _merge(raw, _read(slug))
+    return build(slug, raw)
+
+
+def profile_path(slug: str) -> Path:
+    return PROFILES_DIR / slug / "maintenance.yaml"
