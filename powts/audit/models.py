@@ -18,7 +18,8 @@ class AuditEvent(models.Model):
     channel = models.CharField(max_length=10, choices=Channel.choices)
     action = models.CharField(max_length=300, help_text='The business action, e.g. "imported from dane-2026-01.csv".')
     verb = models.CharField(max_length=10, choices=[("create", "created"), ("update", "updated"), ("delete", "deleted")])
-    content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT)
+    # No index of its own: the (content_type, object_id, at) index below starts with it.
+    content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, db_index=False)
     object_id = models.BigIntegerField()
     object_repr = models.CharField(max_length=200)
     changes = models.JSONField(default=dict, help_text="{field: [before, after]}")

@@ -14,6 +14,17 @@ class RowRejected(ValueError):
     pass
 
 
+_CHECKS = (
+    ("installed_on", values.parse_date, None),
+    ("last_serviced_on", values.parse_date, None),
+    ("tank_capacity_gallons", values.parse_count, 1_000_000),
+    ("design_flow_gpd", values.parse_count, 1_000_000),
+    ("bedrooms", values.parse_count, 1_000),
+    ("latitude", values.parse_coordinate, 90),
+    ("longitude", values.parse_coordinate, 180),
+)
+
+
 @dataclass(slots=True)
 class InventoryRow:
     system_id: str
@@ -55,18 +66,9 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
             problems.append(f"status {cells['status']!r} is not one of active, failing, abandoned, replaced")
 
     parsed = {}
-    checks = {
-        "installed_on": lambda: values.parse_date("installed_on", raw.get("installed_on")),
-        "last_serviced_on": lambda: values.parse_date("last_serviced_on", raw.get("last_serviced_on")),
-        "tank_capacity_gallons": lambda: values.parse_count("tank_capacity_gallons", raw.get("tank_capacity_gallons"), 1_000_000),
-        "design_flow_gpd": lambda: values.parse_count("design_flow_gpd", raw.get("design_flow_gpd"), 1_000_000),
-        "bedrooms": lambda: values.parse_count("bedrooms", raw.get("bedrooms"), 1_000),
-        "latitude": lambda: values.parse_coordinate("latitude", raw.get("latitude"), 90),
-        "longitude": lambda: values.parse_coordinate("longitude", raw.get("longitude"), 180),
-    }
-    for column, check in checks.items():
+    for column, parse, arg in _CHECKS:
         try:
-            parsed[column] = check()
+            parsed[column] = parse(column, raw.get(column), arg) if arg is not None else parse(column, raw.get(column))
         except values.BadValue as exc:
             problems.append(str(exc))
     for column in ("installed_on", "last_serviced_on"):

@@ -13,7 +13,7 @@ class BadValue(ValueError):
 
 def parse_date(column: str, raw) -> dt.date | None:
     """ISO (1978-06-30), US (6/30/1978) or an Excel serial number (28671)."""
-    if raw is None:
+    if raw is None or raw == "":
         return None
     if isinstance(raw, dt.datetime):
         return raw.date()
@@ -41,7 +41,14 @@ def parse_date(column: str, raw) -> dt.date | None:
 
 
 def parse_count(column: str, raw, maximum: int) -> int | None:
-    if raw is None or str(raw).strip() == "":
+    if raw is None or raw == "":
+        return None
+    if type(raw) is str and raw.isdigit():  # the common case, without Decimal
+        number = int(raw)
+        if number > maximum:
+            raise BadValue(f"{column} {raw!r} is larger than {maximum:,}, which cannot be right")
+        return number
+    if str(raw).strip() == "":
         return None
     text = str(raw).strip().replace(",", "")
     try:
@@ -58,7 +65,7 @@ def parse_count(column: str, raw, maximum: int) -> int | None:
 
 
 def parse_coordinate(column: str, raw, limit: int) -> Decimal | None:
-    if raw is None or str(raw).strip() == "":
+    if raw is None or raw == "" or str(raw).strip() == "":
         return None
     try:
         value = Decimal(str(raw).strip())
@@ -70,6 +77,8 @@ def parse_coordinate(column: str, raw, limit: int) -> Decimal | None:
 
 
 def text(raw) -> str:
+    if type(raw) is str:  # the CSV case, first: this runs for every cell of a million-row file
+        return raw.strip()
     if raw is None:
         return ""
     if isinstance(raw, float) and raw.is_integer():

@@ -9,12 +9,11 @@ from django.utils import timezone
 
 from powts.audit.context import current
 from powts.audit.models import AuditEvent
-from powts.audit.services import jsonable
 from powts.core.bulk import allocate_ids, insert_rows
 from powts.inventory import services
 from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
-import json as _json
+import orjson
 
 from powts.inventory.search import BulkIndexer, search_text_for
 
@@ -40,6 +39,8 @@ class ChunkWriter:
         self.action = action
         self.provided = provided
         self.owner_cache: dict[tuple[str, str], int] = {}
+        # A first import into an empty county has nothing to look up: every owner is in owner_cache.
+        self.had_owners = Owner.objects.filter(jurisdiction=jurisdiction).exists()
         ctx = current()
         actor = ctx.resolved_actor()
         self.actor_id = getattr(actor, "pk", None)
@@ -48,11 +49,11 @@ class ChunkWriter:
         self.batch = ctx.batch
         self.ct = {m: ContentType.objects.get_for_model(m).pk for m in (System, Parcel, Owner)}
         self.indexer = BulkIndexer()
-        if connection.vendor == "sqlite":  # JSON is text there: skip Django's per-value adapter
-            self.to_json = _json.dumps
-        else:
-            field = AuditEvent._meta.get_field("changes")
-            self.to_json = lambda value: field.get_db_prep_save(value, connection)
+
+    @staticmethod
+    def to_json(value) -> str:
+        """JSON text for a JSON column (PostgreSQL casts the untyped text to jsonb); dates as ISO."""
+        return orjson.dumps(value, default=str).decode()
 
     # -- reading what is there -------------------------------------------------------------
     def _existing(self, rows) -> dict[str, dict]:
@@ -97,7 +98,8 @@ class ChunkWriter:
 
     # -- writing ---------------------------------------------------------------------------
     def write(self, rows) -> dict:
-        self.now = timezone.now()
+        # adapted once per chunk (on SQLite a string), not once per audit row
+        self.now = connection.ops.adapt_datetimefield_value(timezone.now())
         existing = self._existing(rows)
         new_rows, updated, unchanged = [], 0, 0
         for row in rows:
@@ -116,10 +118,10 @@ class ChunkWriter:
         return {"created": len(new_rows), "updated": updated, "unchanged": unchanged}
 
     def _owner_ids(self, rows, events) -> dict[tuple[str, str], int]:
-        keys = {(r.owner_name, r.owner_mailing_address) for r in rows} - set(self.owner_cache)
-        if keys:
+        keys = {(r.owner_name, r.owner_mailing_address) for r in rows} - self.owner_cache.keys()
+        if keys and self.had_owners:
             for oid, name, mailing in Owner.objects.filter(
-                jurisdiction=self.jurisdiction, name__in={k[0] for k in keys}
+                jurisdiction=self.jurisdiction, name__in={k[0] for k in keys}, mailing_address__in={k[1] for k in keys},
             ).values_list("id", "name", "mailing_address"):
                 if (name, mailing) in keys:
                     self.owner_cache.setdefault((name, mailing), oid)
@@ -148,7 +150,7 @@ class ChunkWriter:
                 first[r.parcel_id] = r
         ids = allocate_ids(Parcel, len(first))
         own_ids = allocate_ids(Ownership, len(first))
-        now = timezone.now()
+        now = self.now
         for pid, oid_, (number, r) in zip(ids, own_ids, first.items()):
             owner_id = owners[(r.owner_name, r.owner_mailing_address)]
             parcel_rows.append((pid, self.jurisdiction.pk, number, "", r.site_address, r.municipality, False, r.latitude, r.longitude, owner_id))
@@ -207,6 +209,6 @@ class ChunkWriter:
         self.indexer.finish()
 
     def _event(self, model, object_id: int, label: str, after: dict) -> tuple:
-        changes = {k: [None, jsonable(v)] for k, v in after.items() if v is not None and v != "" and v != {}}
+        changes = {k: [None, v] for k, v in after.items() if v is not None and v != "" and v != {}}
         return (self.now, self.actor_id, self.actor_label, self.channel, self.action, "create",
                 self.ct[model], object_id, label[:200], self.to_json(changes), self.batch)
