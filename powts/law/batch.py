@@ -287,11 +287,11 @@ class GrantResults:
         """(reasons, explanation) of row i, building its tests once."""
         if not self.decided[i]:
             return [{"test": "input", "citation": "", "text": self.error[i]}], f"Not decided: {self.error[i]}"
-        tests = self.tests(i)
-        reasons = [t.reason() for t in tests if not t.passed]
-        outcome = (f"Eligible: grant {money(int(self.amount[i]))}." if self.eligible[i]
-                   else "Not eligible, so no grant is paid ($0.00).")
-        return reasons, explanation(tests, _arithmetic(self, i), outcome)
+        from .render import explanation_text
+
+        tests, arithmetic, outcome = _row_words(self, i)
+        reasons = [{"test": k, "citation": cite, "text": sentence} for k, cite, passed, sentence in tests if not passed]
+        return reasons, explanation_text(tests, arithmetic, outcome)
 
 
 def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantResults:
@@ -442,76 +442,45 @@ def _uncovered(params: ParameterSet, day: int) -> str:
     return "not covered"  # pragma: no cover
 
 
-# -- words for one row (same templates as grants.py) -------------------------------------------------
+# -- words for one row (render.py writes them; the same code fills templates for many rows) ---------
 
-def _row_tests(r: GrantResults, i: int) -> list[Test]:
+def _row_words(r: GrantResults, i: int):
+    from .render import Shape, grant_words
+
     c = r.cols
     snap = r.segs.snaps[r.seg[i] - 1]
-    cites = snap["test_citations"]
-    bits = int(r.failed[i])
-    business = bool(c.business[i])
-    keys = BUSINESS_TESTS if business else RESIDENCE_TESTS
-    letters = [L for b, L in enumerate(LETTERS) if c.cond_mask[i] & (1 << b)]
-    determined, applied = _day(c.determined[i]), _day(c.applied[i])
-    years = snap["application_window_years"]
-    values = {
-        "category": dict(conditions=", ".join(f"({x})" for x in letters), category=int(r.category[i])),
-        "installed_before": dict(installed=_day(c.installed[i]).isoformat(), cutoff=_long_date(snap["installed_before"])),
-        "principal_residence": dict(occupancy=f"{int(snap['principal_residence_occupancy'] * 100)}%"),
-        "small_commercial": dict(flow=f"{float(c.flow[i]):,g}", flow_limit=f"{snap['small_commercial_flow_below_gpd']:,} gallons per day"),
-        "income_limit": dict(income=money(int(c.income[i])), income_limit=money(_c(snap["residence_income_limit"]))),
-        "revenue_limit": dict(revenue=money(int(c.revenue[i])), revenue_limit=money(_c(snap["business_revenue_limit"]))),
-        "not_sewered": {},
-        "determined_before_work": dict(determined=determined.isoformat(),
-                                       work=f" on {_day(c.work[i]).isoformat()}" if c.work[i] != C.NAT else " (no work has started)"),
-        "application_window": dict(applied=applied.isoformat(), years=years, determined=determined.isoformat(),
-                                   last_day=F.add_years(determined, years).isoformat()),
-        "one_grant": {}, "not_intentional": {},
-        "support_lien": dict(lien_pass=LIEN_PASS_AGREEMENT if c.lien[i] else LIEN_PASS_NONE),
-        "minimum_grant": dict(share=money(int(r.share[i])), minimum=money(_c(snap["minimum_grant_residence"]))),
-    }
-    out = []
-    for k in keys:
-        passed = not (bits & BIT[k])
-        out.append(Test(k, cites[k], passed, fill(GRANT_SENTENCES, k, passed, values[k])))
-    return out
-
-
-def _arithmetic(r: GrantResults, i: int) -> str:
-    """The amount in words; mirrors grants.state_share (checked equal by the tests)."""
-    c = r.cols
-    snap = r.segs.snaps[r.seg[i] - 1]
-    cites = snap["test_citations"]
-    units, table, residence = int(c.units[i]), int(r.table[i]), not c.business[i]
-    words = ""
-    if c.table[i] == C.MISSING:
-        _, words = table_amount_cents(snap, c.components[i].split(";"), float(c.design_flow[i]))
-        words += " "
-    if c.experimental[i]:
-        per_unit = _c(snap["experimental_max_share_per_unit"])
-        reduce = residence and snap["experimental_income_reduction"]
-        head = f"Experimental system: lesser of {_cap_words(per_unit * units, units, per_unit)} and the department-approved amount {money(table)} = {money(min(per_unit * units, table))}"
-        cite = cites["experimental"]
-    else:
-        per_unit = _c(snap["max_share_per_unit"])
-        reduce = residence
-        head = f"State share: lesser of {_cap_words(per_unit * units, units, per_unit)} and table amount {money(table)} = {money(min(per_unit * units, table))}"
-        cite = cites["amount"]
-    parts = [head]
+    units, table, business = int(c.units[i]), int(r.table[i]), bool(c.business[i])
+    exp = bool(c.experimental[i])
+    per_unit = _c(snap["experimental_max_share_per_unit"] if exp else snap["max_share_per_unit"])
+    cap = per_unit * units
+    base = min(cap, table)
     threshold = _c(snap["income_reduction_threshold"])
     income = int(c.income[i])
-    base = min(per_unit * units, table)
-    if reduce and income > threshold:
-        rate = snap["income_reduction_rate"]
-        cut = (income - threshold) * int(rate * 10000)
-        cut = (cut + 5000) // 10000
-        parts.append(f"less {int(rate * 100)}% of ({money(income)} - {money(threshold)}) = {money(cut)}")
-        if base - cut < 0:
-            parts.append("not less than zero")
-    elif not reduce and residence:
-        parts.append("no income reduction for an experimental system")
-    parts.append(f"grant {money(int(r.share[i]))}")
-    return words + "; ".join(parts) + f" ({cite}; rounded half up to the cent)."
+    reduce_applies = (not business) and (snap["experimental_income_reduction"] if exp else True)
+    reduced = bool(reduce_applies and income > threshold)
+    cut = ((income - threshold) * int(snap["income_reduction_rate"] * 10000) + 5000) // 10000 if reduced else 0
+    has_work = c.work[i] != C.NAT
+    determined = _day(c.determined[i])
+    v = {
+        "conditions": ", ".join(f"({L})" for b, L in enumerate(LETTERS) if c.cond_mask[i] & (1 << b)),
+        "category": str(int(r.category[i])), "installed": _day(c.installed[i]).isoformat(),
+        "flow": f"{float(c.flow[i]):,g}", "income": money(max(income, 0)), "revenue": money(max(int(c.revenue[i]), 0)),
+        "determined": determined.isoformat(), "work": _day(c.work[i]).isoformat() if has_work else "",
+        "applied": _day(c.applied[i]).isoformat(),
+        "last_day": F.add_years(determined, snap["application_window_years"]).isoformat(),
+        "share": money(int(r.share[i])), "cap": money(cap), "units": str(units), "table": money(table),
+        "base": money(base), "cut": money(cut),
+    }
+    if c.table[i] == C.MISSING:
+        v["table_words"] = table_amount_cents(snap, c.components[i].split(";"), float(c.design_flow[i]))[1] + " "
+    shape = Shape(business, int(r.failed[i]), exp, units > 1, reduced, reduced and base - cut < 0, bool(has_work),
+                  bool(c.lien[i]), bool(r.eligible[i]))
+    return grant_words(snap, shape, v)
+
+
+def _row_tests(r: GrantResults, i: int) -> list[Test]:
+    tests, _, _ = _row_words(r, i)
+    return [Test(k, cite, passed, sentence) for k, cite, passed, sentence in tests]
 
 
 def evaluate_rows(rows: list[dict[str, Any]], params: ParameterSet | None = None) -> GrantResults:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import numpy as np
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,3 +129,14 @@ def test_more_income_never_a_larger_award(claim, extra_cents):
     cents = wells.parse_claim(claim).annual_family_income + extra_cents
     high = wells.decide_row(dict(claim, annual_family_income=f"{cents // 100}.{cents % 100:02d}"))
     assert high.award <= low.award
+
+
+@SETTINGS
+@given(st.lists(applications(), min_size=1, max_size=12))
+def test_fast_words_equal_row_words(rows):
+    """render.render_rows (templates, for a million rows) writes exactly what render(i) writes."""
+    from powts.law.render import render_rows
+
+    r = evaluate_rows(rows)
+    for i, reasons, text in render_rows(r, np.arange(len(rows))):
+        assert (reasons, text) == r.render(i)

@@ -1,0 +1,269 @@
+"""The words of batch grant decisions, for one row or a million.
+
+`grant_words` writes a decision's tests, arithmetic and outcome from its values already formatted
+as strings. One row: called with that row's values. Many rows: called once per distinct shape of
+decision (law segment, failed tests, and the few yes/no facts that change the wording) with
+placeholders, which gives a %-template; each row then costs one string formatting. The property
+tests check both against the one-case path in grants.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Mapping
+
+import numpy as np
+
+from . import columns as C
+from .engine import Snapshot
+from .explain import GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, money
+
+RESIDENCE_TESTS = ["category", "installed_before", "principal_residence", "income_limit", "not_sewered",
+                   "determined_before_work", "application_window", "one_grant", "not_intentional", "support_lien",
+                   "minimum_grant"]
+BUSINESS_TESTS = ["category", "installed_before", "small_commercial", "revenue_limit", "not_sewered",
+                  "determined_before_work", "application_window", "one_grant", "not_intentional", "support_lien"]
+ALL_TESTS = ["category", "installed_before", "principal_residence", "small_commercial", "income_limit",
+             "revenue_limit", "not_sewered", "determined_before_work", "application_window", "one_grant",
+             "not_intentional", "support_lien", "minimum_grant"]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What changes the wording of a decision (besides the numbers)."""
+
+    business: bool
+    failed: int  # bitmask over ALL_TESTS
+    experimental: bool
+    several_units: bool
+    reduced: bool  # income above the threshold and a reduction applies
+    below_zero: bool
+    has_work: bool
+    lien: bool
+    eligible: bool
+
+
+def _c(amount) -> int:
+    return int(amount * 100)
+
+
+def grant_words(snap: Snapshot, shape: Shape, v: Mapping[str, str]) -> tuple[list[tuple[str, str, bool, str]], str, str]:
+    """(tests as (key, citation, passed, sentence), arithmetic, outcome) from formatted values `v`."""
+    cites = snap["test_citations"]
+    values = {
+        "category": dict(conditions=v["conditions"], category=v["category"]),
+        "installed_before": dict(installed=v["installed"], cutoff=f"{snap['installed_before']:%B} {snap['installed_before'].day}, {snap['installed_before'].year}"),
+        "principal_residence": dict(occupancy=f"{int(snap['principal_residence_occupancy'] * 100)}%"),
+        "small_commercial": dict(flow=v.get("flow", ""), flow_limit=f"{snap['small_commercial_flow_below_gpd']:,} gallons per day"),
+        "income_limit": dict(income=v.get("income", ""), income_limit=money(_c(snap["residence_income_limit"]))),
+        "revenue_limit": dict(revenue=v.get("revenue", ""), revenue_limit=money(_c(snap["business_revenue_limit"]))),
+        "not_sewered": {},
+        "determined_before_work": dict(determined=v["determined"],
+                                       work=f" on {v['work']}" if shape.has_work else " (no work has started)"),
+        "application_window": dict(applied=v["applied"], years=snap["application_window_years"],
+                                   determined=v["determined"], last_day=v["last_day"]),
+        "one_grant": {}, "not_intentional": {},
+        "support_lien": dict(lien_pass=LIEN_PASS_AGREEMENT if shape.lien else LIEN_PASS_NONE),
+        "minimum_grant": dict(share=v["share"], minimum=money(_c(snap["minimum_grant_residence"]))),
+    }
+    tests = []
+    for k in (BUSINESS_TESTS if shape.business else RESIDENCE_TESTS):
+        passed = not (shape.failed & (1 << ALL_TESTS.index(k)))
+        tests.append((k, cites[k], passed, GRANT_SENTENCES[k][0 if passed else 1].format(**values[k])))
+
+    residence = not shape.business
+    if shape.experimental:
+        per_unit = _c(snap["experimental_max_share_per_unit"])
+        lead, cite = "Experimental system: lesser of", cites["experimental"]
+        table_words = "the department-approved amount"
+        reduce_applies = residence and snap["experimental_income_reduction"]
+    else:
+        per_unit = _c(snap["max_share_per_unit"])
+        lead, cite = "State share: lesser of", cites["amount"]
+        table_words = "table amount"
+        reduce_applies = residence
+    cap = f"{v['cap']} ({v['units']} x {money(per_unit)})" if shape.several_units else money(per_unit)
+    parts = [f"{lead} {cap} and {table_words} {v['table']} = {v['base']}"]
+    if shape.reduced:
+        rate = snap["income_reduction_rate"]
+        parts.append(f"less {int(rate * 100)}% of ({v['income']} - {money(_c(snap['income_reduction_threshold']))}) = {v['cut']}")
+        if shape.below_zero:
+            parts.append("not less than zero")
+    elif not reduce_applies and residence:
+        parts.append("no income reduction for an experimental system")
+    parts.append(f"grant {v['share']}")
+    arithmetic = v.get("table_words", "") + "; ".join(parts) + f" ({cite}; rounded half up to the cent)."
+    outcome = f"Eligible: grant {v['share']}." if shape.eligible else "Not eligible, so no grant is paid ($0.00)."
+    return tests, arithmetic, outcome
+
+
+def explanation_text(tests, arithmetic: str, outcome: str) -> str:
+    return " ".join([*(f"{'PASS' if p else 'FAIL'} {s} ({c})" for _, c, p, s in tests), arithmetic, outcome])
+
+
+# -- many rows ---------------------------------------------------------------------------------------
+
+_MARK = "\x00"
+NAMES = ["conditions", "category", "installed", "flow", "income", "revenue", "determined", "work", "applied",
+         "last_day", "share", "cap", "units", "table", "base", "cut"]
+_CONDITIONS = np.array([", ".join(f"({L})" for b, L in enumerate("abcde") if m & (1 << b)) for m in range(32)], dtype=object)
+
+
+def money_strings(cents: np.ndarray) -> np.ndarray:
+    """'$45,000.01' for each amount in cents, vectorised (amounts below $10^12)."""
+    cents = np.asarray(cents, dtype=np.int64)
+    SD = np.dtypes.StringDType()
+    c = np.abs(cents)
+    d = c // 100
+
+    def s(x):
+        return x.astype(SD)
+
+    def z(x):
+        return np.strings.zfill(s(x), 3)
+
+    out = s(d % 1000)
+    for limit in (1000, 10**6, 10**9):
+        big = d >= limit
+        if not big.any():
+            break
+        if limit == 1000:
+            part = np.strings.add(np.strings.add(s(d[big] // 1000 % 1000), ","), z(d[big] % 1000))
+        elif limit == 10**6:
+            part = np.strings.add(np.strings.add(s(d[big] // 10**6 % 1000), ","),
+                                  np.strings.add(np.strings.add(z(d[big] // 1000 % 1000), ","), z(d[big] % 1000)))
+        else:
+            part = np.strings.add(np.strings.add(s(d[big] // 10**9), ","),
+                                  np.strings.add(np.strings.add(z(d[big] // 10**6 % 1000), ","),
+                                                 np.strings.add(np.strings.add(z(d[big] // 1000 % 1000), ","), z(d[big] % 1000))))
+        out[big] = part
+    out = np.strings.add(np.strings.add(np.strings.add("$", out), "."), np.strings.zfill(s(c % 100), 2))
+    neg = cents < 0
+    if neg.any():
+        out[neg] = np.strings.add("-", out[neg])
+    return out
+
+
+def _template(snap: Snapshot, shape: Shape) -> tuple[str, list[str], list[tuple[str, str, str]]]:
+    """Explanation %-template, the names it needs in order, and the failed reasons' templates."""
+    marks = {n: f"{_MARK}{n}{_MARK}" for n in NAMES}
+    tests, arithmetic, outcome = grant_words(snap, shape, marks)
+    text = explanation_text(tests, arithmetic, outcome)
+
+    def compile_(s: str) -> tuple[str, list[str]]:
+        pieces = s.replace("%", "%%").split(_MARK)
+        order = pieces[1::2]
+        return "%s".join(pieces[0::2]), order
+
+    tpl, order = compile_(text)
+    reasons = []
+    for key, cite, passed, sentence in tests:
+        if not passed:
+            rt, rorder = compile_(sentence)
+            reasons.append((key, cite, rt, rorder))
+    return tpl, order, reasons
+
+
+def render_rows(r, rows: np.ndarray) -> Iterator[tuple[int, list[dict], str]]:
+    """(row, reasons, explanation) for the given rows of a GrantResults, fast."""
+    cols = r.cols
+    rows = np.asarray(rows, dtype=np.int64)
+    simple = r.decided[rows] & (cols.table[rows] != C.MISSING)
+    out: dict[int, tuple[list[dict], str]] = {}
+    for i in rows[~simple]:
+        out[int(i)] = r.render(int(i))
+    idx = rows[simple]
+    if idx.size:
+        for i, reasons, text in _render_simple(r, idx):
+            out[i] = (reasons, text)
+    for i in rows.tolist():
+        reasons, text = out[i]
+        yield i, reasons, text
+
+
+def _render_simple(r, idx: np.ndarray) -> Iterator[tuple[int, list[dict], str]]:
+    cols = r.cols
+    segs = r.segs
+    seg = r.seg[idx]
+    biz = cols.business[idx]
+    units = cols.units[idx]
+    share = r.share[idx]
+    threshold = np.array([0] + [_c(s["income_reduction_threshold"]) if s else 0 for s in segs.snaps], dtype=np.int64)[seg]
+    exp = cols.experimental[idx]
+    exp_reduce = np.array([False] + [bool(s["experimental_income_reduction"]) if s else False for s in segs.snaps])[seg]
+    reduced = ~biz & np.where(exp, exp_reduce, True) & (cols.income[idx] > threshold)
+    per_unit = np.array([0] + [_c(s["max_share_per_unit"]) if s else 0 for s in segs.snaps], dtype=np.int64)[seg]
+    exp_per_unit = np.array([0] + [_c(s["experimental_max_share_per_unit"]) if s else 0 for s in segs.snaps], dtype=np.int64)[seg]
+    cap = np.where(exp, exp_per_unit, per_unit) * units
+    base = np.minimum(cap, r.table[idx])
+    bp = np.array([0] + [int(s["income_reduction_rate"] * 10000) if s else 0 for s in segs.snaps], dtype=np.int64)[seg]
+    cut = np.where(reduced, (np.maximum(cols.income[idx] - threshold, 0) * bp + 5000) // 10000, 0)
+    below = reduced & (base - cut < 0)
+    has_work = cols.work[idx] != C.NAT
+
+    # shape key per row -> one template per distinct key
+    f = r.failed[idx].astype(np.int64)
+    key = ((((((((seg.astype(np.int64) * 2 + biz) * 8192 + f) * 2 + exp) * 2 + (units > 1)) * 2 + reduced) * 2 + below)
+            * 2 + has_work) * 2 + cols.lien[idx]) * 2 + r.eligible[idx]
+    uniq, inverse = np.unique(key, return_inverse=True)
+
+    lazy: dict[str, list] = {}
+
+    def col(name: str) -> list:
+        if name not in lazy:
+            lazy[name] = _values(name, r, idx, cap=cap, base=base, cut=cut, units=units, share=share)
+        return lazy[name]
+
+    groups = np.argsort(inverse, kind="stable")
+    bounds = np.searchsorted(inverse[groups], np.arange(len(uniq) + 1))
+    result: list = [None] * len(idx)
+    for g, k in enumerate(uniq.tolist()):
+        members = groups[bounds[g]:bounds[g + 1]]
+        first = int(members[0])
+        shape = Shape(bool(biz[first]), int(f[first]), bool(exp[first]), bool(units[first] > 1), bool(reduced[first]),
+                      bool(below[first]), bool(has_work[first]), bool(cols.lien[idx[first]]), bool(r.eligible[idx[first]]))
+        snap = segs.snaps[int(seg[first]) - 1]
+        tpl, order, reason_tpls = _template(snap, shape)
+        ml = members.tolist()
+        lists = [[col(n)[m] for m in ml] for n in order]
+        texts = [tpl % t for t in zip(*lists)] if order else [tpl % ()] * len(ml)
+        rlists = []
+        for key_, cite, rt, rorder in reason_tpls:
+            vals = [[col(n)[m] for m in ml] for n in rorder]
+            rlists.append((key_, cite, [rt % t for t in zip(*vals)] if rorder else [rt % ()] * len(ml)))
+        for j, m in enumerate(ml):
+            result[m] = ([{"test": k_, "citation": c_, "text": ts[j]} for k_, c_, ts in rlists], texts[j])
+    for pos, i in enumerate(idx.tolist()):
+        yield i, result[pos][0], result[pos][1]
+
+
+def _values(name: str, r, idx: np.ndarray, **arrays) -> list:
+    cols = r.cols
+    if name == "conditions":
+        return _CONDITIONS[cols.cond_mask[idx] & 31].tolist()
+    if name == "category":
+        return r.category[idx].astype(str).tolist()
+    if name in ("installed", "determined", "applied", "work", "last_day"):
+        if name == "last_day":
+            from . import batch as B
+            years = np.array([0] + [s["application_window_years"] if s else 0 for s in r.segs.snaps])[r.seg[idx]]
+            same = (years == years[0]).all()
+            days = B.add_years_lut(cols.determined[idx], int(years[0])) if same else B.add_years(cols.determined[idx], years)
+        else:
+            days = getattr(cols, name)[idx]
+        return np.where(days == C.NAT, 0, days).astype("datetime64[D]").astype("U10").tolist()
+    if name == "flow":
+        flows = cols.flow[idx]
+        uniq, inv = np.unique(flows, return_inverse=True)
+        words = np.array([f"{float(x):,g}" for x in uniq], dtype=object)
+        return words[inv].tolist()
+    if name in ("income", "revenue"):
+        return money_strings(np.maximum(getattr(cols, name)[idx], 0)).tolist()
+    if name == "share":
+        return money_strings(arrays["share"]).tolist()
+    if name in ("cap", "base", "cut"):
+        return money_strings(arrays[name]).tolist()
+    if name == "table":
+        return money_strings(r.table[idx]).tolist()
+    if name == "units":
+        return arrays["units"].astype(str).tolist()
+    raise KeyError(name)  # pragma: no cover
