@@ -1,0 +1,122 @@
+from django.db import models
+
+
+class PermitStatus(models.TextChoices):
+    APPLIED = "applied", "Application filed"
+    HELD = "held", "Held for correction"
+    APPROVED = "approved", "Approved (fees due)"
+    DENIED = "denied", "Denied"
+    ISSUED = "issued", "Issued"
+    COMPLETED = "completed", "Installed and approved"
+    EXPIRED = "expired", "Expired"
+    SUSPENDED = "suspended", "Suspended"
+    REVOKED = "revoked", "Revoked"
+
+
+OPEN_STATUSES = {PermitStatus.APPLIED, PermitStatus.HELD}
+LIVE_STATUSES = {PermitStatus.ISSUED, PermitStatus.SUSPENDED}
+
+
+class PermitKind(models.TextChoices):
+    STATE = "state", "State sanitary permit"
+    COUNTY = "county", "County sanitary permit"
+    RECONNECTION = "reconnection", "County sanitary permit for reconnection"
+    NONPLUMBING = "nonplumbing", "Nonplumbing sanitation system"
+
+
+class InspectionSystem(models.TextChoices):
+    """The system types the inspection rules know (powts/jurisdictions/profiles/*/inspections.yaml)."""
+    STANDARD = "standard", "Standard (in-ground)"
+    MOUND = "mound", "Mound"
+    AT_GRADE = "at_grade", "At-grade"
+    SAND_FILTER = "sand_filter", "Sand filter"
+    EXPERIMENTAL = "experimental", "Experimental"
+    SITE_BUILT_HOLDING_TANK = "site_built_holding_tank", "Site-built holding tank"
+    NONPLUMBING = "nonplumbing", "Nonplumbing"
+
+
+class ChangeKind(models.TextChoices):
+    RENEWAL = "renewal", "Renewal"
+    TRANSFER = "transfer", "Transfer to a new owner"
+    PLUMBER_CHANGE = "plumber_change", "Change of plumber"
+
+
+class ChangeStatus(models.TextChoices):
+    REQUESTED = "requested", "Requested (fee due)"
+    GRANTED = "granted", "Granted"
+    REFUSED = "refused", "Refused"
+
+
+class NoticeKind(models.TextChoices):
+    HOLD = "hold", "Request for correction"
+    DENIAL = "denial", "Notice of denial"
+    SUSPENSION = "suspension", "Notice of suspension"
+    REVOCATION = "revocation", "Notice of revocation"
+    REINSPECTION_FEE = "reinspection_fee", "Reinspection fee notice"
+    CORRECTION_ORDER = "correction_order", "Correction order"
+
+
+class InvoiceStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    PAID = "paid", "Paid"
+    VOID = "void", "Void"
+
+
+class PaymentMethod(models.TextChoices):
+    CHECK = "check", "Check"
+    CASH = "cash", "Cash"
+    CARD_ELSEWHERE = "card", "Card (processed outside powts)"
+    ACH = "ach", "Bank transfer"
+    REFUND = "refund", "Refund"
+    RETURNED = "returned", "Returned check"
+
+
+class InspectionResult(models.TextChoices):
+    REQUESTED = "requested", "Requested"
+    PASSED = "passed", "Passed"
+    FAILED = "failed", "Failed"
+    NOT_READY = "not_ready", "Not ready at the scheduled time"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class SoilVerification(models.TextChoices):
+    PENDING = "pending", "Not yet verified"
+    ISSUE = "issue", "Permit may issue"
+    FILE = "file", "Filed: site suitability on record"
+    HOLD = "hold", "Held pending clarification"
+    DENY = "deny", "Denied: site does not meet the code"
+
+
+class FailureCondition(models.TextChoices):
+    """Wis. Stat. s. 145.01(4m)(a)-(e) = s. 145.245(4)(a)-(e)."""
+    A = "a", "(a) Discharge of sewage into surface water or groundwater"
+    B = "b", "(b) Sewage in zones of saturation, adversely affecting operation"
+    C = "c", "(c) Discharge of sewage to a drain tile or into zones of bedrock"
+    D = "d", "(d) Discharge of sewage to the surface of the ground"
+    E = "e", "(e) Failure to accept sewage; backup into the structure"
+
+
+class OrderStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    CORRECTED = "corrected", "Corrected"
+    OVERDUE = "overdue", "Overdue"
+
+
+class VarianceStatus(models.TextChoices):
+    PETITIONED = "petitioned", "Petitioned"
+    GRANTED = "granted", "Granted"
+    DENIED = "denied", "Denied"
+    RESCINDED = "rescinded", "Rescinded"
+
+
+class ClearanceKind(models.TextChoices):
+    NEW_STRUCTURE = "new_structure", "New structure needing a private sewage system"
+    RECONNECTION = "reconnection", "Structure connected to an existing system"
+    RECONNECT_OTHER = "reconnect_other", "Disconnect one structure, connect another"
+    REBUILD = "rebuild", "Rebuilding a structure after damage"
+    FLOW_CHANGE = "flow_change", "Construction changing wastewater flow or load"
+
+
+class ComplaintStatus(models.TextChoices):
+    OPEN = "open", "open"
+    CLOSED = "closed", "closed"
