@@ -1,0 +1,82 @@
+"""A large pumper's CSV of reports: each bad row comes back with its line and reason, the rest are stored.
+
+Rows in = stored + duplicates + rejected (nothing lost). Each row is its own transaction, so a bad
+row never undoes a good one. Columns: system_id, kind, work_date, license_number and the optional
+report fields (see services.validate_report); header names are matched case-insensitively.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+
+from powts.maintenance.services import report_submit
+
+COLUMNS = ["system_id", "kind", "work_date", "license_number", "sludge_scum_fraction", "effluent_ponding", "gallons_pumped",
+           "disposal_site", "components_serviced", "failure_observed", "water_meter_reading", "location", "notes"]
+REQUIRED = ["system_id", "kind", "work_date", "license_number"]
+
+
+@dataclass
+class UploadResult:
+    rows: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    queued: int = 0
+    late: int = 0
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"rows": self.rows, "stored": self.stored, "duplicates": self.duplicates, "queued_for_review": self.queued,
+                "late": self.late, "rejected": [{"line": line, "reason": reason} for line, reason in self.rejected]}
+
+
+class FileRefused(ValueError):
+    pass
+
+
+def _decode(data: bytes) -> str:
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise FileRefused("the file is neither UTF-8 nor Windows-1252 text")
+
+
+def upload_reports(*, jurisdiction, data: bytes, filed_by=None, channel: str = "web") -> UploadResult:
+    text = _decode(data)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise FileRefused("the file is empty") from None
+    names = [h.strip().lower().replace(" ", "_") for h in header]
+    missing = [c for c in REQUIRED if c not in names]
+    if missing:
+        raise FileRefused(f"the header lacks {', '.join(missing)} (line 1)")
+    result = UploadResult()
+    for row in reader:
+        line = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        result.rows += 1
+        if len(row) > len(names):
+            result.rejected.append((line, f"{len(row)} cells, the header has {len(names)}"))
+            continue
+        record = dict(zip(names, row))
+        try:
+            done = report_submit(jurisdiction=jurisdiction, data=record, filed_by=filed_by, channel=channel)
+        except ValidationError as exc:
+            reasons = "; ".join(m for msgs in exc.message_dict.values() for m in msgs)
+            result.rejected.append((line, reasons))
+            continue
+        if done.created:
+            result.stored += 1
+            result.queued += int(done.report.system_id is None)
+            result.late += int(done.report.late)
+        else:
+            result.duplicates += 1
+    return result

@@ -1,0 +1,174 @@
+"""powts maintenance SUBCOMMAND
+
+  due            --jurisdiction SLUG --as-of DATE [--format text|csv|json]   the due list (read-only)
+  notices send   --jurisdiction SLUG --as-of DATE --output DIR [--no-email]  record and render notices
+  sync           --jurisdiction SLUG                                         schedules in step with the inventory
+  reports upload FILE --jurisdiction SLUG [--json]                          a contractor's CSV of reports
+  annual-report  --jurisdiction SLUG --year YYYY --output FILE(.csv|.pdf)   the SPS 383.255 summary
+  demo           --jurisdiction SLUG [--as-of DATE]                         maintenance data for the demo county
+"""
+import csv
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from powts.audit.choices import Channel
+from powts.audit.context import acting
+from powts.jurisdictions.models import Jurisdiction
+from powts.jurisdictions.profiles import ProfileError
+
+
+def _date(text: str, name: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise CommandError(f"{name} {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _unit(slug: str) -> Jurisdiction:
+    from powts.jurisdictions.services import jurisdiction_ensure
+
+    try:
+        return jurisdiction_ensure(slug=slug)
+    except ProfileError as exc:
+        raise CommandError(str(exc)) from None
+
+
+class Command(BaseCommand):
+    help = "The maintenance program: due list, notices, report uploads, annual summary (Wis. Stat. s. 145.20(5))."
+
+    def add_arguments(self, parser):
+        sub = parser.add_subparsers(dest="sub", required=True, metavar="{due,notices,sync,reports,annual-report,demo}")
+        due = sub.add_parser("due", help="List the systems whose notice is due on a date; changes nothing.")
+        due.add_argument("--jurisdiction", required=True)
+        due.add_argument("--as-of", required=True)
+        due.add_argument("--format", choices=["text", "csv", "json"], default="text")
+        notices = sub.add_parser("notices", help="notices send ...")
+        notices.add_argument("action", choices=["send"])
+        notices.add_argument("--jurisdiction", required=True)
+        notices.add_argument("--as-of", required=True)
+        notices.add_argument("--output", required=True, type=Path)
+        notices.add_argument("--no-email", action="store_true")
+        sync = sub.add_parser("sync", help="Bring maintenance schedules in step with the inventory.")
+        sync.add_argument("--jurisdiction", required=True)
+        reports = sub.add_parser("reports", help="reports upload FILE ...")
+        reports.add_argument("action", choices=["upload"])
+        reports.add_argument("file", type=Path)
+        reports.add_argument("--jurisdiction", required=True)
+        reports.add_argument("--json", action="store_true")
+        annual = sub.add_parser("annual-report", help="The annual summary for the state (SPS 383.255).")
+        annual.add_argument("--jurisdiction", required=True)
+        annual.add_argument("--year", required=True)
+        annual.add_argument("--output", required=True, type=Path)
+        demo = sub.add_parser("demo", help="Reports, contracts and notices for the demo county.")
+        demo.add_argument("--jurisdiction", default="dane")
+        demo.add_argument("--as-of", default=None)
+
+    def handle(self, *args, sub, **o):
+        with acting(channel=Channel.CLI, actor_label=f"powts maintenance {sub}"):
+            return getattr(self, "do_" + sub.replace("-", "_"))(**o)
+
+    def do_due(self, jurisdiction, as_of, format, **o):
+        from powts.maintenance.selectors import due_list
+
+        as_of = _date(as_of, "--as-of")
+        try:
+            unit = Jurisdiction.objects.get(slug=jurisdiction)
+        except Jurisdiction.DoesNotExist:
+            _unit(jurisdiction)  # unknown profile -> its message; known but empty -> empty list
+            unit = Jurisdiction.objects.get(slug=jurisdiction)
+        rows = due_list(jurisdiction=unit, as_of=as_of)
+        out = self.stdout
+        if format == "json":
+            out.write(json.dumps([{"system_id": r.system_id, "due_on": r.due_on.isoformat() if r.due_on else None, "kind": r.kind}
+                                  for r in rows]))
+        elif format == "csv":
+            w = csv.writer(out, lineterminator="\n")
+            w.writerow(["system_id", "due_on", "kind"])
+            w.writerows((r.system_id, r.due_on.isoformat() if r.due_on else "", r.kind) for r in rows)
+        else:
+            counts = {}
+            for r in rows:
+                counts[r.kind] = counts.get(r.kind, 0) + 1
+            out.write(f"{unit.name}, as of {as_of}: " + ", ".join(f"{n:,} {k}" for k, n in sorted(counts.items())) if rows
+                      else f"{unit.name}, as of {as_of}: nothing due")
+            for r in rows[:50]:
+                out.write(f"  {r.system_id:<16} {str(r.due_on or ''):<10}  {r.kind}")
+            if len(rows) > 50:
+                out.write(f"  ... {len(rows) - 50:,} more (use --format csv or json for all)")
+
+    def do_notices(self, action, jurisdiction, as_of, output, no_email, **o):
+        from powts.maintenance.notices import notices_send
+
+        as_of = _date(as_of, "--as-of")
+        unit = _unit(jurisdiction)
+        if output.exists() and not output.is_dir():
+            raise CommandError(f"--output {output} is a file, not a folder")
+        try:
+            output.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"--output {output}: {exc.strerror}") from None
+        result = notices_send(jurisdiction=unit, as_of=as_of, output_dir=output, email=not no_email)
+        if result.paused:
+            self.stdout.write(f"{unit.name}: mailings are paused on {as_of} (winter pause); nothing sent.")
+            return
+        if not result.total:
+            self.stdout.write(f"{unit.name}: no notices due on {as_of} that were not already sent.")
+            return
+        parts = ", ".join(f"{n:,} {k}" for k, n in sorted(result.counts.items()))
+        self.stdout.write(f"{unit.name}: {result.total:,} notices recorded ({parts}) in batch {result.batch}.")
+        self.stdout.write(f"Letters: {result.owner_files:,} owner files in {output / result.batch}; merged for the print shop: {result.merged_file}")
+        self.stdout.write(f"E-mail: {result.emailed:,} sent, {result.email_failed:,} failed, {result.no_address:,} owners without an address.")
+
+    def do_sync(self, jurisdiction, **o):
+        from powts.maintenance.services import schedule_sync
+
+        unit = _unit(jurisdiction)
+        done = schedule_sync(jurisdiction=unit)
+        self.stdout.write(f"{unit.name}: {done['created']:,} schedules created, {done['updated']:,} recomputed.")
+
+    def do_reports(self, action, file, jurisdiction, json: bool, **o):
+        import json as _json
+
+        from powts.maintenance.csv_upload import FileRefused, upload_reports
+
+        unit = _unit(jurisdiction)
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{file}: {exc.strerror}") from None
+        try:
+            result = upload_reports(jurisdiction=unit, data=data, channel=Channel.CLI)
+        except FileRefused as exc:
+            raise CommandError(f"{file}: {exc}") from None
+        if json:
+            self.stdout.write(_json.dumps(result.as_dict()))
+        else:
+            self.stdout.write(f"{result.rows:,} rows: {result.stored:,} stored ({result.queued:,} for review, {result.late:,} late), "
+                              f"{result.duplicates:,} already filed, {len(result.rejected):,} rejected.")
+            for line, reason in result.rejected:
+                self.stdout.write(f"  line {line}: {reason}")
+
+    def do_annual_report(self, jurisdiction, year, output, **o):
+        from powts.maintenance.annual import annual_summary, write_csv, write_pdf
+
+        if not year.isdigit() or not 1900 <= int(year) <= 2200:
+            raise CommandError(f"--year {year!r} is not a year (YYYY)")
+        unit = _unit(jurisdiction)
+        if output.suffix.lower() not in (".csv", ".pdf"):
+            raise CommandError(f"--output {output}: name a .csv or .pdf file")
+        if not output.parent.exists():
+            raise CommandError(f"--output {output}: folder {output.parent} does not exist")
+        rows = annual_summary(jurisdiction=unit, year=int(year))
+        (write_pdf if output.suffix.lower() == ".pdf" else write_csv)(output, unit, int(year), rows)
+        self.stdout.write(f"{unit.name} annual summary {year}: {output}")
+
+    def do_demo(self, jurisdiction, as_of, **o):
+        from powts.maintenance.demo import load
+
+        unit = _unit(jurisdiction)
+        summary = load(unit, as_of=_date(as_of, "--as-of") if as_of else None)
+        self.stdout.write(f"{unit.name}: " + ", ".join(f"{v:,} {k}" for k, v in summary.items()))

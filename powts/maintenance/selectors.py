@@ -1,0 +1,160 @@
+"""Reads of the maintenance program, scoped to what the user may see."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from powts.inventory.models import System
+from powts.maintenance import rules
+from powts.maintenance.choices import ReviewStatus
+from powts.maintenance.models import HoldingTankReport, Notice, Report, Schedule
+from powts.maintenance.profile import maintenance_profile
+
+
+@dataclass(frozen=True)
+class DueRow:
+    system_id: str
+    due_on: dt.date | None
+    kind: str
+
+
+def due_list(*, jurisdiction, as_of: dt.date) -> list[DueRow]:
+    """Every system whose notice is due on `as_of` (read-only): first_notice when
+    notice_on (due_on minus the lead time) <= as_of < due_on; overdue when as_of >= due_on (no
+    qualifying report has moved it); needs_data when no date is known. Two index range scans.
+
+    Systems the schedule table does not yet cover (imported since the last sync) are computed here,
+    in memory, so the list is complete without writing anything.
+    """
+    out: list[DueRow] = []
+    append = out.append
+    rows = (Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, notice_on__lte=as_of)
+            .order_by("notice_on").values_list("system_ref", "due_on").iterator(chunk_size=20000))
+    for ref, due in rows:
+        append(DueRow(ref, due, "overdue" if as_of >= due else "first_notice"))
+    for (ref,) in Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, needs_data=True).values_list("system_ref"):
+        append(DueRow(ref, None, "needs_data"))
+    out.extend(_unsynced(jurisdiction, as_of))
+    return out
+
+
+def _unsynced(jurisdiction, as_of):
+    from powts.maintenance.services import events_for
+
+    missing = list(System.objects.filter(jurisdiction=jurisdiction, maintenance_schedule__isnull=True)
+                   .values_list("pk", "system_id", "system_type", "installed_on", "last_serviced_on", "parcel__municipality")[:200000])
+    if not missing:
+        return []
+    profile = maintenance_profile(jurisdiction.profile_slug)
+    events = events_for([m[0] for m in missing])
+    found = []
+    for pk, ref, stype, inst, serv, muni in missing:
+        s = rules.compute(profile, system_type=stype, installed_on=inst, last_serviced_on=serv, events=events.get(pk, []), key=pk,
+                          municipality=muni or "")
+        kind = rules.due_kind(due_on=s.due_on, notice_on=s.notice_on, needs_data=s.needs_data, as_of=as_of)
+        if kind:
+            found.append(DueRow(ref, s.due_on, kind))
+    return found
+
+
+def standing_q(as_of: dt.date) -> dict[str, Q]:
+    """Each standing on `as_of` as a filter on Schedule (the dashboard's buckets; they do not overlap)."""
+    live = Q(exempt=False, needs_data=False)
+    return {
+        "current": live & Q(notice_on__gt=as_of),
+        "due_soon": live & Q(notice_on__lte=as_of, due_on__gt=as_of),
+        "overdue": live & Q(due_on__lte=as_of, delinquent=False),
+        "delinquent": live & Q(due_on__lte=as_of, delinquent=True),
+        "needs_data": Q(needs_data=True),
+        "exempt": Q(exempt=True),
+    }
+
+
+def dashboard_counts(*, jurisdiction, as_of: dt.date) -> dict:
+    qs = Schedule.objects.filter(jurisdiction_id=jurisdiction.pk)
+    buckets = standing_q(as_of)
+    agg = {name: Count("pk", filter=q) for name, q in buckets.items()}
+    agg["failing"] = Count("pk", filter=Q(failure_reported=True) | Q(system__status="failing"))
+    totals = qs.aggregate(**agg)
+    by_type = list(qs.values("rule", "system__system_type").annotate(**agg).order_by("system__system_type"))
+    by_municipality = list(qs.values("system__parcel__municipality").annotate(**agg).order_by("system__parcel__municipality"))
+    return {"totals": totals, "by_type": by_type, "by_municipality": by_municipality}
+
+
+def compliance_over_time(*, jurisdiction, as_of: dt.date, months: int = 12) -> list[dict]:
+    """Reports received and notices sent per month, for the chart (the last `months` months)."""
+    start = rules.add_months(as_of.replace(day=1), -(months - 1))
+    labels = [rules.add_months(start, i) for i in range(months)]
+    reports = {(d.year, d.month): 0 for d in labels}
+    notices = dict(reports)
+    late = dict(reports)
+    for on, is_late in Report.objects.filter(jurisdiction_id=jurisdiction.pk, work_date__gte=start).values_list("work_date", "late"):
+        key = (on.year, on.month)
+        if key in reports:
+            reports[key] += 1
+            late[key] += int(is_late)
+    for on in Notice.objects.filter(jurisdiction_id=jurisdiction.pk, as_of__gte=start).values_list("as_of", flat=True):
+        key = (on.year, on.month)
+        if key in notices:
+            notices[key] += 1
+    return [{"month": d.strftime("%Y-%m"), "reports": reports[(d.year, d.month)], "late": late[(d.year, d.month)],
+             "notices": notices[(d.year, d.month)]} for d in labels]
+
+
+def morning_lists(*, jurisdiction, as_of: dt.date, limit: int = 25) -> dict:
+    base = Report.objects.filter(jurisdiction_id=jurisdiction.pk).select_related("license", "system")
+    return {
+        "review_queue": list(base.filter(review_status=ReviewStatus.PENDING).order_by("filed_at")[:limit]),
+        "failures": list(base.filter(failure_flag=True, failure_reviewed_at__isnull=True).order_by("filed_at")[:limit]),
+        "delinquent": list(Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, delinquent=True, due_on__lte=as_of)
+                           .select_related("system__parcel__owner").order_by("due_on")[:limit]),
+        "pumping_required": list(Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, pumping_required=True)
+                                 .select_related("system__parcel").order_by("due_on")[:limit]),
+        "late_reports": list(base.filter(late=True).order_by("-filed_at")[:limit]),
+    }
+
+
+def holding_tanks_without_contract(*, jurisdiction, as_of: dt.date, limit: int = 25):
+    from powts.maintenance.models import ServicingContract
+
+    covered = ServicingContract.objects.filter(starts_on__lte=as_of).exclude(ends_on__lt=as_of).values("system_id")
+    return (System.objects.filter(jurisdiction=jurisdiction, system_type="holding_tank", status="active")
+            .exclude(pk__in=covered).select_related("parcel")[:limit])
+
+
+def system_maintenance(*, system: System) -> dict:
+    """What the system page and the owner see: the schedule, reports, notices, contracts."""
+    schedule = Schedule.objects.filter(pk=system.pk).first()
+    profile = maintenance_profile(system.jurisdiction.profile_slug)
+    from powts.maintenance.services import events_for
+
+    explanation = rules.compute(profile, system_type=system.system_type, installed_on=system.installed_on,
+                                last_serviced_on=system.last_serviced_on, events=events_for([system.pk]).get(system.pk, []),
+                                key=system.pk, municipality=system.parcel.municipality).explanation
+    return {
+        "maintenance_schedule": schedule,
+        "maintenance_explanation": explanation,
+        "maintenance_reports": list(system.maintenance_reports.select_related("license").order_by("-work_date")[:50]),
+        "maintenance_notices": list(system.maintenance_notices.order_by("-sent_at")[:50]),
+        "maintenance_contracts": list(system.servicing_contracts.all()[:10]),
+        "maintenance_holding_reports": list(HoldingTankReport.objects.filter(system=system)[:10]),
+        "maintenance_lead_days": profile.lead_time_days,
+    }
+
+
+def reports_visible(*, user):
+    """Reports a user may see: staff their county's, auditors all, contractors their own, owners their systems'."""
+    from powts.accounts.choices import Role
+
+    qs = Report.objects.select_related("license", "system", "jurisdiction")
+    if not user.is_authenticated:
+        return qs.none()
+    if user.is_superuser or user.role == Role.STATE_AUDITOR:
+        return qs
+    if user.role == Role.COUNTY_STAFF:
+        return qs.filter(jurisdiction_id=user.jurisdiction_id)
+    if user.role == Role.OWNER:
+        return qs.filter(system__parcel__owner__user=user)
+    return qs.filter(filed_by=user)

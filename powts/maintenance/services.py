@@ -1,0 +1,477 @@
+"""Every write of the maintenance program, each audited in its own transaction (powts.audit).
+
+Side effects (staff e-mail about failure signs, letters) run after commit.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from powts.accounts.choices import Role
+from powts.accounts.models import License, User
+from powts.audit.models import AuditEvent
+from powts.audit.services import audit_create, audit_update, build_event, snapshot
+from powts.inventory.models import System
+from powts.maintenance import rules
+from powts.maintenance.choices import ReportKind, ReviewStatus
+from powts.maintenance.models import HoldingTankReport, Report, Schedule, ServicingContract
+from powts.maintenance.profile import maintenance_profile
+
+log = logging.getLogger(__name__)
+SCHEDULE_FIELDS = ("rule", "interval_months", "basis_on", "basis_kind", "due_on", "notice_on", "needs_data", "exempt",
+                   "pumping_required")
+TRUE, FALSE = {"1", "true", "yes", "y", "t", "on", "x"}, {"0", "false", "no", "n", "f", "off", ""}
+
+
+def profile_for(jurisdiction):
+    return maintenance_profile(jurisdiction.profile_slug)
+
+
+# ---------------------------------------------------------------- schedules
+
+def events_for(system_ids: list[int]) -> dict[int, list[rules.Event]]:
+    """Qualifying-event candidates per system: maintenance reports and holding-tank service dates."""
+    out: dict[int, list[rules.Event]] = {}
+    for sid, kind, on, frac in (Report.objects.filter(system_id__in=system_ids)
+                                .exclude(review_status=ReviewStatus.REJECTED)
+                                .values_list("system_id", "kind", "work_date", "sludge_scum_fraction")):
+        out.setdefault(sid, []).append(rules.Event(on, kind, frac))
+    for sid, services in HoldingTankReport.objects.filter(system_id__in=system_ids).values_list("system_id", "services"):
+        for item in services or []:
+            try:
+                out.setdefault(sid, []).append(rules.Event(dt.date.fromisoformat(item["date"]), rules.SERVICING))
+            except (KeyError, TypeError, ValueError):
+                continue
+    return out
+
+
+def _computed(profile, *, pk, system_type, installed_on, last_serviced_on, municipality, events) -> rules.Schedule:
+    return rules.compute(profile, system_type=system_type, installed_on=installed_on, last_serviced_on=last_serviced_on,
+                         events=events, key=pk, municipality=municipality or "")
+
+
+def _apply(row: Schedule, result: rules.Schedule) -> bool:
+    """Copy a computed schedule onto its row; a new due date restarts the notice sequence."""
+    due_changed = row.due_on != result.due_on
+    for name in SCHEDULE_FIELDS:
+        setattr(row, name, getattr(result, name))
+    if due_changed:
+        row.stage, row.stage_on, row.delinquent = "", None, False
+    return due_changed
+
+
+@transaction.atomic
+def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed") -> Schedule:
+    profile = profile_for(system.jurisdiction)
+    result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
+                       last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
+                       events=events_for([system.pk]).get(system.pk, []))
+    row = Schedule.objects.select_for_update().filter(pk=system.pk).first()
+    created = row is None
+    if created:
+        row = Schedule(system=system, jurisdiction_id=system.jurisdiction_id, system_ref=system.system_id)
+        before = None
+    else:
+        before = snapshot(row, [*SCHEDULE_FIELDS, "stage", "delinquent"])
+    _apply(row, result)
+    row.src_system_type, row.src_installed_on, row.src_last_serviced_on = system.system_type, system.installed_on, system.last_serviced_on
+    row.failure_reported = row.failure_reported or Report.objects.filter(system=system, failure_flag=True, failure_reviewed_at__isnull=True).exists()
+    row.save()
+    if created:
+        audit_create(row, action=action)
+    else:
+        audit_update(row, before=before, action=action)
+    return row
+
+
+def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
+    """Bring every system's schedule in step with the inventory (after imports): rows for new systems,
+    recomputed rows where type or dates changed. One audit event sums the run up (the rows are derived
+    data; each row's own later changes are audited one by one)."""
+    profile = profile_for(jurisdiction)
+    qs = (System.objects.filter(jurisdiction=jurisdiction)
+          .values_list("pk", "system_id", "system_type", "installed_on", "last_serviced_on", "parcel__municipality",
+                       "maintenance_schedule__system_id", "maintenance_schedule__src_system_type",
+                       "maintenance_schedule__src_installed_on", "maintenance_schedule__src_last_serviced_on")
+          .order_by("pk"))
+    todo_new, todo_stale = [], []
+    for row in qs.iterator(chunk_size=chunk):
+        if row[6] is None:
+            todo_new.append(row)
+        elif (row[7], row[8], row[9]) != (row[2], row[3], row[4]):
+            todo_stale.append(row)
+    created = updated = 0
+    for start in range(0, len(todo_new), chunk):
+        part = todo_new[start:start + chunk]
+        events = events_for([r[0] for r in part])
+        objs = []
+        for pk, ref, stype, inst, serv, muni, *_ in part:
+            s = Schedule(system_id=pk, jurisdiction_id=jurisdiction.pk, system_ref=ref, src_system_type=stype,
+                         src_installed_on=inst, src_last_serviced_on=serv)
+            _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
+                                events=events.get(pk, [])))
+            objs.append(s)
+        with transaction.atomic():
+            Schedule.objects.bulk_create(objs, batch_size=1000, ignore_conflicts=True)
+        created += len(objs)
+    for start in range(0, len(todo_stale), chunk):
+        part = todo_stale[start:start + chunk]
+        events = events_for([r[0] for r in part])
+        with transaction.atomic():
+            rows = Schedule.objects.select_for_update().in_bulk([r[0] for r in part])
+            for pk, ref, stype, inst, serv, muni, *_ in part:
+                s = rows[pk]
+                _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
+                                    events=events.get(pk, [])))
+                s.src_system_type, s.src_installed_on, s.src_last_serviced_on, s.system_ref = stype, inst, serv, ref
+            Schedule.objects.bulk_update(list(rows.values()), [*SCHEDULE_FIELDS, "stage", "stage_on", "delinquent", "system_ref",
+                                                               "src_system_type", "src_installed_on", "src_last_serviced_on"], batch_size=1000)
+        updated += len(part)
+    if created or updated:
+        build_event(jurisdiction, action="maintenance schedules brought in step with the inventory", verb="update",
+                    changes={"schedules_created": [None, created], "schedules_recomputed": [None, updated]}).save()
+    return {"created": created, "updated": updated}
+
+
+# ---------------------------------------------------------------- reports
+
+@dataclass
+class Submitted:
+    report: Report
+    created: bool
+
+    @property
+    def duplicate(self) -> bool:
+        return not self.created
+
+
+def _text(data, name, max_length=None) -> str:
+    value = data.get(name)
+    value = "" if value is None else str(value).strip()
+    return value[:max_length] if max_length else value
+
+
+def _bool(data, name, errors, default=None):
+    value = data.get(name)
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in TRUE:
+        return True
+    if text in FALSE:
+        return False
+    errors[name] = f"{name} {value!r} is not yes or no"
+    return default
+
+
+def _date(data, name, errors):
+    value = data.get(name)
+    if isinstance(value, dt.date):
+        return value
+    text = _text(data, name)
+    if not text:
+        errors[name] = f"{name} is required"
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        errors[name] = f"{name} {text!r} is not a date (YYYY-MM-DD)"
+        return None
+
+
+def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None):
+    """Check a report as filed. Returns (cleaned, system, license) or raises ValidationError naming each bad field."""
+    profile = profile_for(jurisdiction)
+    today = today or timezone.localdate()
+    errors: dict[str, str] = {}
+    ref = _text(data, "system_id")
+    if not ref:
+        errors["system_id"] = "system_id is required"
+    elif len(ref) > 60:
+        errors["system_id"] = "system_id is longer than 60 characters"
+    kind = _text(data, "kind").lower()
+    if kind not in ReportKind.values:
+        errors["kind"] = f"kind {kind or '(blank)'!r} is not one of {', '.join(ReportKind.values)}"
+    work_date = _date(data, "work_date", errors)
+    if work_date and work_date > today:
+        errors["work_date"] = f"work_date {work_date} is in the future"
+    number = _text(data, "license_number")
+    lic = None
+    if not number:
+        errors["license_number"] = "license_number is required (SPS 383.55)"
+    else:
+        found = list(License.objects.filter(number__iexact=number))
+        allowed = [x for x in found if x.kind in profile.license_kinds]
+        if not found:
+            errors["license_number"] = f"license_number {number!r} is not a known license"
+        elif not allowed:
+            errors["license_number"] = (f"license {number} ({found[0].get_kind_display()}) may not inspect or service a POWTS "
+                                        f"({profile.citations['licenses']})")
+        else:
+            lic = allowed[0]
+            if lic.expires_on and work_date and lic.expires_on < work_date:
+                errors["license_number"] = f"license {number} expired on {lic.expires_on}, before the work date"
+            elif (filed_by is not None and getattr(filed_by, "is_contractor", False) and lic.user_id
+                  and lic.user_id != filed_by.pk):
+                errors["license_number"] = f"license {number} is not yours"
+    fraction = None
+    raw = data.get("sludge_scum_fraction")
+    if raw not in (None, ""):
+        try:
+            fraction = rules.parse_fraction(raw)
+        except ValueError as exc:
+            errors["sludge_scum_fraction"] = f"sludge_scum_fraction {exc}"
+        else:
+            if fraction > 1:
+                errors["sludge_scum_fraction"] = f"sludge_scum_fraction {raw} is above 1 (a fraction of the tank)"
+            elif fraction < 0:
+                errors["sludge_scum_fraction"] = f"sludge_scum_fraction {raw} is negative"
+    gallons = None
+    raw = data.get("gallons_pumped")
+    if raw not in (None, ""):
+        try:
+            gallons = Decimal(str(raw).replace(",", "").strip())
+            if gallons != gallons.to_integral_value():
+                raise InvalidOperation
+            gallons = int(gallons)
+        except (InvalidOperation, ValueError):
+            errors["gallons_pumped"] = f"gallons_pumped {raw!r} is not a whole number"
+            gallons = None
+        else:
+            if gallons < 0:
+                errors["gallons_pumped"] = f"gallons_pumped {raw} is negative"
+            elif gallons > 1_000_000:
+                errors["gallons_pumped"] = f"gallons_pumped {raw} is more than any tank holds"
+    meter = None
+    raw = data.get("water_meter_reading")
+    if raw not in (None, ""):
+        try:
+            meter = Decimal(str(raw).strip())
+            if meter < 0 or not meter.is_finite():
+                errors["water_meter_reading"] = f"water_meter_reading {raw} is negative"
+        except InvalidOperation:
+            errors["water_meter_reading"] = f"water_meter_reading {raw!r} is not a number"
+    ponding = _bool(data, "effluent_ponding", errors)
+    failure = _bool(data, "failure_observed", errors, default=False)
+    system = None
+    if ref and "system_id" not in errors:
+        system = System.objects.select_related("parcel").filter(jurisdiction=jurisdiction, system_id=ref).first()
+        if system and work_date and system.installed_on and work_date < system.installed_on:
+            errors["work_date"] = f"work_date {work_date} is before the system was installed ({system.installed_on})"
+        if system and kind == ReportKind.INSPECTION and fraction is None and "sludge_scum_fraction" not in errors:
+            rule = profile.types.get(system.system_type)
+            if rule and rule.rule == "septic_tank":
+                errors["sludge_scum_fraction"] = (f"sludge_scum_fraction is required for an inspection of a septic tank "
+                                                  f"({profile.citations['sludge']})")
+    if errors:
+        raise ValidationError(errors)
+    cleaned = {
+        "system_ref": ref, "kind": kind, "work_date": work_date, "sludge_scum_fraction": fraction,
+        "effluent_ponding": ponding, "gallons_pumped": gallons, "failure_observed": bool(failure),
+        "water_meter_reading": meter, "disposal_site": _text(data, "disposal_site", 200),
+        "components_serviced": _text(data, "components_serviced", 300), "location": _text(data, "location", 200),
+        "notes": _text(data, "notes", 4000),
+    }
+    return cleaned, system, lic
+
+
+def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "web", now=None) -> Submitted:
+    """File a maintenance report. Raises ValidationError naming the field; nothing is stored then.
+
+    The same system, work date and license again returns the stored report (created=False).
+    A system not in the inventory goes to the review queue (SPS 383.255). Late when filed more than
+    `late_after_days` after the work (SPS 383.55). Ponding or a failure observed flags it for staff.
+    """
+    now = now or timezone.now()
+    today = timezone.localdate(now)
+    cleaned, system, lic = validate_report(jurisdiction=jurisdiction, data=data, filed_by=filed_by, today=today)
+    existing = Report.objects.filter(jurisdiction=jurisdiction, system_ref=cleaned["system_ref"], work_date=cleaned["work_date"], license=lic).first()
+    if existing:
+        return Submitted(existing, False)
+    profile = profile_for(jurisdiction)
+    report = Report(jurisdiction=jurisdiction, system=system, license=lic, filed_by=filed_by if getattr(filed_by, "pk", None) else None,
+                    channel=channel, filed_at=now, **cleaned)
+    report.late = (today - report.work_date).days > profile.late_after_days
+    report.failure_flag = bool(report.effluent_ponding) or report.failure_observed
+    report.review_status = ReviewStatus.NONE if system else ReviewStatus.PENDING
+    if not report.location and system:
+        report.location = system.parcel.site_address
+    try:
+        with transaction.atomic():
+            report.full_clean(exclude=["license", "jurisdiction", "system", "filed_by"], validate_unique=False)
+            report.save()
+            audit_create(report, action=_report_action(report))
+            if system:
+                schedule_refresh(system=system, action=f"due date moved by {report}")
+                if report.failure_flag:
+                    Schedule.objects.filter(pk=system.pk).update(failure_reported=True)
+            if report.failure_flag:
+                transaction.on_commit(lambda: _tell_staff_of_failure(report.pk))
+    except IntegrityError:
+        # Filed twice at the same moment: the other request stored it.
+        existing = Report.objects.filter(jurisdiction=jurisdiction, system_ref=cleaned["system_ref"], work_date=cleaned["work_date"], license=lic).first()
+        if existing is None:
+            raise
+        return Submitted(existing, False)
+    return Submitted(report, True)
+
+
+def _report_action(report: Report) -> str:
+    bits = [f"{report.get_kind_display().lower()} report filed"]
+    if report.late:
+        bits.append("late (SPS 383.55)")
+    if report.review_status == ReviewStatus.PENDING:
+        bits.append("system not in the inventory: to review (SPS 383.255)")
+    if report.failure_flag:
+        bits.append("signs of failure")
+    return "; ".join(bits)
+
+
+def _tell_staff_of_failure(report_id: int) -> None:
+    report = Report.objects.select_related("jurisdiction").get(pk=report_id)
+    emails = list(User.objects.filter(role=Role.COUNTY_STAFF, jurisdiction=report.jurisdiction, is_active=True)
+                  .exclude(email="").values_list("email", flat=True))
+    if not emails:
+        return
+    signs = ", ".join(s for s, on in (("effluent ponding on the surface", report.effluent_ponding), ("failure observed", report.failure_observed)) if on)
+    try:
+        send_mail(f"POWTS {report.system_ref}: signs of failure reported", f"{report} reports {signs}. Notes: {report.notes or '-'}",
+                  None, emails, fail_silently=False)
+    except Exception as exc:  # mail is a side effect: the report is stored either way
+        log.warning("could not e-mail staff about report %s: %s", report_id, exc)
+
+
+@transaction.atomic
+def report_match(*, report: Report, system: System) -> Report:
+    """Staff attach a queued report (system not in the inventory) to a system, which moves its due date."""
+    if system.jurisdiction_id != report.jurisdiction_id:
+        raise ValidationError({"system": "that system is in another county"})
+    before = snapshot(report, ["system_id", "review_status"])
+    report.system, report.review_status = system, ReviewStatus.MATCHED
+    report.save(update_fields=["system", "review_status"])
+    audit_update(report, before=before, action=f"queued report matched to {system}")
+    schedule_refresh(system=system, action=f"due date moved by {report}")
+    return report
+
+
+@transaction.atomic
+def report_reject(*, report: Report, reason: str) -> Report:
+    before = snapshot(report, ["review_status"])
+    report.review_status = ReviewStatus.REJECTED
+    report.save(update_fields=["review_status"])
+    audit_update(report, before=before, action=f"queued report rejected: {reason}")
+    return report
+
+
+@transaction.atomic
+def failure_reviewed(*, report: Report, note: str = "") -> Report:
+    before = snapshot(report, ["failure_reviewed_at"])
+    report.failure_reviewed_at = timezone.now()
+    report.save(update_fields=["failure_reviewed_at"])
+    audit_update(report, before=before, action=f"failure signs reviewed{': ' + note if note else ''}")
+    if report.system_id and not Report.objects.filter(system_id=report.system_id, failure_flag=True, failure_reviewed_at__isnull=True).exists():
+        row = Schedule.objects.filter(pk=report.system_id).first()
+        if row:
+            b = snapshot(row, ["failure_reported"])
+            row.failure_reported = False
+            row.save(update_fields=["failure_reported"])
+            audit_update(row, before=b, action="failure signs reviewed")
+    return report
+
+
+# ---------------------------------------------------------------- holding tanks
+
+@transaction.atomic
+def contract_file(*, system: System, provider_name: str, starts_on: dt.date, ends_on: dt.date | None = None,
+                  provider_address: str = "", license_number: str = "", filed_on: dt.date | None = None,
+                  water_meter_required: bool = False) -> ServicingContract:
+    """A holding tank's servicing contract on file (Dane s. 46.06(5)(b)1.)."""
+    errors = {}
+    lic = None
+    if license_number:
+        lic = License.objects.filter(number__iexact=license_number).first()
+        if lic is None:
+            errors["license_number"] = f"license_number {license_number!r} is not a known license"
+    if ends_on and ends_on < starts_on:
+        errors["ends_on"] = f"ends_on {ends_on} is before starts_on {starts_on}"
+    if water_meter_required and not profile_for(system.jurisdiction).water_meter_remedy:
+        errors["water_meter_required"] = "this county's ordinance has no water meter remedy"
+    if errors:
+        raise ValidationError(errors)
+    contract = ServicingContract(system=system, provider_name=provider_name, provider_address=provider_address, license=lic,
+                                 starts_on=starts_on, ends_on=ends_on, filed_on=filed_on or timezone.localdate(),
+                                 water_meter_required=water_meter_required)
+    contract.full_clean()
+    contract.save()
+    audit_create(contract, action="holding tank servicing contract filed")
+    return contract
+
+
+def contract_on_file(*, system: System, on: dt.date) -> ServicingContract | None:
+    return (ServicingContract.objects.filter(system=system, starts_on__lte=on)
+            .exclude(ends_on__lt=on).order_by("-starts_on").first())
+
+
+HOLDING_ITEMS = {"servicer_name": "a", "servicer_address": "a", "owner_name": "b", "location": "c",
+                 "sanitary_permit_number": "d"}
+
+
+@transaction.atomic
+def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.date | None = None) -> HoldingTankReport:
+    """The semiannual holding tank report with Dane's items a-g (s. 46.06(5)(b)2.); it moves the due date."""
+    today = today or timezone.localdate()
+    errors = {}
+    for name, item in HOLDING_ITEMS.items():
+        if not _text(data, name):
+            errors[name] = f"{name} is required (Dane County Code s. 46.06(5)(b)2.{item}.)"
+    start = _date(data, "period_start", errors)
+    end = _date(data, "period_end", errors)
+    if start and end and end < start:
+        errors["period_end"] = f"period_end {end} is before period_start {start}"
+    services = []
+    items = data.get("services") or []
+    if not items:
+        errors["services"] = "services: at least one servicing (e. date, f. gallons, g. disposal site) is required"
+    for i, item in enumerate(items):
+        sub = {}
+        on = _date(item, "date", sub)
+        if on and on > today:
+            sub["date"] = f"date {on} is in the future"
+        if on and start and end and not (start <= on <= end):
+            sub["date"] = f"date {on} is outside the period {start} to {end}"
+        try:
+            gallons = int(str(item.get("gallons", "")).replace(",", ""))
+            if gallons < 0:
+                sub["gallons"] = "gallons is negative"
+        except ValueError:
+            sub["gallons"] = f"gallons {item.get('gallons')!r} is not a whole number"
+            gallons = None
+        if not _text(item, "disposal_site"):
+            sub["disposal_site"] = "disposal_site is required (s. 46.06(5)(b)2.g.)"
+        for k, v in sub.items():
+            errors[f"services[{i}].{k}"] = v
+        if not sub:
+            entry = {"date": on.isoformat(), "gallons": gallons, "disposal_site": _text(item, "disposal_site")}
+            if item.get("meter_reading") not in (None, ""):
+                entry["meter_reading"] = str(item["meter_reading"])
+            services.append(entry)
+    if errors:
+        raise ValidationError(errors)
+    report = HoldingTankReport(system=system, period_start=start, period_end=end, services=services, filed_by=filed_by,
+                               filed_at=timezone.now(), license=License.objects.filter(number__iexact=_text(data, "license_number")).first()
+                               if _text(data, "license_number") else None,
+                               **{k: _text(data, k) for k in HOLDING_ITEMS})
+    report.full_clean(exclude=["filed_by", "license"])
+    report.save()
+    audit_create(report, action="semiannual holding tank report filed (Dane County Code s. 46.06(5)(b)2.)")
+    schedule_refresh(system=system, action=f"due date moved by {report}")
+    return report
