@@ -97,23 +97,60 @@ def _amount(c: int) -> str:
     return f"{c // 100}.{c % 100:02d}"
 
 
+CHUNK = 50_000  # rows rendered at a time: bounded memory for any file size
+
+
 def _grant_rows(r) -> Iterator[dict]:
+    import numpy as np
+
+    from .render import render_rows
+
     ids = r.cols.id.tolist()
     eligible = r.eligible.tolist()
     amounts = r.amount.tolist()
     cats = r.category.tolist()
     versions = r.versions().tolist()
-    for i in range(r.cols.n):
-        reasons, explanation = r.render(i)
-        yield {"id": ids[i] or "", "eligible": eligible[i], "amount": _amount(amounts[i]),
-               "category": cats[i] or None, "version": versions[i], "reasons": reasons, "explanation": explanation}
+    for lo in range(0, r.cols.n, CHUNK):
+        for i, reasons, explanation in render_rows(r, np.arange(lo, min(lo + CHUNK, r.cols.n))):
+            yield {"id": ids[i] or "", "eligible": eligible[i], "amount": _amount(amounts[i]),
+                   "category": cats[i] or None, "version": versions[i], "reasons": reasons, "explanation": explanation}
+
+
+def _quote(text: str) -> str:
+    if any(ch in text for ch in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _write_grants_csv(path: str, r) -> None:
+    """The CSV writer for a million rows: lines from templates (render.csv_lines); the csv module
+    would scan every character of every long explanation. Reasons and explanation always quoted."""
+    import numpy as np
+
+    from .io import InputError
+    from .render import csv_lines
+
+    ids = np.array([_quote(x or "") for x in r.cols.id.tolist()], dtype=object)
+    amounts = np.array([_amount(a) for a in r.amount.tolist()], dtype=object)
+    versions = r.versions()
+    try:
+        handle = open(path, "w", encoding="utf-8", newline="")
+    except OSError as e:
+        raise InputError(f"{path}: cannot write ({e.strerror})") from None
+    with handle:
+        handle.write(",".join(GRANT_FIELDS) + "\n")
+        for lo in range(0, r.cols.n, CHUNK):
+            handle.write(csv_lines(r, np.arange(lo, min(lo + CHUNK, r.cols.n)), ids, amounts, versions))
 
 
 def _evaluate_grants(args) -> int:
-    from .io import write_rows
+    from .io import kind_of, write_rows
 
     r = _grant_results(args.input)
-    write_rows(args.output, GRANT_FIELDS, _grant_rows(r))
+    if args.output != "-" and kind_of(args.output) == "csv":
+        _write_grants_csv(args.output, r)
+    else:
+        write_rows(args.output, GRANT_FIELDS, _grant_rows(r))
     _report(int((~r.decided).sum()), r.cols.n)
     return 0
 

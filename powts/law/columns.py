@@ -65,18 +65,46 @@ def dates(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
     todo = np.arange(n)
     if n and _all_str(values):
         s = _as_str_array(values)
-        good = (np.strings.str_len(s) == 10) & (np.strings.slice(s, 4, 5) == "-") & (np.strings.slice(s, 7, 8) == "-")
+        days, good = iso_days(s)
+        out[good] = days[good]
         done = good | ((s == "") & (not required))
-        try:
-            parsed = s[good].astype("datetime64[D]").astype(np.int64)
-            out[good] = parsed
-            todo = np.flatnonzero(~done)
-        except ValueError:
-            todo = np.arange(n)
+        todo = np.flatnonzero(~done)
     parse = (lambda f, v: F.parse_date(f, v, required))
     _fallback(name, values, todo, parse, out, errors, where,
               lambda d: NAT if d is None else (np.datetime64(d, "D").astype(np.int64)))
     return out
+
+
+_MONTH_DAYS = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], dtype=np.int64)
+
+
+def iso_days(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """'YYYY-MM-DD' strings to day numbers since 1970-01-01, from their code points (no per-value
+    parsing); `good` is False for anything else, which the reference parser then reads."""
+    n = len(s)
+    if s.dtype.kind != "U" or n == 0:
+        return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
+    width = s.dtype.itemsize // 4
+    if width < 10:
+        return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
+    v = np.ascontiguousarray(s).view(np.uint32).reshape(n, width)
+    d = v[:, [0, 1, 2, 3, 5, 6, 8, 9]].astype(np.int64) - 48
+    good = ((d >= 0) & (d <= 9)).all(axis=1) & (v[:, 4] == 45) & (v[:, 7] == 45)
+    if width > 10:
+        good &= (v[:, 10:] == 0).all(axis=1)
+    y = d[:, 0] * 1000 + d[:, 1] * 100 + d[:, 2] * 10 + d[:, 3]
+    m = d[:, 4] * 10 + d[:, 5]
+    day = d[:, 6] * 10 + d[:, 7]
+    good &= (y >= 1) & (m >= 1) & (m <= 12) & (day >= 1)
+    leap = (y % 4 == 0) & ((y % 100 != 0) | (y % 400 == 0))
+    good &= day <= _MONTH_DAYS[np.clip(m, 0, 12)] + ((m == 2) & leap)
+    # days from the civil date (H. Hinnant's algorithm), proleptic Gregorian like datetime.date
+    yy = y - (m <= 2)
+    era = yy // 400
+    yoe = yy - era * 400
+    doy = (153 * ((m + 9) % 12) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468, good
 
 
 def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = True,

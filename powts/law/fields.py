@@ -12,6 +12,7 @@ from typing import Any
 
 TRUE = {"true", "yes", "y", "1", "t"}
 FALSE = {"false", "no", "n", "0", "f", ""}
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MONEY = re.compile(r"^\s*\$?\s*(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?\s*$")
 
 
@@ -36,7 +37,7 @@ def parse_date(field: str, raw: Any, required: bool = True) -> dt.date | None:
         return raw
     text = str(raw).strip()
     try:
-        if len(text) != 10:
+        if not _ISO_DATE.match(text):
             raise ValueError
         return dt.date.fromisoformat(text)
     except ValueError:

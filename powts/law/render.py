@@ -165,75 +165,116 @@ def _template(snap: Snapshot, shape: Shape) -> tuple[str, list[str], list[tuple[
 
 def render_rows(r, rows: np.ndarray) -> Iterator[tuple[int, list[dict], str]]:
     """(row, reasons, explanation) for the given rows of a GrantResults, fast."""
-    cols = r.cols
     rows = np.asarray(rows, dtype=np.int64)
-    simple = r.decided[rows] & (cols.table[rows] != C.MISSING)
     out: dict[int, tuple[list[dict], str]] = {}
-    for i in rows[~simple]:
-        out[int(i)] = r.render(int(i))
+    simple = _simple(r, rows)
+    for i in rows[~simple].tolist():
+        out[i] = r.render(i)
     idx = rows[simple]
-    if idx.size:
-        for i, reasons, text in _render_simple(r, idx):
-            out[i] = (reasons, text)
+    for snap, shape, members, values in _groups(r, idx):
+        tpl, order, reason_tpls = _template(snap, shape)
+        texts = _fill(tpl, order, values, members)
+        rlists = [(k, c, _fill(rt, ro, values, members)) for k, c, rt, ro in reason_tpls]
+        for j, m in enumerate(idx[members].tolist()):
+            out[m] = ([{"test": k, "citation": c, "text": ts[j]} for k, c, ts in rlists], texts[j])
     for i in rows.tolist():
-        reasons, text = out[i]
-        yield i, reasons, text
+        yield (i, *out[i])
 
 
-def _render_simple(r, idx: np.ndarray) -> Iterator[tuple[int, list[dict], str]]:
+def csv_lines(r, rows: np.ndarray, ids: np.ndarray, amounts: np.ndarray, versions: np.ndarray) -> str:
+    """The CSV lines (id,eligible,amount,category,version,reasons,explanation) of the given rows,
+    one %-template per decision shape; reasons and explanation are always quoted."""
+    rows = np.asarray(rows, dtype=np.int64)
+    out = np.empty(len(rows), dtype=object)
+    simple = _simple(r, rows)
+    for pos in np.flatnonzero(~simple).tolist():
+        i = int(rows[pos])
+        reasons, text = r.render(i)
+        joined = "; ".join(f"{x['text']} ({x['citation']})" if x["citation"] else str(x["text"]) for x in reasons)
+        cat = int(r.category[i])
+        out[pos] = (f"{ids[i]},{'true' if r.eligible[i] else 'false'},{amounts[i]},{cat or ''},{versions[i] or ''},"
+                    f"{_q(joined) if joined else ''},{_q(text)}\n")
+    spos = np.flatnonzero(simple)
+    idx = rows[spos]
+    extra = {"__id": ids, "__amount": amounts}
+    for snap, shape, members, values in _groups(r, idx, extra):
+        tpl, order, reason_tpls = _template(snap, shape)
+        joined = "; ".join(f"{rt} ({c.replace('%', '%%')})" for _, c, rt, _ in reason_tpls)
+        rorder = [n for _, _, _, ro in reason_tpls for n in ro]
+        line = ("%s," + ("true" if shape.eligible else "false") + ",%s,%s," + snap.version + ","
+                + (f'"{joined}"' if joined else "") + f',"{tpl}"\n')
+        out[spos[members]] = _fill(line, ["__id", "__amount", "category", *rorder, *order], values, members)
+    return "".join(out.tolist())
+
+
+def _q(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _fill(tpl: str, order: list[str], values, members: np.ndarray) -> list[str]:
+    if not order:
+        return [tpl % ()] * len(members)
+    lists = [values(n)[members].tolist() for n in order]
+    return [tpl % t for t in zip(*lists)]
+
+
+def _simple(r, rows: np.ndarray) -> np.ndarray:
+    """Rows the templates can write: decided, with the table amount given (not from components)."""
+    return r.decided[rows] & (r.cols.table[rows] != C.MISSING)
+
+
+def _groups(r, idx: np.ndarray, extra: dict | None = None):
+    """(snapshot, shape, positions in idx, values(name) -> object array over idx) per decision shape."""
+    if idx.size == 0:
+        return
     cols = r.cols
     segs = r.segs
     seg = r.seg[idx]
     biz = cols.business[idx]
     units = cols.units[idx]
     share = r.share[idx]
-    threshold = np.array([0] + [_c(s["income_reduction_threshold"]) if s else 0 for s in segs.snaps], dtype=np.int64)[seg]
+
+    def per_seg(fn, dtype=np.int64):
+        return np.array([0] + [fn(s) if s else 0 for s in segs.snaps], dtype=dtype)[seg]
+
+    threshold = per_seg(lambda s: _c(s["income_reduction_threshold"]))
     exp = cols.experimental[idx]
-    exp_reduce = np.array([False] + [bool(s["experimental_income_reduction"]) if s else False for s in segs.snaps])[seg]
+    exp_reduce = per_seg(lambda s: bool(s["experimental_income_reduction"]), bool)
     reduced = ~biz & np.where(exp, exp_reduce, True) & (cols.income[idx] > threshold)
-    per_unit = np.array([0] + [_c(s["max_share_per_unit"]) if s else 0 for s in segs.snaps], dtype=np.int64)[seg]
-    exp_per_unit = np.array([0] + [_c(s["experimental_max_share_per_unit"]) if s else 0 for s in segs.snaps], dtype=np.int64)[seg]
-    cap = np.where(exp, exp_per_unit, per_unit) * units
+    per_unit = np.where(exp, per_seg(lambda s: _c(s["experimental_max_share_per_unit"])), per_seg(lambda s: _c(s["max_share_per_unit"])))
+    cap = per_unit * units
     base = np.minimum(cap, r.table[idx])
-    bp = np.array([0] + [int(s["income_reduction_rate"] * 10000) if s else 0 for s in segs.snaps], dtype=np.int64)[seg]
+    bp = per_seg(lambda s: int(s["income_reduction_rate"] * 10000))
     cut = np.where(reduced, (np.maximum(cols.income[idx] - threshold, 0) * bp + 5000) // 10000, 0)
     below = reduced & (base - cut < 0)
     has_work = cols.work[idx] != C.NAT
-
-    # shape key per row -> one template per distinct key
+    lien = cols.lien[idx]
+    eligible = r.eligible[idx]
     f = r.failed[idx].astype(np.int64)
     key = ((((((((seg.astype(np.int64) * 2 + biz) * 8192 + f) * 2 + exp) * 2 + (units > 1)) * 2 + reduced) * 2 + below)
-            * 2 + has_work) * 2 + cols.lien[idx]) * 2 + r.eligible[idx]
+            * 2 + has_work) * 2 + lien) * 2 + eligible
     uniq, inverse = np.unique(key, return_inverse=True)
+    cache: dict[str, np.ndarray] = {}
 
-    lazy: dict[str, list] = {}
+    def values(name: str) -> np.ndarray:
+        if name not in cache:
+            if extra and name in extra:
+                cache[name] = np.asarray(extra[name], dtype=object)[idx]
+            else:
+                v = _values(name, r, idx, cap=cap, base=base, cut=cut, units=units, share=share)
+                arr = np.empty(len(v), dtype=object)
+                arr[:] = v
+                cache[name] = arr
+        return cache[name]
 
-    def col(name: str) -> list:
-        if name not in lazy:
-            lazy[name] = _values(name, r, idx, cap=cap, base=base, cut=cut, units=units, share=share)
-        return lazy[name]
-
-    groups = np.argsort(inverse, kind="stable")
-    bounds = np.searchsorted(inverse[groups], np.arange(len(uniq) + 1))
-    result: list = [None] * len(idx)
-    for g, k in enumerate(uniq.tolist()):
-        members = groups[bounds[g]:bounds[g + 1]]
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
+    for g in range(len(uniq)):
+        members = order[bounds[g]:bounds[g + 1]]
         first = int(members[0])
         shape = Shape(bool(biz[first]), int(f[first]), bool(exp[first]), bool(units[first] > 1), bool(reduced[first]),
-                      bool(below[first]), bool(has_work[first]), bool(cols.lien[idx[first]]), bool(r.eligible[idx[first]]))
-        snap = segs.snaps[int(seg[first]) - 1]
-        tpl, order, reason_tpls = _template(snap, shape)
-        ml = members.tolist()
-        lists = [[col(n)[m] for m in ml] for n in order]
-        texts = [tpl % t for t in zip(*lists)] if order else [tpl % ()] * len(ml)
-        rlists = []
-        for key_, cite, rt, rorder in reason_tpls:
-            vals = [[col(n)[m] for m in ml] for n in rorder]
-            rlists.append((key_, cite, [rt % t for t in zip(*vals)] if rorder else [rt % ()] * len(ml)))
-        for j, m in enumerate(ml):
-            result[m] = ([{"test": k_, "citation": c_, "text": ts[j]} for k_, c_, ts in rlists], texts[j])
-    for pos, i in enumerate(idx.tolist()):
-        yield i, result[pos][0], result[pos][1]
+                      bool(below[first]), bool(has_work[first]), bool(lien[first]), bool(eligible[first]))
+        yield segs.snaps[int(seg[first]) - 1], shape, members, values
 
 
 def _values(name: str, r, idx: np.ndarray, **arrays) -> list:

@@ -140,3 +140,25 @@ def test_fast_words_equal_row_words(rows):
     r = evaluate_rows(rows)
     for i, reasons, text in render_rows(r, np.arange(len(rows))):
         assert (reasons, text) == r.render(i)
+
+
+@SETTINGS
+@given(st.lists(applications(), min_size=1, max_size=12))
+def test_fast_csv_lines_read_back_as_row_words(rows):
+    """render.csv_lines: valid CSV whose fields are exactly the per-row words."""
+    import csv
+    import io
+
+    from powts.law.render import csv_lines
+
+    r = evaluate_rows(rows)
+    ids = np.array([x or "" for x in r.cols.id.tolist()], dtype=object)
+    ids = np.array(['"' + x.replace('"', '""') + '"' if any(c in x for c in ',"\n') else x for x in ids], dtype=object)
+    amounts = np.array([f"{a // 100}.{a % 100:02d}" for a in r.amount.tolist()], dtype=object)
+    text = csv_lines(r, np.arange(len(rows)), ids, amounts, r.versions())
+    for i, fields in enumerate(csv.reader(io.StringIO(text))):
+        reasons, explanation = r.render(i)
+        joined = "; ".join(f"{x['text']} ({x['citation']})" if x["citation"] else x["text"] for x in reasons)
+        assert fields[1] == ("true" if r.eligible[i] else "false")
+        assert fields[2] == amounts[i] and fields[3] == (str(int(r.category[i])) if r.category[i] else "")
+        assert fields[5] == joined and fields[6] == explanation
