@@ -1,0 +1,179 @@
+"""Fees (schedules per county and year, invoices, payments) and inspections on working days."""
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from powts.permits import choices as c
+from powts.permits import rules, services
+from powts.permits.models import Invoice, Notice
+from powts.permits.tests.conftest import issue, pay_all
+
+D = dt.date
+T = dt.datetime
+BOTH = pytest.mark.parametrize("county", ["dane", "lincoln"], indirect=True)
+
+
+def err(exc) -> str:
+    return " ".join(m for msgs in exc.value.message_dict.values() for m in msgs)
+
+
+# -- fee schedules ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("slug", ["dane", "lincoln"])
+def test_every_fee_is_cited_and_amount_marked_outside_texts(slug):
+    for code in rules.fee_codes(slug, D(2026, 6, 1)):
+        fee = rules.fee_for(slug, code, D(2026, 6, 1))
+        assert fee.authority and fee.amount_citation
+        assert fee.amount_outside_texts  # no amount is in the texts
+        assert fee.amount == fee.amount.quantize(Decimal("0.01"))
+
+
+def test_lincoln_schedule_is_per_year_and_a_gap_is_an_error():
+    assert rules.fee_for("lincoln", "renewal", D(2026, 12, 31)).schedule_id == "lincoln-2026"
+    assert rules.fee_for("lincoln", "renewal", D(2027, 1, 1)).schedule_id == "lincoln-2027"
+    with pytest.raises(rules.RuleError, match="no fee schedule of lincoln covers 2031-01-01"):
+        rules.fee_for("lincoln", "renewal", D(2031, 1, 1))
+
+
+def test_state_minimum_has_no_fees():
+    with pytest.raises(rules.RuleError):
+        rules.fee_for("state", "application", D(2026, 1, 1))
+
+
+@BOTH
+def test_payment_cannot_exceed_balance_and_marks_paid(county, master):
+    from powts.permits.tests.conftest import file_complete
+
+    permit = file_complete(county, master, pay=False)
+    invoice = permit.invoices.get(fee_code="application")
+    with pytest.raises(ValidationError) as exc:
+        services.payment_record(invoice=invoice, amount=invoice.amount + Decimal("0.01"), received_on=D(2026, 3, 2))
+    assert "amount" in exc.value.message_dict
+    with pytest.raises(ValidationError):
+        services.payment_record(invoice=invoice, amount=Decimal("0.001"), received_on=D(2026, 3, 2))
+    services.payment_record(invoice=invoice, amount=Decimal("100.00"), received_on=D(2026, 3, 2))
+    assert Invoice.objects.get(pk=invoice.pk).status == c.InvoiceStatus.OPEN
+    services.payment_record(invoice=invoice, amount=invoice.amount - Decimal("100.00"), received_on=D(2026, 3, 3))
+    assert Invoice.objects.get(pk=invoice.pk).status == c.InvoiceStatus.PAID
+
+
+def test_returned_check_reopens_invoice_and_charges_fee(dane, master):
+    from powts.permits.tests.conftest import file_complete
+
+    permit = file_complete(dane, master)
+    invoice = permit.invoices.get(fee_code="application")
+    payment = invoice.payments.get()
+    fee_invoice = services.payment_returned(payment=payment, on=D(2026, 3, 10))
+    invoice.refresh_from_db()
+    assert invoice.status == c.InvoiceStatus.OPEN and invoice.balance == invoice.amount
+    assert fee_invoice.fee_code == "returned_check"
+
+
+# -- inspections: Dane s. 46.11(1) ---------------------------------------------------------
+
+def test_dane_notice_by_9am_inspect_by_end_of_next_workday(dane, master):
+    permit = issue(dane, master, issued_on=D(2026, 4, 1))
+    insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2026, 11, 24, 8, 59),
+                                       requested_day=D(2026, 11, 24))
+    assert insp.deadline_day == D(2026, 11, 25)
+    assert insp.deadline_citation == "Dane County Code s. 46.11(1)"
+    # Wednesday before Thanksgiving: the next workday is Friday
+    insp2 = services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2026, 11, 25, 8, 0),
+                                        requested_day=D(2026, 11, 25))
+    assert insp2.deadline_day == D(2026, 11, 27)
+
+
+def test_dane_notice_after_9am_for_same_day_refused_with_earliest_day(dane, master):
+    permit = issue(dane, master, issued_on=D(2026, 4, 1))
+    with pytest.raises(ValidationError) as exc:
+        services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2026, 11, 24, 9, 1),
+                                    requested_day=D(2026, 11, 24))
+    assert "earliest allowed day is Wednesday 2026-11-25" in err(exc) and "46.11(1)" in err(exc)
+    assert not permit.inspections.exists()
+
+
+def test_unknown_stage_lists_the_stages(dane, master):
+    permit = issue(dane, master, issued_on=D(2026, 4, 1))
+    with pytest.raises(ValidationError) as exc:
+        services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 4, 8, 0))
+    assert "before_backfill" in err(exc)
+
+
+def test_inspection_after_expiry_refused(dane, master):
+    permit = issue(dane, master, issued_on=D(2026, 4, 1))
+    services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2028, 3, 31, 8, 0),
+                                requested_day=D(2028, 3, 31))
+    with pytest.raises(ValidationError) as exc:
+        services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2028, 4, 3, 8, 0),
+                                    requested_day=D(2028, 4, 3))
+    assert "expired on 2028-04-01" in err(exc)
+
+
+# -- inspections: Lincoln -----------------------------------------------------------------
+
+def test_lincoln_mound_stages_and_working_day_prior_notice(lincoln, master):
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1), system_type="mound")
+    assert [s.id for s in services.stages_for(permit)] == ["plowed", "distribution_piping", "final"]
+    with pytest.raises(ValidationError) as exc:  # notice Friday for Monday: fine; notice Monday for Monday: refused
+        services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 4, 7, 0), requested_day=D(2026, 5, 4))
+    assert "Mound and At-Grade Systems (1)" in err(exc)
+    insp = services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 1, 7, 0), requested_day=D(2026, 5, 4))
+    assert insp.requested_day == D(2026, 5, 4)
+
+
+def test_lincoln_late_24_hour_notice_charges_fee_not_refusal(lincoln, master):
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
+    services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 5, 4, 7, 0), requested_day=D(2026, 5, 4))
+    assert permit.invoices.filter(fee_code="late_inspection_notice").count() == 1   # same-day notice: under 24 hours
+    services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 5, 4, 14, 0), requested_day=D(2026, 5, 5))
+    assert permit.invoices.filter(fee_code="late_inspection_notice").count() == 1   # next day, from 14:00: no fee
+
+
+def test_lincoln_failed_inspection_reinspection_fee_due_in_10_working_days(lincoln, master):
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
+    insp = services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 11, 16, 8, 0),
+                                       requested_day=D(2026, 11, 18))
+    with pytest.raises(ValidationError) as exc:
+        services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18))
+    assert "failed_items" in exc.value.message_dict
+    services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18), failed_items=["Inspection port missing"])
+    fee = permit.invoices.get(fee_code="reinspection")
+    # 10 working days after Wed 2026-11-18, skipping Thanksgiving (Nov 26) and the weekends
+    assert fee.due_on == D(2026, 12, 3)
+    assert fee.due_citation == "Lincoln County Ch. 22 (draft), Reinspection (2)"
+    assert Notice.objects.get(kind=c.NoticeKind.REINSPECTION_FEE).respond_by == D(2026, 12, 3)
+
+
+def test_dane_failed_inspection_charges_no_reinspection_fee(dane, master):
+    permit = issue(dane, master, issued_on=D(2026, 4, 1))
+    insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2026, 5, 4, 8, 0))
+    services.inspection_record(inspection=insp, result="failed", on=D(2026, 5, 4), failed_items=["Pipe slope"])
+    assert not permit.invoices.filter(fee_code="reinspection").exists()
+
+
+# -- final approval -------------------------------------------------------------------------
+
+def test_lincoln_final_approval_needs_every_required_stage(lincoln, master):
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1), system_type="mound")
+    insp = services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 1, 7, 0), requested_day=D(2026, 5, 4))
+    services.inspection_record(inspection=insp, result="passed", on=D(2026, 5, 4))
+    with pytest.raises(ValidationError) as exc:
+        services.permit_final_approve(permit=permit, on=D(2026, 5, 5))
+    assert "distribution_piping" in err(exc) and "final" not in err(exc).split("distribution_piping")[1][:5]
+    insp = services.inspection_request(permit=permit, stage="distribution_piping", notice_at=T(2026, 5, 5, 7, 0),
+                                       requested_day=D(2026, 5, 6))
+    services.inspection_record(inspection=insp, result="passed", on=D(2026, 5, 6))
+    services.permit_final_approve(permit=permit, on=D(2026, 5, 6))   # the final inspection is "as deemed necessary"
+    permit.refresh_from_db()
+    assert permit.status == c.PermitStatus.COMPLETED
+
+
+def test_dane_final_approval_on_expiry_day_but_not_after(dane, master):
+    permit = issue(dane, master, issued_on=D(2026, 4, 1))
+    insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2028, 3, 31, 8, 0))
+    services.inspection_record(inspection=insp, result="passed", on=D(2028, 3, 31))
+    with pytest.raises(ValidationError):
+        services.permit_final_approve(permit=permit, on=D(2028, 4, 2))
+    services.permit_final_approve(permit=permit, on=D(2028, 4, 1))
