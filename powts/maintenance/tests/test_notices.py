@@ -1,0 +1,92 @@
+"""Notices: Dane County Code s. 46.11(5) (30 days before), SPS 383.255 (delinquency), never twice."""
+import datetime as dt
+
+import pytest
+from pypdf import PdfReader
+
+from powts.maintenance.models import Notice, Schedule
+from powts.maintenance.notices import notices_send
+from powts.maintenance.services import schedule_sync
+
+D = dt.date
+
+
+@pytest.fixture
+def system(make_system):
+    # installed 2023-07-01: due 2026-07-01, first notice from 2026-06-01
+    return make_system(installed_on=D(2023, 7, 1))
+
+
+def send(dane, tmp_path, day):
+    return notices_send(jurisdiction=dane, as_of=day, output_dir=tmp_path)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_46_11_5_first_notice_at_30_days_not_31(dane, system, tmp_path):
+    assert send(dane, tmp_path, D(2026, 5, 31)).total == 0
+    result = send(dane, tmp_path, D(2026, 6, 1))
+    assert result.counts == {"first_notice": 1}
+    n = Notice.objects.get()
+    assert (n.kind, n.due_on, n.to_name) == ("first_notice", D(2026, 7, 1), "Olive Owner")
+    assert len(PdfReader(result.merged_file).pages) == 1 and len(PdfReader(n.pdf_path).pages) == 1
+    # never twice
+    assert send(dane, tmp_path, D(2026, 6, 2)).total == 0
+    assert Notice.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_escalation_in_order_with_grace_periods(dane, system, tmp_path):
+    assert send(dane, tmp_path, D(2026, 7, 1)).counts == {"reminder": 1}         # on the due date
+    assert send(dane, tmp_path, D(2026, 7, 30)).total == 0                        # 29 days later: grace period running
+    assert send(dane, tmp_path, D(2026, 7, 31)).counts == {"delinquent": 1}      # 30 days after due and after the reminder
+    assert Schedule.objects.get(pk=system.pk).delinquent
+    assert send(dane, tmp_path, D(2026, 8, 30)).counts == {"violation": 1}
+    assert send(dane, tmp_path, D(2026, 9, 29)).counts == {"enforcement_order": 1}
+    assert send(dane, tmp_path, D(2027, 1, 1)).total == 0
+    assert list(Notice.objects.order_by("as_of").values_list("kind", flat=True)) == ["reminder", "delinquent", "violation", "enforcement_order"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_report_restarts_the_sequence(dane, system, pumper_license, tmp_path):
+    from django.utils import timezone
+
+    from powts.maintenance.services import report_submit
+
+    send(dane, tmp_path, D(2026, 7, 1))
+    report_submit(jurisdiction=dane, data={"system_id": system.system_id, "kind": "pumping", "work_date": "2026-07-05",
+                                           "license_number": "SSO-1"}, now=timezone.make_aware(dt.datetime(2026, 7, 6, 9)))
+    row = Schedule.objects.get(pk=system.pk)
+    assert row.due_on == D(2029, 7, 5) and row.stage == "" and not row.delinquent
+    assert send(dane, tmp_path, D(2026, 8, 1)).total == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_email_where_the_owner_gave_an_address(dane, system, tmp_path, mailoutbox):
+    owner = system.parcel.owner
+    owner.email = "olive@example.org"
+    owner.save()
+    schedule_sync(jurisdiction=dane)
+    result = send(dane, tmp_path, D(2026, 6, 1))
+    assert result.emailed == 1 and mailoutbox[0].to == ["olive@example.org"]
+    assert mailoutbox[0].attachments[0][2] == "application/pdf"
+    assert Notice.objects.get().emailed_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_file_per_owner_with_all_their_systems(dane, make_system, tmp_path):
+    make_system(system_id="DA-1", installed_on=D(2023, 7, 1))
+    make_system(system_id="DA-2", installed_on=D(2023, 7, 1))  # same owner and address: one owner record
+    result = send(dane, tmp_path, D(2026, 6, 1))
+    assert result.total == 2 and result.owner_files == 1
+    assert len(PdfReader(result.merged_file).pages) == 2
+
+
+def test_unique_constraint_never_twice(dane, system):
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    kw = dict(jurisdiction=dane, system=system, kind="first_notice", due_on=D(2026, 7, 1), as_of=D(2026, 6, 1),
+              sent_at=timezone.now(), batch="b", to_name="x")
+    Notice.objects.create(**kw)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Notice.objects.create(**kw)
