@@ -78,3 +78,15 @@ def test_import_refuses_a_file_without_required_columns(signed_in, tmp_path, set
 def test_only_staff_import(client, db, make_user):
     client.force_login(make_user("perry", "pumper"))
     assert client.get("/inventory/import/").status_code == 403
+
+
+def test_list_pages_without_counting_and_sorts(signed_in, dane):
+    for i in range(55):
+        system_create(jurisdiction=dane, system_id=f"DA-{i:03d}", parcel_number=f"P-{i}", system_type="mound",
+                      owner_name=f"Owner {i}", installed_on=f"{1970 + i}-01-01")
+    first = signed_in.get("/inventory/").content.decode()
+    assert "DA-000" in first and "DA-049" in first and "DA-050" not in first and "Next" in first
+    second = signed_in.get("/inventory/?page=2").content.decode()
+    assert "DA-050" in second and "DA-054" in second and "rows 51–55" in second and "Next" not in second
+    newest = signed_in.get("/inventory/?sort=-installed_on").content.decode()
+    assert newest.index("DA-054") < newest.index("DA-053")

@@ -1,0 +1,195 @@
+"""Inventory at county-to-state scale: import, search and pages over N systems (default 1,000,000).
+
+    .venv/bin/python bench/bench_inventory.py [--rows 1000000] [--workdir /tmp/powts-bench]
+
+Prints each figure beside a baseline measured in the same run (ratios hold on a noisy machine):
+- import: `powts import inventory` (parse, check, parcels/owners/systems/components, an audit event
+  per record, search index) vs a plain sqlite3 executemany of the same parsed rows into one table of
+  the same columns; and the import's peak memory (target: <= 3x, < 1 GiB)
+- search by parcel piece, id, address piece, owner name: the indexed search vs a LIKE '%x%' scan
+  (target p95 < 50 ms)
+- inventory list page and system page, server side through Django's handler (target p95 < 100 ms)
+Not a test: nothing here asserts.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+POWTS = [sys.executable, "-c", "import sys; from powts.cli import main; sys.exit(main())"]
+
+
+def p95(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=20)[-1] if len(samples) >= 20 else max(samples)
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:7.1f} ms"
+
+
+def make_csv(path: Path, rows: int) -> None:
+    if path.exists() and sum(1 for _ in open(path, encoding="utf-8")) == rows + 1:
+        return
+    sys.path.insert(0, str(ROOT))
+    from powts.inventory.demo_data import write_csv
+
+    t = time.perf_counter()
+    write_csv(path, "dane", rows, seed=42, messy=True)
+    print(f"generated {rows:,} rows in {time.perf_counter() - t:.1f} s -> {path}")
+
+
+def baseline_insert(path: Path, db: Path) -> tuple[float, int]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        header = next(reader)
+        rows = [tuple(r) for r in reader]
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=NORMAL")
+    con.execute(f"CREATE TABLE inventory ({', '.join(f'{h} TEXT' for h in header)})")
+    t = time.perf_counter()
+    con.executemany(f"INSERT INTO inventory VALUES ({', '.join('?' * len(header))})", rows)
+    con.commit()
+    elapsed = time.perf_counter() - t
+    con.close()
+    return elapsed, len(rows)
+
+
+def run_import(path: Path, data_dir: Path) -> tuple[float, float, str]:
+    env = {**os.environ, "POWTS_DATA_DIR": str(data_dir)}
+    env.pop("DATABASE_URL", None)
+    subprocess.run([*POWTS, "migrate", "-v0"], env=env, check=True)
+    t = time.perf_counter()
+    proc = subprocess.Popen([*POWTS, "import", "inventory", str(path), "--jurisdiction", "dane", "--json"],
+                            env=env, stdout=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - t
+    out = proc.stdout.read().strip()
+    if status != 0:
+        raise SystemExit(f"import failed: {out}")
+    return elapsed, usage.ru_maxrss / 1024, out  # ru_maxrss is KiB on Linux
+
+
+def django_setup(data_dir: Path):
+    os.environ["POWTS_DATA_DIR"] = str(data_dir)
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "powts.settings")
+    import django
+
+    django.setup()
+
+
+def search_figures(rng: random.Random, n: int) -> None:
+    from django.db import connection
+
+    from powts.inventory.models import System
+    from powts.inventory.search import search
+
+    sample = list(System.objects.filter(pk__in=[rng.randint(1, n) for _ in range(400)])
+                  .values_list("system_id", "parcel__parcel_number", "parcel__site_address", "parcel__owner__name"))
+    queries = []
+    for sid, parcel, address, owner in sample[:100]:
+        queries += [parcel.split("-")[-1][-5:], sid, address.split(" ", 1)[1][:9] + " " + address.split(" ")[0], owner.split()[-1]]
+    kinds = ["parcel piece", "system id", "address piece", "owner name"]
+    indexed, scans = {k: [] for k in kinds}, {k: [] for k in kinds}
+    for i, q in enumerate(queries):
+        t = time.perf_counter()
+        list(search(System.objects.all(), q).values_list("id", flat=True)[:50])
+        indexed[kinds[i % 4]].append(time.perf_counter() - t)
+    with connection.cursor() as cursor:
+        for i, q in enumerate(queries[:40]):  # the scan is slow: fewer samples
+            t = time.perf_counter()
+            cursor.execute("SELECT id FROM inventory_system WHERE search_text LIKE %s LIMIT 50", [f"%{q.lower()}%"])
+            cursor.fetchall()
+            scans[kinds[i % 4]].append(time.perf_counter() - t)
+    print("\nsearch (first 50 matches), p95          indexed      LIKE '%x%' scan   target p95 < 50 ms")
+    for k in kinds:
+        print(f"  {k:<38}{ms(p95(indexed[k]))}   {ms(p95(scans[k]))}")
+    allq = [x for v in indexed.values() for x in v]
+    print(f"  {'all 400 queries':<38}{ms(p95(allq))}")
+
+
+def page_figures(rng: random.Random, n: int) -> None:
+    from django.test import Client
+
+    from powts.accounts.models import User
+    from powts.jurisdictions.models import Jurisdiction
+
+    staff = User.objects.filter(username="bench-staff").first() or User.objects.create(
+        username="bench-staff", role="county_staff", jurisdiction=Jurisdiction.objects.get(slug="dane"))
+    client = Client()
+    client.force_login(staff)
+    cases = {
+        "list, first page": lambda: "/inventory/",
+        "list, page 200": lambda: "/inventory/?page=200",
+        "list, type + municipality": lambda: "/inventory/?system_type=mound&municipality=Town+of+Dunn",
+        "list, installed in a year": lambda: f"/inventory/?installed_year={rng.randint(1966, 2025)}",
+        "list, search owner name": lambda: f"/inventory/?q={rng.choice(['olson', 'schmidt', 'krueger', 'vang'])}",
+        "list, search address piece": lambda: f"/inventory/?q={rng.choice(['oak ridge', 'lake rd', 'fox run'])}",
+        "system page": lambda: f"/inventory/systems/{rng.randint(1, n)}/",
+    }
+    client.get("/inventory/")  # warm caches (municipality list, templates)
+    print("\npages, server side (Django handler), p95   powts      bare SQL of the page's query   target p95 < 100 ms")
+    from powts.inventory.selectors import system_list
+
+    for label, url in cases.items():
+        times = []
+        for _ in range(60):
+            u = url()
+            t = time.perf_counter()
+            response = client.get(u)
+            times.append(time.perf_counter() - t)
+            assert response.status_code == 200, (u, response.status_code)
+        t_sql = []
+        for _ in range(60):
+            t = time.perf_counter()
+            if label == "system page":
+                system_list(user=staff).filter(pk=rng.randint(1, n)).first()
+            else:
+                list(system_list(user=staff)[:50])
+            t_sql.append(time.perf_counter() - t)
+        print(f"  {label:<40}{ms(p95(times))}   {ms(p95(t_sql))}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/powts-bench"))
+    parser.add_argument("--skip-import", action="store_true", help="reuse the database of an earlier run")
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    csv_path = args.workdir / f"inventory-{args.rows}.csv"
+    data_dir = args.workdir / f"data-{args.rows}"
+    make_csv(csv_path, args.rows)
+
+    if not args.skip_import:
+        base, count = baseline_insert(csv_path, args.workdir / "baseline.sqlite3")
+        for item in data_dir.glob("*"):
+            if item.is_file():
+                item.unlink()
+        data_dir.mkdir(exist_ok=True)
+        elapsed, peak_mib, counts = run_import(csv_path, data_dir)
+        print(f"\nimport of {count:,} rows                       time        peak memory")
+        print(f"  plain sqlite3 executemany, one table  {base:8.1f} s")
+        print(f"  powts import inventory               {elapsed:8.1f} s   {peak_mib:8.0f} MiB   {counts}")
+        print(f"  ratio                                 {elapsed / base:8.1f} x   (target <= 3x; memory target < 1024 MiB)")
+
+    django_setup(data_dir)
+    rng = random.Random(7)
+    search_figures(rng, args.rows)
+    page_figures(rng, args.rows)
+
+
+if __name__ == "__main__":
+    main()
