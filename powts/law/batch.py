@@ -299,9 +299,19 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
     segs = segments(params)
     n = cols.n
     ok = ~cols.errors.any
-    seg = segs.of(np.where(ok, cols.applied, 0)) + 1  # 0 = before coverage
-    in_force = segs.array(lambda s: True, bool, False)[seg] & ok
-    error = cols.errors.msg.copy()
+    all_ok = bool(ok.all())
+    applied = cols.applied if all_ok else np.where(ok, cols.applied, 0)
+    seg = None
+    if n and all_ok:
+        # all rows in one segment (the usual batch): no per-row search
+        lo, hi = segs.of(np.array([applied.min(), applied.max()]))
+        if lo == hi:
+            seg = np.full(n, lo + 1, dtype=np.int64)
+    if seg is None:
+        seg = segs.of(applied) + 1  # 0 = before coverage
+    in_force_seg = segs.array(lambda s: True, bool, False)
+    in_force = in_force_seg[seg] & ok
+    error = cols.errors.msg.copy() if not in_force.all() or cols.components.any() else cols.errors.msg
     # rows whose date falls outside every version, or in "no program in force"
     for i in np.flatnonzero(ok & ~in_force):
         s = seg[i] - 1
@@ -392,14 +402,26 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
 def state_share(cols: GrantColumns, P, table: np.ndarray, residence: np.ndarray) -> np.ndarray:
     """(6)(c)-(d): lesser of $7,000 per unit and the table amount, less 30% of income over $32,000."""
     exp = cols.experimental
-    per_unit = np.where(exp, P(lambda s: _c(s["experimental_max_share_per_unit"])), P(lambda s: _c(s["max_share_per_unit"])))
-    base = np.minimum(per_unit * cols.units, table)
-    reduce = residence & np.where(exp, P(lambda s: bool(s["experimental_income_reduction"]), bool, False), True)
+    any_exp = bool(exp.any())
+    per_unit = P(lambda s: _c(s["max_share_per_unit"]))
+    if any_exp:
+        per_unit = np.where(exp, P(lambda s: _c(s["experimental_max_share_per_unit"])), per_unit)
+    base = per_unit * cols.units
+    np.minimum(base, table, out=base)
+    reduce = residence
+    if any_exp:
+        reduce = residence & np.where(exp, P(lambda s: bool(s["experimental_income_reduction"]), bool, False), True)
     threshold = P(lambda s: _c(s["income_reduction_threshold"]))
     bp = P(lambda s: int(s["income_reduction_rate"] * 10000))
-    excess = np.maximum(cols.income - threshold, 0)
-    cut = np.where(reduce & (cols.income > threshold), (excess * bp + 5000) // 10000, 0)
-    return np.maximum(base - cut, 0)
+    # 30% of the income above the threshold, half up to the cent; zero at or below the threshold
+    cut = cols.income - threshold
+    np.maximum(cut, 0, out=cut)
+    cut *= bp
+    cut += 5000
+    cut //= 10000
+    cut *= reduce
+    base -= cut
+    return np.maximum(base, 0, out=base)
 
 
 def add_years(days: np.ndarray, years: np.ndarray) -> np.ndarray:

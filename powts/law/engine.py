@@ -366,8 +366,9 @@ class ParameterSet:
                 if p.version is None:
                     raise NoProgramInForce(p.message)
                 return p
-        first = self.periods[program][0].effective_from
-        raise NotCovered(f"no version of the {program} rules covers {on.isoformat()} (covered from {first.isoformat()})")
+        first = self.periods[program][0]
+        why = f": {first.citation.section}: \"{first.citation.quote}\"" if first.citation.source == "text" else ""
+        raise NotCovered(f"no version of the {program} rules covers {on.isoformat()} (covered from {first.effective_from.isoformat()}{why})")
 
     def snapshot(self, program: str, on: dt.date) -> Snapshot:
         return self._snapshot(program, on)
