@@ -1,2 +1,13 @@
 """API routes of this app, mounted under /api/ (see powts/urls.py)."""
-urlpatterns = []
+from django.urls import path
+from rest_framework.routers import SimpleRouter
+
+from powts.maintenance.api import views
+
+router = SimpleRouter()
+router.register("maintenance/reports", views.ReportViewSet, basename="maintenance-report")
+urlpatterns = [
+    path("maintenance/due/", views.DueListView.as_view(), name="maintenance-due"),
+    path("maintenance/systems/<int:pk>/", views.SystemMaintenanceView.as_view(), name="maintenance-system"),
+    *router.urls,
+]

@@ -1,2 +1,13 @@
+from django.urls import path
+
+from powts.maintenance import views
+
 app_name = "maintenance"
-urlpatterns = []
+urlpatterns = [
+    path("", views.dashboard, name="dashboard"),
+    path("report/", views.report, name="report"),
+    path("upload/", views.upload, name="upload"),
+    path("mine/", views.mine, name="mine"),
+    path("reports/<int:pk>/reviewed/", views.failure_reviewed, name="failure-reviewed"),
+    path("reports/<int:pk>/match/", views.match, name="match"),
+]

@@ -1,0 +1,98 @@
+"""The maintenance API: contractors file reports; staff read the due list. Thin: services decide."""
+import datetime as dt
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from powts.audit.choices import Channel
+from powts.inventory.models import System
+from powts.maintenance import policies, selectors, services
+from powts.maintenance.api import serializers as s
+from powts.maintenance.csv_upload import FileRefused, upload_reports
+
+
+def _jurisdiction(request, slug):
+    unit = policies.filing_jurisdiction(request.user, slug)
+    if unit is None:
+        raise ValidationError({"jurisdiction": f"jurisdiction {slug!r} is not known" if slug else "jurisdiction is required"})
+    if request.user.role == "county_staff" and not request.user.is_superuser and unit.pk != request.user.jurisdiction_id:
+        raise PermissionDenied("County staff file in their own county.")
+    return unit
+
+
+class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Inspection, pumping and servicing reports (SPS 383.55). POST files one; the same system, date
+    and license again answers 200 with the stored report and `duplicate: true`."""
+
+    serializer_class = s.ReportSerializer
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+
+    def get_queryset(self):
+        return selectors.reports_visible(user=self.request.user).order_by("-filed_at", "-id")
+
+    @extend_schema(request=s.ReportInSerializer, responses={201: s.ReportSerializer, 200: s.ReportSerializer})
+    def create(self, request):
+        if not policies.can_file_reports(request.user):
+            raise PermissionDenied("Only licensed contractors and county staff file maintenance reports.")
+        data = request.data
+        unit = _jurisdiction(request, data.get("jurisdiction"))
+        result = services.report_submit(jurisdiction=unit, data=data, filed_by=request.user, channel=Channel.API)
+        body = s.ReportSerializer(result.report).data
+        body["duplicate"] = result.duplicate
+        return Response(body, status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK)
+
+    @extend_schema(request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}}}})
+    @action(detail=False, methods=["post"])
+    def upload(self, request):
+        """A CSV of reports: each bad row comes back with its line and reason; the rest are stored."""
+        if not policies.can_file_reports(request.user):
+            raise PermissionDenied("Only licensed contractors and county staff file maintenance reports.")
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise ValidationError({"file": "file is required (a CSV)"})
+        unit = _jurisdiction(request, request.data.get("jurisdiction"))
+        try:
+            result = upload_reports(jurisdiction=unit, data=upload.read(), filed_by=request.user, channel=Channel.API)
+        except FileRefused as exc:
+            raise ValidationError({"file": str(exc)}) from None
+        return Response(result.as_dict())
+
+
+class DueListView(APIView):
+    """The due list as of a date (read-only), as the `powts maintenance due` command prints it."""
+
+    @extend_schema(parameters=[OpenApiParameter("as_of", str, description="YYYY-MM-DD (default today)"),
+                               OpenApiParameter("jurisdiction", str)], responses={200: s.DueRowSerializer(many=True)})
+    def get(self, request):
+        if not policies.can_see_dashboard(request.user):
+            raise PermissionDenied("County staff and state auditors see the due list.")
+        text = request.query_params.get("as_of")
+        try:
+            as_of = dt.date.fromisoformat(text) if text else dt.date.today()
+        except ValueError:
+            raise ValidationError({"as_of": f"as_of {text!r} is not a date (YYYY-MM-DD)"}) from None
+        unit = policies.dashboard_jurisdiction(request.user, request.query_params.get("jurisdiction"))
+        rows = selectors.due_list(jurisdiction=unit, as_of=as_of) if unit else []
+        return Response([{"system_id": r.system_id, "due_on": r.due_on, "kind": r.kind} for r in rows])
+
+
+class SystemMaintenanceView(APIView):
+    """A system's schedule, reports and notices (owners see their own)."""
+
+    @extend_schema(responses={200: dict})
+    def get(self, request, pk: int):
+        system = get_object_or_404(System.objects.restrict(request.user, "view").select_related("parcel", "jurisdiction"), pk=pk)
+        ctx = selectors.system_maintenance(system=system)
+        return Response({
+            "system_id": system.system_id,
+            "schedule": s.ScheduleSerializer(ctx["maintenance_schedule"]).data if ctx["maintenance_schedule"] else None,
+            "explanation": ctx["maintenance_explanation"],
+            "reports": s.ReportSerializer(ctx["maintenance_reports"], many=True).data,
+            "notices": s.NoticeSerializer(ctx["maintenance_notices"], many=True).data,
+        })

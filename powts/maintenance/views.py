@@ -1,0 +1,157 @@
+"""Thin views: selectors read, services write, templates show."""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from powts.accounts.choices import Role
+from powts.audit.choices import Channel
+from powts.inventory.models import System
+from powts.maintenance import policies, selectors, services
+from powts.maintenance.csv_upload import FileRefused, upload_reports
+from powts.maintenance.forms import ReportForm, UploadForm
+from powts.maintenance.models import Report
+
+BUCKETS = [("current", "Current"), ("due_soon", "Due soon"), ("overdue", "Overdue"), ("delinquent", "Delinquent"),
+           ("failing", "Failing"), ("needs_data", "Needs data")]
+
+
+def _as_of(request) -> dt.date:
+    try:
+        return dt.date.fromisoformat(request.GET.get("as_of", ""))
+    except ValueError:
+        return timezone.localdate()
+
+
+@login_required
+def dashboard(request):
+    user = request.user
+    if user.role == Role.OWNER and not user.is_superuser:
+        return redirect("maintenance:mine")
+    if not policies.can_see_dashboard(user):
+        return redirect("maintenance:report")
+    unit = policies.dashboard_jurisdiction(user, request.GET.get("jurisdiction"))
+    as_of = _as_of(request)
+    if unit is None:
+        return render(request, "maintenance/dashboard.html", {"unit": None})
+    counts = selectors.dashboard_counts(jurisdiction=unit, as_of=as_of)
+    trend = selectors.compliance_over_time(jurisdiction=unit, as_of=as_of)
+    return render(request, "maintenance/dashboard.html", {
+        "unit": unit, "as_of": as_of, "buckets": BUCKETS, "counts": counts,
+        "totals": [(label, counts["totals"].get(key, 0), key) for key, label in BUCKETS],
+        "chart": ({"labels": [t["month"] for t in trend], "reports": [t["reports"] for t in trend],
+                             "late": [t["late"] for t in trend], "notices": [t["notices"] for t in trend],
+                             "standing": {label: counts["totals"].get(key, 0) for key, label in BUCKETS}}),
+        "lists": selectors.morning_lists(jurisdiction=unit, as_of=as_of),
+        "no_contract": selectors.holding_tanks_without_contract(jurisdiction=unit, as_of=as_of),
+        "can_manage": policies.can_manage(user),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report(request):
+    if not policies.can_file_reports(request.user):
+        raise PermissionDenied("Only licensed contractors and county staff file maintenance reports.")
+    initial = {"work_date": timezone.localdate().isoformat()}
+    lic = request.user.licenses.first() if hasattr(request.user, "licenses") else None
+    if lic:
+        initial["license_number"] = lic.number
+    if request.GET.get("system_id"):
+        initial["system_id"] = request.GET["system_id"]
+    form = ReportForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        unit = policies.filing_jurisdiction(request.user, request.POST.get("jurisdiction"))
+        if unit is None:
+            form.add_error(None, "Choose the county.")
+        else:
+            try:
+                result = services.report_submit(jurisdiction=unit, data=form.cleaned_data, filed_by=request.user, channel=Channel.WEB)
+            except ValidationError as exc:
+                for field, errors in exc.message_dict.items():
+                    form.add_error(field if field in form.fields else None, errors)
+            else:
+                r = result.report
+                if result.duplicate:
+                    messages.info(request, f"Already on file: {r} (filed {timezone.localtime(r.filed_at):%b %-d, %Y}). Nothing was added.")
+                else:
+                    bits = [f"Filed: {r}."]
+                    if r.system_id is None:
+                        bits.append("The system is not in the inventory yet; the county will review it.")
+                    if r.late:
+                        bits.append("Filed more than 30 days after the work (SPS 383.55).")
+                    if r.failure_flag:
+                        bits.append("County staff are told of the failure signs.")
+                    messages.success(request, " ".join(bits))
+                return redirect("maintenance:report")
+    from powts.jurisdictions.models import Jurisdiction
+
+    return render(request, "maintenance/report_form.html", {"form": form, "units": Jurisdiction.objects.all()})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def upload(request):
+    if not policies.can_file_reports(request.user):
+        raise PermissionDenied("Only licensed contractors and county staff file maintenance reports.")
+    form = UploadForm(request.POST or None, request.FILES or None)
+    result = None
+    if request.method == "POST" and form.is_valid():
+        unit = policies.filing_jurisdiction(request.user, request.POST.get("jurisdiction"))
+        if unit is None:
+            form.add_error(None, "Choose the county.")
+        else:
+            try:
+                result = upload_reports(jurisdiction=unit, data=form.cleaned_data["file"].read(), filed_by=request.user, channel=Channel.WEB)
+            except FileRefused as exc:
+                form.add_error("file", str(exc))
+    from powts.jurisdictions.models import Jurisdiction
+
+    return render(request, "maintenance/upload.html", {"form": form, "result": result, "units": Jurisdiction.objects.all()})
+
+
+@login_required
+def mine(request):
+    """An owner's systems: due date, reports and notices."""
+    systems = System.objects.restrict(request.user, "view").select_related("parcel", "jurisdiction")
+    if request.user.role != Role.OWNER and not request.user.is_superuser:
+        systems = systems.filter(parcel__owner__user=request.user)
+    items = [{"system": s, **selectors.system_maintenance(system=s)} for s in systems[:20]]
+    return render(request, "maintenance/mine.html", {"items": items})
+
+
+@login_required
+@require_POST
+def failure_reviewed(request, pk: int):
+    if not policies.can_manage(request.user):
+        raise PermissionDenied("County staff review failure signs.")
+    report = get_object_or_404(Report, pk=pk, jurisdiction_id=request.user.jurisdiction_id)
+    services.failure_reviewed(report=report, note=request.POST.get("note", ""))
+    messages.success(request, f"Marked reviewed: {report}.")
+    return redirect("maintenance:dashboard")
+
+
+@login_required
+@require_POST
+def match(request, pk: int):
+    if not policies.can_manage(request.user):
+        raise PermissionDenied("County staff match queued reports.")
+    report = get_object_or_404(Report, pk=pk, jurisdiction_id=request.user.jurisdiction_id, review_status="pending")
+    system = System.objects.filter(jurisdiction_id=report.jurisdiction_id, system_id=request.POST.get("system_id", "").strip()).first()
+    if system is None:
+        messages.error(request, f"No system {request.POST.get('system_id')!r} in the inventory.")
+    else:
+        services.report_match(report=report, system=system)
+        messages.success(request, f"{report} matched to {system}.")
+    return redirect("maintenance:dashboard")
+
+
+def system_context(system) -> dict:
+    """For the inventory's system page: `{% include "maintenance/_system_maintenance.html" %}` with this context."""
+    return selectors.system_maintenance(system=system)
