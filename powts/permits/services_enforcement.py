@@ -1,0 +1,192 @@
+"""Failing systems, correction orders, variances and public complaints."""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from powts.audit.services import audit_create, audit_update, snapshot
+from powts.permits import choices as c
+from powts.permits import rules
+from powts.permits.models import Complaint, CorrectionOrder, FailureDetermination, Variance
+from powts.permits.services import refuse
+
+FAILURE_CITATION = "Wis. Stat. s. 145.01(4m)(a)-(e) (outside the texts: README reference facts) = s. 145.245(4)(a)-(e)"
+CATEGORY_CITATION = "Wis. Stat. s. 145.245(4m); README reference facts: category 1 = (a)-(c), 2 = (d), 3 = (e)"
+VARIANCE_CITATION = "Wis. Stat. s. 145.24(3)"
+
+
+def failure_category(conditions) -> int:
+    """The most serious category the conditions put the system in (1 = (a)-(c), 2 = (d), 3 = (e))."""
+    conds = set(conditions)
+    if conds & {"a", "b", "c"}:
+        return 1
+    if "d" in conds:
+        return 2
+    return 3
+
+
+@transaction.atomic
+def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str, inspector_license=None,
+                      notes: str = "") -> FailureDetermination:
+    """A determination of failure: by a certified inspector's inspection, or by an enforcement order."""
+    conds = sorted(set(conditions or []))
+    bad = [x for x in conds if x not in c.FailureCondition.values]
+    if not conds or bad:
+        refuse(f"conditions must be one or more of a-e (s. 145.01(4m)); got {conditions!r}", FAILURE_CITATION, "conditions")
+    if basis not in ("inspection", "order"):
+        refuse("basis is 'inspection' (by a certified inspector) or 'order' (an enforcement order)", field="basis")
+    if basis == "inspection" and (inspector_license is None or inspector_license.kind not in ("powts_inspector",)):
+        refuse("a determination on inspection is made by an inspector certified to inspect POWTS",
+               "Wis. Stat. s. 145.245(1)(a)1.", "inspector_license")
+    det = FailureDetermination(jurisdiction=system.jurisdiction, system=system, conditions=conds,
+                               category=failure_category(conds), determined_on=on, basis=basis,
+                               inspector_license=inspector_license, notes=notes)
+    det.full_clean()
+    det.save()
+    audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{FAILURE_CITATION}]")
+    if system.status != "failing":
+        from powts.inventory.services import system_update
+
+        system_update(system=system, data={"status": "failing"}, action="determined failing")
+    for variance in Variance.objects.filter(system=system, status=c.VarianceStatus.GRANTED):
+        variance_rescind(variance=variance, on=on, reason="the system became a failing system")
+    return det
+
+
+@transaction.atomic
+def correction_order_issue(*, system, on: dt.date, correct_by: dt.date, requirement: str,
+                           determination: FailureDetermination | None = None) -> CorrectionOrder:
+    """An order to bring a failing system into compliance, replace it or stop using it, by a date."""
+    rule = rules.permit_rules(system.jurisdiction.profile_slug).get("correction_order") or {}
+    cite = rule.get("citation", "")
+    if correct_by <= on:
+        refuse(f"correct_by {correct_by.isoformat()} must be after the order date {on.isoformat()}", field="correct_by")
+    if rule.get("max_years"):
+        latest = rules.add_years(on, int(rule["max_years"]))
+        if correct_by > latest:
+            refuse(f"an order may not grant more than {rule['max_years']} year(s): correct_by must be on or before "
+                   f"{latest.isoformat()}", cite, "correct_by")
+    if not requirement.strip():
+        refuse("state what must be done", field="requirement")
+    order = CorrectionOrder(jurisdiction=system.jurisdiction, system=system, determination=determination, issued_on=on,
+                            correct_by=correct_by, requirement=requirement, citation=cite)
+    order.full_clean()
+    order.save()
+    audit_create(order, action=f"correction order issued, correct by {correct_by.isoformat()}")
+    return order
+
+
+@transaction.atomic
+def correction_order_follow_up(*, order: CorrectionOrder, on: dt.date, note: str) -> CorrectionOrder:
+    before = snapshot(order, ["follow_ups"])
+    order.follow_ups = [*order.follow_ups, {"on": on.isoformat(), "note": note}]
+    order.save(update_fields=["follow_ups"])
+    audit_update(order, before=before, action="follow-up")
+    return order
+
+
+@transaction.atomic
+def correction_order_close(*, order: CorrectionOrder, on: dt.date) -> CorrectionOrder:
+    if order.status == c.OrderStatus.CORRECTED:
+        refuse("the order is already closed as corrected")
+    before = snapshot(order, ["status", "corrected_on"])
+    order.status, order.corrected_on = c.OrderStatus.CORRECTED, on
+    order.save()
+    audit_update(order, before=before, action="corrected")
+    return order
+
+
+@transaction.atomic
+def correction_orders_mark_overdue(*, today: dt.date) -> int:
+    n = 0
+    for order in CorrectionOrder.objects.select_for_update().filter(status=c.OrderStatus.OPEN, correct_by__lt=today):
+        before = snapshot(order, ["status"])
+        order.status = c.OrderStatus.OVERDUE
+        order.save(update_fields=["status"])
+        audit_update(order, before=before, action="past its correction date")
+        n += 1
+    return n
+
+
+# -- variances (Wis. Stat. s. 145.24) -------------------------------------------------------
+
+@transaction.atomic
+def variance_petition(*, system, standard: str, on: dt.date, reason: str = "") -> Variance:
+    if standard not in ("siting", "design"):
+        refuse("a variance is to the siting or the design standards", "Wis. Stat. s. 145.24(1)", "standard")
+    v = Variance(jurisdiction=system.jurisdiction, system=system, standard=standard, petitioned_on=on, reason=reason)
+    v.full_clean()
+    v.save()
+    audit_create(v, action=f"variance to the {standard} standards petitioned [Wis. Stat. s. 145.24(1)]")
+    return v
+
+
+@transaction.atomic
+def variance_decide(*, variance: Variance, grant: bool, on: dt.date, reason: str = "", threat_to_waters: bool = False) -> Variance:
+    if variance.status != c.VarianceStatus.PETITIONED:
+        refuse(f"the variance is already {variance.get_status_display().lower()}")
+    if grant and (variance.system.status == "failing" or threat_to_waters):
+        refuse("a variance may be issued only for a system that is not failing and whose continued use will not "
+               "threaten waters of the state", VARIANCE_CITATION, "grant")
+    before = snapshot(variance, ["status", "decided_on", "reason"])
+    variance.status = c.VarianceStatus.GRANTED if grant else c.VarianceStatus.DENIED
+    variance.decided_on, variance.reason = on, reason or variance.reason
+    variance.save()
+    audit_update(variance, before=before, action=f"variance {'granted' if grant else 'denied'} [{VARIANCE_CITATION}]")
+    return variance
+
+
+@transaction.atomic
+def variance_rescind(*, variance: Variance, on: dt.date, reason: str) -> Variance:
+    before = snapshot(variance, ["status", "rescinded_on", "reason"])
+    variance.status, variance.rescinded_on = c.VarianceStatus.RESCINDED, on
+    variance.reason = f"{variance.reason}; rescinded: {reason}".strip("; ")
+    variance.save()
+    audit_update(variance, before=before, action=f"variance rescinded: {reason} [{VARIANCE_CITATION}]")
+    return variance
+
+
+# -- complaints (Open311 GeoReport v2) --------------------------------------------------------
+
+SERVICES = [
+    {"service_code": "failing-septic", "service_name": "Failing septic system",
+     "description": "Sewage on the ground, in a ditch, stream or lake, or odors from a private septic system (Wis. Stat. s. 145.01(4m))",
+     "metadata": False, "type": "realtime", "keywords": "septic,sewage,POWTS,failing", "group": "Private sewage"},
+    {"service_code": "unpermitted-work", "service_name": "Septic work without a permit",
+     "description": "Installation or repair of a private sewage system without a posted sanitary permit card",
+     "metadata": False, "type": "realtime", "keywords": "permit,card,septic", "group": "Private sewage"},
+    {"service_code": "holding-tank", "service_name": "Holding tank overflowing or not pumped",
+     "description": "A holding tank discharging or not serviced", "metadata": False, "type": "realtime",
+     "keywords": "holding tank,pumping", "group": "Private sewage"},
+]
+
+
+@transaction.atomic
+def complaint_create(*, jurisdiction, service_code: str, description: str, address: str = "", lat=None, long=None,
+                     email: str = "", first_name: str = "", last_name: str = "", phone: str = "") -> Complaint:
+    codes = [s["service_code"] for s in SERVICES]
+    if service_code not in codes:
+        refuse(f"service_code {service_code!r} is not one of {', '.join(codes)}", field="service_code")
+    if not (description or "").strip():
+        refuse("description is required: what did you see, and where?", field="description")
+    if not address.strip() and (lat in (None, "") or long in (None, "")):
+        refuse("a location is required: address_string, or lat and long", field="address_string")
+    now = timezone.now()
+    comp = Complaint(jurisdiction=jurisdiction, service_code=service_code, description=description.strip(),
+                     address=address.strip(), lat=lat or None, long=long or None, email=email, first_name=first_name,
+                     last_name=last_name, phone=phone, requested_at=now, updated_at=now)
+    comp.full_clean()
+    comp.save()
+    audit_create(comp, action=f"public complaint received ({service_code})")
+    return comp
+
+
+@transaction.atomic
+def complaint_close(*, complaint: Complaint, notes: str) -> Complaint:
+    before = snapshot(complaint, ["status", "status_notes"])
+    complaint.status, complaint.status_notes, complaint.updated_at = c.ComplaintStatus.CLOSED, notes, timezone.now()
+    complaint.save()
+    audit_update(complaint, before=before, action="complaint closed")
+    return complaint

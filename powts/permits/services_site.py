@@ -1,0 +1,239 @@
+"""Soil and site evaluations, building-permit clearances (new structures, reconnections, flow
+changes) and emergency work. Rules from the `soil`, `clearance` and `emergency` keys of the
+county's permits.yaml; every write audited in its transaction."""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+
+from powts.audit.services import audit_create, audit_update, snapshot
+from powts.calendars import calendar_for
+from powts.permits import choices as c
+from powts.permits import rules
+from powts.permits.models import Clearance, EmergencyWork, Permit, SoilEvaluation
+from powts.permits.services import refuse
+
+
+def _section(jurisdiction, key: str) -> dict:
+    return rules.permit_rules(jurisdiction.profile_slug).get(key) or {}
+
+
+def _p(section: dict, name: str):
+    entry = section.get(name)
+    return (entry.get("value"), entry.get("citation", "")) if isinstance(entry, dict) else (None, "")
+
+
+AREA_NUMBERS = ("pits", "depth_below_infiltrative_in", "suitable_soil_in", "frozen_within_in")
+
+
+def _clean_areas(areas) -> list[dict]:
+    if not isinstance(areas, list) or not areas:
+        refuse("areas: at least one proposed soil absorption or dispersal area is needed", field="areas")
+    out = []
+    for i, a in enumerate(areas):
+        if not isinstance(a, dict) or not str(a.get("name", "")).strip():
+            refuse(f"areas[{i}]: each area needs a name", field="areas")
+        area = {"name": str(a["name"]).strip(), "replacement": bool(a.get("replacement")),
+                "below_grade_gravity": bool(a.get("below_grade_gravity"))}
+        for k in AREA_NUMBERS:
+            v = a.get(k)
+            if v is None or v == "":
+                area[k] = None
+                continue
+            try:
+                area[k] = float(v)
+            except (TypeError, ValueError):
+                refuse(f"areas[{i}] ({area['name']}): {k} {v!r} is not a number", field="areas")
+            if area[k] < 0:
+                refuse(f"areas[{i}] ({area['name']}): {k} {v!r} is negative", field="areas")
+        out.append(area)
+    return out
+
+
+def soil_findings(jurisdiction, *, fieldwork_completed_on: dt.date, filed_on: dt.date, areas: list[dict]) -> list[dict]:
+    """Each soil rule of the county, pass or fail, with the numbers used and the citation."""
+    soil = _section(jurisdiction, "soil")
+    found = []
+
+    def add(ok, message, citation):
+        found.append({"ok": bool(ok), "message": message, "citation": citation})
+
+    days, cite = _p(soil, "filing_days_after_fieldwork")
+    if days is not None:
+        last = fieldwork_completed_on + dt.timedelta(days=int(days))
+        add(filed_on <= last, f"filed {filed_on.isoformat()}; due within {days} days of the fieldwork "
+                              f"({fieldwork_completed_on.isoformat()}), by {last.isoformat()}", cite)
+    pits, cite = _p(soil, "min_pits_per_area")
+    depth, dcite = _p(soil, "depth_below_infiltrative_in")
+    frozen, fcite = _p(soil, "frozen_within_in")
+    sep, scite = _p(soil, "min_suitable_soil_in")
+    gravity, gcite = _p(soil, "below_grade_gravity_min_in")
+    for a in areas:
+        n = a["name"]
+        if pits is not None:
+            add((a["pits"] or 0) >= pits, f"{n}: {int(a['pits'] or 0)} soil pit(s); at least {pits} required", cite)
+        if depth is not None:
+            add((a["depth_below_infiltrative_in"] or 0) >= depth,
+                f"{n}: evaluated {a['depth_below_infiltrative_in'] or 0:g} in below the infiltrative surface; {depth} in required", dcite)
+        if frozen is not None and a["frozen_within_in"] is not None:
+            add(a["frozen_within_in"] > frozen,
+                f"{n}: soil frozen {a['frozen_within_in']:g} in from the infiltrative surface; evaluation prohibited within {frozen} in",
+                fcite)
+        if a["suitable_soil_in"] is not None:
+            need, why = (gravity, gcite) if (a["below_grade_gravity"] and gravity is not None) else (sep, scite)
+            if need is not None:
+                add(a["suitable_soil_in"] >= need, f"{n}: {a['suitable_soil_in']:g} in of suitable soil above groundwater or "
+                                                   f"bedrock; {need} in required", why)
+    need_repl, cite = _p(soil, "replacement_area_required")
+    if need_repl:
+        add(any(a["replacement"] for a in areas), "a replacement system area is " +
+            ("delineated" if any(a["replacement"] for a in areas) else "not delineated") + "; one is required", cite)
+    return found
+
+
+@transaction.atomic
+def soil_evaluation_file(*, jurisdiction, parcel, soil_tester, fieldwork_completed_on: dt.date, filed_on: dt.date,
+                         areas: list[dict]) -> SoilEvaluation:
+    """A certified soil tester files the report; each rule's finding is stored with it."""
+    if soil_tester is None or soil_tester.kind != "soil_tester":
+        refuse("a soil and site evaluation is filed by a certified soil tester",
+               "Dane County Code s. 46.10(4)(a); Lincoln County Ch. 22 (draft), Soil and Site Evaluation (4)", "soil_tester")
+    if filed_on < fieldwork_completed_on:
+        refuse(f"filed_on {filed_on.isoformat()} is before the fieldwork was completed ({fieldwork_completed_on.isoformat()})",
+               field="filed_on")
+    if parcel.jurisdiction_id != jurisdiction.pk:
+        refuse(f"parcel {parcel.parcel_number} is in another county", field="parcel")
+    areas = _clean_areas(areas)
+    ev = SoilEvaluation(jurisdiction=jurisdiction, parcel=parcel, soil_tester=soil_tester,
+                        fieldwork_completed_on=fieldwork_completed_on, filed_on=filed_on, areas=areas,
+                        findings=soil_findings(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
+                                               filed_on=filed_on, areas=areas))
+    ev.full_clean()
+    ev.save()
+    audit_create(ev, action=f"soil and site evaluation filed by {soil_tester.holder_name}")
+    return ev
+
+
+@transaction.atomic
+def soil_evaluation_verify(*, evaluation: SoilEvaluation, outcome: str, on: dt.date, note: str = "") -> SoilEvaluation:
+    """The county's verification outcome (Lincoln: issue, file, hold for clarification, deny)."""
+    allowed, cite = _p(_section(evaluation.jurisdiction, "soil"), "verification_outcomes")
+    allowed = allowed or [c.SoilVerification.ISSUE, c.SoilVerification.DENY]
+    if outcome not in allowed:
+        refuse(f"outcome {outcome!r} is not one of {', '.join(allowed)}", cite, "outcome")
+    failing = [f for f in evaluation.findings if not f["ok"]]
+    if outcome in (c.SoilVerification.ISSUE, c.SoilVerification.FILE) and failing:
+        refuse("the report does not meet: " + "; ".join(f"{f['message']} [{f['citation']}]" for f in failing), field="outcome")
+    if outcome in (c.SoilVerification.HOLD, c.SoilVerification.DENY) and not note.strip():
+        refuse("a hold or a denial states what is unclear or why", cite, "note")
+    before = snapshot(evaluation, ["verification", "verified_on", "verification_note"])
+    evaluation.verification, evaluation.verified_on, evaluation.verification_note = outcome, on, note
+    evaluation.save()
+    audit_update(evaluation, before=before, action=f"soil evaluation verified: {outcome}")
+    return evaluation
+
+
+# -- building permits, reconnections, flow changes ------------------------------------------
+
+def building_permit_gate(*, parcel, on: dt.date | None = None) -> dict:
+    """May a municipality issue a building permit for a new structure on `parcel` needing a POWTS?"""
+    rule, cite = _p(_section(parcel.jurisdiction, "clearance"), "new_structure_needs_issued_permit")
+    permit = Permit.objects.filter(parcel=parcel, status__in=[c.PermitStatus.ISSUED, c.PermitStatus.COMPLETED]).first()
+    if rule and permit is None:
+        return {"allowed": False, "citation": cite,
+                "message": f"no sanitary permit has been issued for parcel {parcel.parcel_number}; no building permit for a new structure until one is"}
+    return {"allowed": True, "citation": cite, "permit": permit.number if permit else None,
+            "message": f"sanitary permit {permit.number} is {permit.get_status_display().lower()}" if permit else "no rule"}
+
+
+def flow_changes(jurisdiction, *, bedrooms_before, bedrooms_after, living_area_changed_pct) -> tuple[bool, str]:
+    rule = _section(jurisdiction, "clearance").get("flow_change") or {}
+    cite = rule.get("citation", "")
+    if rule.get("bedrooms_change") and bedrooms_before is not None and bedrooms_after is not None and bedrooms_before != bedrooms_after:
+        return True, cite
+    over = rule.get("area_pct_over")
+    if over is not None and living_area_changed_pct is not None and float(living_area_changed_pct) > float(over):
+        return True, cite
+    return False, cite
+
+
+@transaction.atomic
+def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date, documents: list[str] | None = None,
+                      permit: Permit | None = None, bedrooms_before=None, bedrooms_after=None,
+                      living_area_changed_pct=None) -> Clearance:
+    """The owner asks the county's approval before the zoning or building permit; the answer lists what is missing."""
+    if kind not in c.ClearanceKind.values:
+        refuse(f"kind {kind!r} is not one of {', '.join(c.ClearanceKind.values)}", field="kind")
+    section = _section(jurisdiction, "clearance")
+    docs = sorted(set(documents or []))
+    findings = []
+    if kind == c.ClearanceKind.NEW_STRUCTURE:
+        gate = building_permit_gate(parcel=parcel)
+        findings.append({"ok": gate["allowed"], "message": gate["message"], "citation": gate["citation"]})
+    else:
+        modified, fcite = (flow_changes(jurisdiction, bedrooms_before=bedrooms_before, bedrooms_after=bedrooms_after,
+                                        living_area_changed_pct=living_area_changed_pct)
+                           if kind == c.ClearanceKind.FLOW_CHANGE else (True, ""))
+        if kind == c.ClearanceKind.FLOW_CHANGE and not modified:
+            findings.append({"ok": True, "citation": fcite,
+                             "message": "the construction does not modify wastewater flow or load; setbacks still apply"})
+        else:
+            has_permit = permit is not None and permit.status in (c.PermitStatus.ISSUED, c.PermitStatus.COMPLETED)
+            required = (section.get("reconnection_documents") or {})
+            missing = [d for d in required.get("value", []) if d["id"] not in docs]
+            ok = has_permit or not missing
+            msg = (f"sanitary permit {permit.number} covers the work" if has_permit else
+                   "documentation complete" if not missing else
+                   "missing: " + "; ".join(d["label"] for d in missing) + " (or obtain a sanitary permit)")
+            findings.append({"ok": ok, "message": msg, "citation": required.get("citation", fcite)})
+    approved = all(f["ok"] for f in findings)
+    cl = Clearance(jurisdiction=jurisdiction, parcel=parcel, kind=kind, requested_on=requested_on, approved=approved,
+                   decided_on=requested_on if approved else None, permit=permit, documents=docs,
+                   bedrooms_before=bedrooms_before, bedrooms_after=bedrooms_after,
+                   living_area_changed_pct=living_area_changed_pct, findings=findings)
+    cl.full_clean()
+    cl.save()
+    audit_create(cl, action=f"clearance {kind}: {'approved' if approved else 'not yet approved'}")
+    return cl
+
+
+# -- emergency work (Dane s. 46.07(2)) ------------------------------------------------------
+
+@transaction.atomic
+def emergency_report(*, jurisdiction, parcel, plumber, work_started_on: dt.date, reported_on: dt.date,
+                     description: str) -> EmergencyWork:
+    rule = _section(jurisdiction, "emergency")
+    if not rule:
+        refuse(f"the {jurisdiction.name} profile has no emergency-work rule: a permit is needed before the work")
+    if reported_on < work_started_on:
+        refuse(f"reported_on {reported_on.isoformat()} is before the work began ({work_started_on.isoformat()})",
+               field="reported_on")
+    if not description.strip():
+        refuse("describe the work and why it could not wait", field="description")
+    cal = calendar_for(jurisdiction.profile_slug)
+    report_due = cal.add_working_days(work_started_on, int(rule["report_working_days"]))
+    app_due = cal.add_working_days(work_started_on, int(rule["application_working_days"]))
+    findings = [{"ok": reported_on <= report_due, "citation": rule["citation"],
+                 "message": f"reported {reported_on.isoformat()}; due by {report_due.isoformat()} (the next working day)"}]
+    em = EmergencyWork(jurisdiction=jurisdiction, parcel=parcel, plumber=plumber, work_started_on=work_started_on,
+                       reported_on=reported_on, report_due_on=report_due, application_due_on=app_due,
+                       description=description, findings=findings)
+    em.full_clean()
+    em.save()
+    audit_create(em, action=f"emergency work reported; application due {app_due.isoformat()}")
+    return em
+
+
+@transaction.atomic
+def emergency_link_application(*, emergency: EmergencyWork, permit: Permit) -> EmergencyWork:
+    rule = _section(emergency.jurisdiction, "emergency")
+    before = snapshot(emergency, ["permit_id", "findings"])
+    emergency.permit = permit
+    emergency.findings = [*emergency.findings, {
+        "ok": permit.filed_on <= emergency.application_due_on, "citation": rule.get("citation", ""),
+        "message": f"application {permit.number} filed {permit.filed_on.isoformat()}; due within 10 working days, "
+                   f"by {emergency.application_due_on.isoformat()}"}]
+    emergency.save()
+    audit_update(emergency, before=before, action=f"application {permit.number} linked")
+    return emergency

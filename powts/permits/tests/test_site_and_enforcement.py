@@ -1,0 +1,244 @@
+"""Soil evaluations (Dane s. 46.10), building-permit gates and reconnections (Dane s. 46.14; Lincoln
+Sanitary Permits (6), Reconnection, Construction Affecting Wastewater Flow), emergency work (Dane
+s. 46.07(2)), failing systems, correction orders (Lincoln Limitations (4)), variances (s. 145.24),
+the permit card, the iCalendar feed and Open311 complaints."""
+import datetime as dt
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from powts.accounts.services import license_create
+from powts.inventory.services import system_create
+from powts.permits import choices as c
+from powts.permits import documents, services, services_enforcement as enf, services_site as site
+from powts.permits.tests.conftest import issue, make_parcel
+
+D = dt.date
+BOTH = pytest.mark.parametrize("county", ["dane", "lincoln"], indirect=True)
+
+
+def err(exc) -> str:
+    return " ".join(m for msgs in exc.value.message_dict.values() for m in msgs)
+
+
+@pytest.fixture
+def tester(db):
+    return license_create(kind="soil_tester", number="CST-77", holder_name="Sandy Soil")
+
+
+@pytest.fixture
+def inspector_license(db):
+    return license_create(kind="powts_inspector", number="PI-9", holder_name="Ivy Inspector")
+
+
+def good_area(**kw):
+    area = {"name": "Primary", "pits": 3, "depth_below_infiltrative_in": 36, "suitable_soil_in": 36, "frozen_within_in": None}
+    area.update(kw)
+    return area
+
+
+# -- soil (Dane s. 46.10) ---------------------------------------------------------------------
+
+def test_dane_soil_report_filed_on_day_30_ok_day_31_late(dane, tester):
+    parcel, _ = make_parcel(dane)
+    areas = [good_area(), good_area(name="Replacement", replacement=True)]
+    ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                   filed_on=D(2026, 5, 31), areas=areas)
+    assert all(f["ok"] for f in ev.findings)
+    late = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                     filed_on=D(2026, 6, 1), areas=areas)
+    bad = [f for f in late.findings if not f["ok"]]
+    assert len(bad) == 1 and bad[0]["citation"] == "Dane County Code s. 46.10(4)(a)"
+
+
+@pytest.mark.parametrize("change, citation", [
+    ({"pits": 2}, "Dane County Code s. 46.10(4)(b)1., (9)(a)"),
+    ({"depth_below_infiltrative_in": 35}, "Dane County Code s. 46.10(9)(a)"),
+    ({"frozen_within_in": 4}, "Dane County Code s. 46.10(9)(b)"),
+    ({"suitable_soil_in": 35}, "Dane County Code s. 46.10(7)"),
+    ({"suitable_soil_in": 47, "below_grade_gravity": True}, "Dane County Code s. 46.10(7)"),
+])
+def test_dane_soil_thresholds(dane, tester, change, citation):
+    parcel, _ = make_parcel(dane)
+    ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                   filed_on=D(2026, 5, 2), areas=[good_area(**change), good_area(name="R", replacement=True)])
+    assert [f["citation"] for f in ev.findings if not f["ok"]] == [citation]
+    with pytest.raises(ValidationError):
+        site.soil_evaluation_verify(evaluation=ev, outcome="issue", on=D(2026, 5, 5))
+
+
+def test_dane_soil_frozen_5_inches_away_and_48_inches_gravity_pass(dane, tester):
+    parcel, _ = make_parcel(dane)
+    ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                   filed_on=D(2026, 5, 2), areas=[good_area(frozen_within_in=5, suitable_soil_in=48, below_grade_gravity=True),
+                                                                  good_area(name="R", replacement=True)])
+    assert all(f["ok"] for f in ev.findings)
+
+
+def test_dane_replacement_area_required(dane, tester):
+    parcel, _ = make_parcel(dane)
+    ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                   filed_on=D(2026, 5, 2), areas=[good_area()])
+    assert [f["citation"] for f in ev.findings if not f["ok"]] == ["Dane County Code s. 46.10(4)(b)1."]
+
+
+def test_lincoln_verification_outcomes_and_hold_blocks_approval(lincoln, tester, master):
+    from powts.permits.tests.conftest import file_complete
+
+    parcel, _ = make_parcel(lincoln, number="L-1")
+    ev = site.soil_evaluation_file(jurisdiction=lincoln, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                   filed_on=D(2026, 8, 1), areas=[good_area(pits=1)])
+    assert all(f["ok"] for f in ev.findings)  # Lincoln's text sets no pit count or filing period
+    with pytest.raises(ValidationError):
+        site.soil_evaluation_verify(evaluation=ev, outcome="hold", on=D(2026, 8, 2))  # a hold says why
+    site.soil_evaluation_verify(evaluation=ev, outcome="hold", on=D(2026, 8, 2), note="Benchmark not described")
+    permit = file_complete(lincoln, master)
+    permit = services.permit_update_application(permit=permit, data={"soil_evaluation": ev})
+    with pytest.raises(ValidationError) as exc:
+        services.permit_approve(permit=permit, on=D(2026, 8, 3))
+    assert "Soil and Site Evaluation (3)" in err(exc)
+
+
+def test_dane_has_no_hold_outcome(dane, tester):
+    parcel, _ = make_parcel(dane)
+    ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                   filed_on=D(2026, 5, 2), areas=[good_area(), good_area(name="R", replacement=True)])
+    with pytest.raises(ValidationError):
+        site.soil_evaluation_verify(evaluation=ev, outcome="hold", on=D(2026, 5, 3), note="x")
+
+
+def test_soil_report_bad_input_named(dane, tester, master):
+    parcel, _ = make_parcel(dane)
+    with pytest.raises(ValidationError) as exc:
+        site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                  filed_on=D(2026, 5, 2), areas=[{"name": "A", "pits": "three"}])
+    assert "pits 'three' is not a number" in err(exc)
+    with pytest.raises(ValidationError):
+        site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=master, fieldwork_completed_on=D(2026, 5, 1),
+                                  filed_on=D(2026, 5, 2), areas=[good_area()])
+
+
+# -- building permits and reconnections ---------------------------------------------------------
+
+@BOTH
+def test_no_building_permit_for_new_structure_without_sanitary_permit(county, master):
+    parcel, _ = make_parcel(county, number="B-1")
+    gate = site.building_permit_gate(parcel=parcel)
+    assert not gate["allowed"] and gate["citation"] in ("Dane County Code s. 46.14(2)", "Lincoln County Ch. 22 (draft), Sanitary Permits (6)")
+    permit = issue(county, master)
+    assert site.building_permit_gate(parcel=permit.parcel)["allowed"]
+
+
+def test_dane_flow_change_25_percent_is_not_over_25(dane):
+    parcel, _ = make_parcel(dane, number="F-1")
+    at = site.clearance_request(jurisdiction=dane, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
+                                living_area_changed_pct=25)
+    assert at.approved  # 25% does not exceed 25%: no modified flow (s. 46.14(4)(b)2.)
+    over = site.clearance_request(jurisdiction=dane, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
+                                  living_area_changed_pct="25.1")
+    assert not over.approved and "missing" in over.findings[0]["message"]
+    bedrooms = site.clearance_request(jurisdiction=dane, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
+                                      bedrooms_before=3, bedrooms_after=4,
+                                      documents=["not_failing", "setbacks", "soil_report", "sizing", "plan", "tank_report"])
+    assert bedrooms.approved
+
+
+def test_lincoln_reconnection_lists_missing_documents(lincoln):
+    parcel, _ = make_parcel(lincoln, number="R-1")
+    cl = site.clearance_request(jurisdiction=lincoln, parcel=parcel, kind="reconnection", requested_on=D(2026, 5, 1),
+                                documents=["soil_report"])
+    assert not cl.approved and "Reconnection (3)(c)" in cl.findings[0]["message"]
+    assert cl.findings[0]["citation"] == "Lincoln County Ch. 22 (draft), Reconnection (3)"
+
+
+# -- emergency work (Dane s. 46.07(2)) -----------------------------------------------------------
+
+def test_dane_emergency_report_next_working_day_application_10(dane, master):
+    parcel, _ = make_parcel(dane, number="E-1")
+    em = site.emergency_report(jurisdiction=dane, parcel=parcel, plumber=master, work_started_on=D(2026, 11, 25),
+                               reported_on=D(2026, 11, 27), description="Collapsed tank")
+    assert em.report_due_on == D(2026, 11, 27) and em.findings[0]["ok"]   # Thanksgiving skipped
+    assert em.application_due_on == D(2026, 12, 10)  # Nov 27, 30, Dec 1-4, 7-10
+    late = site.emergency_report(jurisdiction=dane, parcel=parcel, plumber=master, work_started_on=D(2026, 11, 25),
+                                 reported_on=D(2026, 11, 30), description="Collapsed tank")
+    assert not late.findings[0]["ok"]
+
+
+def test_lincoln_has_no_emergency_rule(lincoln, master):
+    parcel, _ = make_parcel(lincoln, number="E-2")
+    with pytest.raises(ValidationError):
+        site.emergency_report(jurisdiction=lincoln, parcel=parcel, plumber=master, work_started_on=D(2026, 5, 1),
+                              reported_on=D(2026, 5, 1), description="x")
+
+
+# -- failing systems, orders, variances ------------------------------------------------------------
+
+def _system(jurisdiction, sid="S-1"):
+    return system_create(jurisdiction=jurisdiction, system_id=sid, parcel_number=f"PN-{sid}", system_type="conventional",
+                         owner_name="Fay Failing")
+
+
+@pytest.mark.parametrize("conds, category", [(["a"], 1), (["c", "e"], 1), (["d"], 2), (["d", "e"], 2), (["e"], 3)])
+def test_failure_categories(dane, conds, category, inspector_license):
+    det = enf.failure_determine(system=_system(dane), conditions=conds, on=D(2026, 6, 1), basis="inspection",
+                                inspector_license=inspector_license)
+    assert det.category == category
+    det.system.refresh_from_db()
+    assert det.system.status == "failing"
+
+
+def test_failure_on_inspection_needs_certified_inspector(dane, master):
+    with pytest.raises(ValidationError):
+        enf.failure_determine(system=_system(dane), conditions=["d"], on=D(2026, 6, 1), basis="inspection", inspector_license=master)
+    assert enf.failure_determine(system=_system(dane, "S-2"), conditions=["d"], on=D(2026, 6, 1), basis="order").category == 2
+
+
+def test_lincoln_order_at_most_one_year(lincoln):
+    system = _system(lincoln)
+    enf.correction_order_issue(system=system, on=D(2026, 6, 1), correct_by=D(2027, 6, 1), requirement="Replace the system")
+    with pytest.raises(ValidationError) as exc:
+        enf.correction_order_issue(system=system, on=D(2026, 6, 1), correct_by=D(2027, 6, 2), requirement="Replace")
+    assert "Limitations and Allowable Uses (4)" in err(exc) and "2027-06-01" in err(exc)
+
+
+def test_order_follow_up_overdue_and_close(dane):
+    order = enf.correction_order_issue(system=_system(dane), on=D(2026, 6, 1), correct_by=D(2026, 9, 1), requirement="Pump and repair")
+    enf.correction_order_follow_up(order=order, on=D(2026, 8, 1), note="Plumber scheduled")
+    assert enf.correction_orders_mark_overdue(today=D(2026, 9, 1)) == 0
+    assert enf.correction_orders_mark_overdue(today=D(2026, 9, 2)) == 1
+    order.refresh_from_db()
+    enf.correction_order_close(order=order, on=D(2026, 9, 10))
+    assert order.status == c.OrderStatus.CORRECTED
+
+
+def test_variance_not_for_failing_system_and_rescinded_on_failure(dane, inspector_license):
+    system = _system(dane)
+    v = enf.variance_petition(system=system, standard="siting", on=D(2026, 6, 1))
+    with pytest.raises(ValidationError):
+        enf.variance_decide(variance=v, grant=True, on=D(2026, 6, 5), threat_to_waters=True)
+    enf.variance_decide(variance=v, grant=True, on=D(2026, 6, 5))
+    enf.failure_determine(system=system, conditions=["a"], on=D(2026, 9, 1), basis="inspection", inspector_license=inspector_license)
+    v.refresh_from_db()
+    assert v.status == c.VarianceStatus.RESCINDED and v.rescinded_on == D(2026, 9, 1)
+
+
+# -- documents ------------------------------------------------------------------------------------
+
+def test_permit_card_pdf_and_ics(dane, master, staff):
+    permit = issue(dane, master)
+    pdf = documents.permit_card_pdf(permit)
+    assert pdf.startswith(b"%PDF") and len(pdf) > 1000
+    insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=dt.datetime(2026, 5, 4, 8, 0))
+    services.inspection_assign(inspection=insp, inspector=staff)
+    ics = documents.inspector_feed(staff)
+    assert "BEGIN:VEVENT" in ics and "DTSTART;VALUE=DATE:20260504" in ics and "\r\n" in ics
+    assert all(len(line.encode()) <= 75 for line in ics.split("\r\n"))
+
+
+def test_open311_complaint_validation(dane):
+    with pytest.raises(ValidationError) as exc:
+        enf.complaint_create(jurisdiction=dane, service_code="failing-septic", description="smell")
+    assert "address_string" in exc.value.message_dict
+    comp = enf.complaint_create(jurisdiction=dane, service_code="failing-septic", description="Sewage in the ditch",
+                                address="12 Lake Rd")
+    assert comp.status == "open"
