@@ -31,7 +31,11 @@ SORTS = {
 
 @login_required
 def system_list(request):
-    filterset = SystemFilterSet(request.GET, queryset=selectors.system_list(user=request.user))
+    # The filter form submits every field; an empty one ("Any") means no filter, not an invalid choice.
+    data = request.GET.copy()
+    for key in [k for k, values in data.lists() if not any(v.strip() for v in values)]:
+        del data[key]
+    filterset = SystemFilterSet(data, queryset=selectors.system_list(user=request.user))
     sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "system_id"
     try:
         page = max(1, int(request.GET.get("page", 1)))

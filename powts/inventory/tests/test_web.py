@@ -35,6 +35,11 @@ def test_list_search_and_filters(signed_in, system):
     assert "DA-1" in signed_in.get("/inventory/?system_type=mound&municipality=Town+of+Dunn").content.decode()
 
 
+def test_empty_filters_from_the_form_mean_any(signed_in, system):
+    page = signed_in.get("/inventory/?q=smith&system_type=&status=&municipality=&installed_year=").content.decode()
+    assert "DA-1" in page
+
+
 def test_htmx_request_gets_only_the_table(signed_in, system):
     response = signed_in.get("/inventory/?q=smith", HTTP_HX_REQUEST="true")
     assert b"<html" not in response.content and b"DA-1" in response.content
