@@ -1,2 +1,14 @@
+from django.urls import path
+
+from powts.permits import views
+
 app_name = "permits"
-urlpatterns = []
+urlpatterns = [
+    path("", views.permit_list, name="list"),
+    path("new/", views.permit_new, name="new"),
+    path("inspections.ics", views.inspections_ics, name="ics"),
+    path("complaints/new/", views.complaint_new, name="complaint-new"),
+    path("<int:pk>/", views.permit_detail, name="detail"),
+    path("<int:pk>/card.pdf", views.permit_card, name="card"),
+    path("<int:pk>/<str:action>/", views.permit_post, name="post"),
+]

@@ -1,0 +1,80 @@
+"""Web pages: list, the permit page (timeline, plot plan SVG, forms), filing and deciding through forms."""
+import datetime as dt
+
+import pytest
+
+from powts.permits.models import Permit
+from powts.permits.tests.conftest import BAD_PLAN, file_complete, issue, make_parcel
+
+BOTH = pytest.mark.parametrize("county", ["dane", "lincoln"], indirect=True)
+
+
+@pytest.fixture
+def county_staff(make_user, county):
+    return make_user(f"staff-{county.slug}", "county_staff", county)
+
+
+@BOTH
+def test_list_and_detail_pages(client, county, county_staff, master):
+    permit = file_complete(county, master)
+    client.force_login(county_staff)
+    page = client.get("/permits/")
+    assert page.status_code == 200 and permit.number in page.content.decode()
+    detail = client.get(f"/permits/{permit.pk}/").content.decode()
+    assert "<svg" in detail and "Timeline" in detail and "Application filed by" in detail
+    assert "Approve" in detail
+
+
+@BOTH
+def test_forms_approve_issue_and_card(client, county, county_staff, master):
+    permit = file_complete(county, master)
+    client.force_login(county_staff)
+    client.post(f"/permits/{permit.pk}/approve/", {"on": "2026-03-03"})
+    client.post(f"/permits/{permit.pk}/issue/", {"on": "2026-03-04"})
+    assert Permit.objects.get(pk=permit.pk).status == "issued"
+    card = client.get(f"/permits/{permit.pk}/card.pdf")
+    assert card.status_code == 200 and card.content.startswith(b"%PDF")
+
+
+def test_refused_move_shows_rule_and_citation(client, dane, staff, master):
+    permit = file_complete(dane, master)
+    client.force_login(staff)
+    client.post(f"/permits/{permit.pk}/plot-plan/", {"plot_plan": __import__("json").dumps(BAD_PLAN)})
+    page = client.post(f"/permits/{permit.pk}/approve/", {"on": "2026-03-03"}, follow=True).content.decode()
+    assert "setback" in page and "Dane County Code s. 46.10(6)" in page
+    assert Permit.objects.get(pk=permit.pk).status == "applied"
+
+
+def test_plumber_files_through_the_form(client, dane, master, plumber_user):
+    parcel, _ = make_parcel(dane)
+    client.force_login(plumber_user)
+    r = client.post("/permits/new/", {"jurisdiction": "dane", "parcel_number": parcel.parcel_number, "building_use": "cabin",
+                                      "system_type": "standard", "kind": "state", "documents": ["system_plans"]})
+    assert r.status_code == 302
+    permit = Permit.objects.get()
+    assert permit.plumber == master and permit.documents.count() == 1
+    bad = client.post("/permits/new/", {"jurisdiction": "dane", "parcel_number": "nope", "system_type": "standard", "kind": "state"})
+    assert "no such parcel" in bad.content.decode()
+
+
+def test_plumber_cannot_approve(client, dane, master, plumber_user):
+    permit = file_complete(dane, master)
+    client.force_login(plumber_user)
+    assert client.post(f"/permits/{permit.pk}/approve/", {"on": "2026-03-03"}).status_code == 403
+
+
+def test_ics_with_token_and_public_complaint_form(client, dane, staff, master):
+    from rest_framework.authtoken.models import Token
+
+    from powts.permits import services
+
+    permit = issue(dane, master)
+    insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=dt.datetime(2026, 5, 4, 8, 0))
+    services.inspection_assign(inspection=insp, inspector=staff)
+    assert client.get("/permits/inspections.ics").status_code == 401
+    key = Token.objects.create(user=staff).key
+    ics = client.get(f"/permits/inspections.ics?token={key}")
+    assert ics["Content-Type"].startswith("text/calendar") and b"SUMMARY:Inspect" in ics.content
+    r = client.post("/permits/complaints/new/", {"jurisdiction": "dane", "service_code": "failing-septic",
+                                                  "description": "Sewage on the lawn", "address": "4 Elm St"})
+    assert "received your report" in r.content.decode()

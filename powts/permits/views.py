@@ -1,0 +1,272 @@
+"""Web pages for permits: thin; selectors read, services write. Forms are plain HTML posts with
+large USWDS inputs (usable on a tablet in the field); a refused move shows the rule and citation."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+from rest_framework import serializers as drf_serializers
+
+from powts.accounts.models import License
+from powts.inventory.models import Owner
+from powts.jurisdictions.models import Jurisdiction
+from powts.permits import choices as c
+from powts.permits import documents, policies, selectors, services
+from powts.permits import services_enforcement as enf
+from powts.permits.models import Invoice, PermitChange
+
+PER_PAGE = 50
+
+
+def _errors(exc) -> list[str]:
+    if isinstance(exc, ValidationError):
+        if hasattr(exc, "error_dict"):
+            return [f"{k}: {m}" if k not in ("status", "__all__") else m for k, v in exc.message_dict.items() for m in v]
+        return exc.messages
+    detail = getattr(exc, "detail", exc)
+    if isinstance(detail, dict):
+        return [f"{k}: {m}" for k, v in detail.items() for m in (v if isinstance(v, list) else [v])]
+    return [str(detail)]
+
+
+def _date(value: str | None, field: str) -> dt.date:
+    if not value:
+        return timezone.localdate()
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ValidationError({field: f"{field} {value!r} is not a date (YYYY-MM-DD)"}) from None
+
+
+def _lines(value: str | None) -> list[str]:
+    return [x.strip() for x in (value or "").splitlines() if x.strip()]
+
+
+@login_required
+def permit_list(request):
+    qs = selectors.permit_list(user=request.user)
+    status = request.GET.get("status", "")
+    q = request.GET.get("q", "").strip()
+    if status:
+        qs = qs.filter(status=status)
+    if q:
+        from django.db.models import Q
+
+        qs = qs.filter(Q(number__icontains=q) | Q(parcel__parcel_number__icontains=q) | Q(owner__name__icontains=q)
+                       | Q(parcel__site_address__icontains=q))
+    try:
+        page = max(1, int(request.GET.get("page", 1)))
+    except ValueError:
+        page = 1
+    rows = list(qs.order_by("-filed_on", "-id")[(page - 1) * PER_PAGE:page * PER_PAGE + 1])
+    return render(request, "permits/permit_list.html", {
+        "permits": rows[:PER_PAGE], "page": page, "has_next": len(rows) > PER_PAGE, "status": status, "q": q,
+        "statuses": c.PermitStatus.choices, "can_file": policies.can_file(request.user),
+    })
+
+
+@login_required
+def permit_new(request):
+    if not policies.can_file(request.user):
+        raise PermissionDenied("Applications are filed by a licensed master plumber [Dane County Code s. 46.08(6)(c)].")
+    errors, values = [], {}
+    if request.method == "POST":
+        from powts.permits.api import FileSerializer, file_application
+
+        values = request.POST
+        data = {k: v for k, v in request.POST.items() if v != "" and k not in ("csrfmiddlewaretoken", "documents", "plot_plan")}
+        for flag in ("has_pumps", "plans_signed", "state_plan_required", "plan_stamped_by_designer",
+                     "existing_system_on_lot", "recording_required"):
+            data[flag] = flag in request.POST
+        data["documents"] = request.POST.getlist("documents")
+        if request.POST.get("plot_plan", "").strip():
+            try:
+                data["plot_plan"] = json.loads(request.POST["plot_plan"])
+            except ValueError as exc:
+                errors.append(f"plot_plan: not valid JSON ({exc})")
+        s = FileSerializer(data=data)
+        if not errors and s.is_valid():
+            try:
+                permit = file_application(request.user, s.validated_data)
+            except (ValidationError, drf_serializers.ValidationError) as exc:
+                errors = _errors(exc)
+            else:
+                messages.success(request, f"Application {permit.number} filed.")
+                return redirect(permit.get_absolute_url())
+        elif not errors:
+            errors = _errors(drf_serializers.ValidationError(s.errors))
+    return render(request, "permits/permit_new.html", {
+        "errors": errors, "values": values, "kinds": c.PermitKind.choices, "system_types": c.InspectionSystem.choices,
+        "jurisdictions": Jurisdiction.objects.all(), "license": policies.plumber_license(request.user),
+        "document_kinds": ["system_plans", "soil_report", "construction_details", "pump_specifications", "plot_plan",
+                           "maintenance_agreement", "state_plan_approval", "existing_not_failing", "recorded_documents"],
+    })
+
+
+@login_required
+def permit_detail(request, pk: int):
+    permit = selectors.permit_get(user=request.user, pk=pk)
+    svg = ""
+    if permit.plot_plan:
+        from powts.setbacks import check_plan, parse_plan, render_svg, rules_for
+
+        try:
+            plan = parse_plan(permit.plot_plan)
+            svg = render_svg(plan, check_plan(plan, rules_for(permit.slug)))
+        except Exception as exc:  # a stored plan that no longer parses is shown as text, not a 500
+            svg = ""
+            messages.warning(request, f"The plot plan could not be drawn: {exc}")
+    try:
+        stages = services.stages_for(permit)
+    except Exception:
+        stages = []
+    return render(request, "permits/permit_detail.html", {
+        "permit": permit, "missing": services.missing_items(permit) if permit.status in c.OPEN_STATUSES else [],
+        "invoices": permit.invoices.prefetch_related("payments"), "inspections": permit.inspections.select_related("inspector"),
+        "changes": permit.changes.select_related("new_owner", "new_plumber"), "notices": permit.notices.all(),
+        "events": permit.events.select_related("actor"), "documents": permit.documents.all(), "svg": svg,
+        "stages": stages, "can_decide": policies.can_decide(request.user, permit),
+        "acts": policies.acts_for_permit(request.user, permit), "today": timezone.localdate().isoformat(),
+        "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+    })
+
+
+@login_required
+@require_POST
+def permit_post(request, pk: int, action: str):
+    """Every form on the permit page posts here; the service decides, the page shows why."""
+    permit = selectors.permit_get(user=request.user, pk=pk)
+    p = request.POST
+    try:
+        on = _date(p.get("on"), "on")
+        if action in ("hold", "approve", "deny", "issue", "final-approve", "suspend", "reinstate", "revoke", "payment",
+                      "grant", "refuse", "result"):
+            if not policies.can_decide(request.user, permit):
+                raise PermissionDenied(f"Only {permit.jurisdiction.name} staff may do this.")
+        elif not policies.acts_for_permit(request.user, permit):
+            raise PermissionDenied("Only the permit's plumber or county staff may do this.")
+        if action == "hold":
+            services.permit_hold(permit=permit, on=on, reasons=_lines(p.get("reasons")))
+        elif action == "resubmit":
+            services.permit_resubmit(permit=permit, on=on)
+        elif action == "approve":
+            services.permit_approve(permit=permit, on=on)
+        elif action == "deny":
+            services.permit_deny(permit=permit, on=on, reasons=_lines(p.get("reasons")), amendments=_lines(p.get("amendments")),
+                                 minor_technical="minor_technical" in p, failure_to_correct="failure_to_correct" in p)
+        elif action == "issue":
+            services.permit_issue(permit=permit, on=on)
+        elif action == "final-approve":
+            services.permit_final_approve(permit=permit, on=on)
+        elif action == "suspend":
+            services.permit_suspend(permit=permit, on=on, reasons=_lines(p.get("reasons")))
+        elif action == "reinstate":
+            services.permit_reinstate(permit=permit, on=on, note=p.get("note", ""))
+        elif action == "revoke":
+            services.permit_revoke(permit=permit, on=on, reasons=_lines(p.get("reasons")))
+        elif action == "document":
+            services.permit_add_document(permit=permit, kind=p.get("kind", ""), title=p.get("title", ""), received_on=on,
+                                         recorded="recorded" in p)
+        elif action == "plot-plan":
+            try:
+                plan = json.loads(p.get("plot_plan") or "")
+            except ValueError as exc:
+                raise ValidationError({"plot_plan": f"not valid JSON ({exc})"}) from None
+            services.permit_set_plot_plan(permit=permit, plot_plan=plan, on=on)
+        elif action == "payment":
+            invoice = get_object_or_404(Invoice, pk=p.get("invoice"), permit=permit)
+            services.payment_record(invoice=invoice, amount=p.get("amount") or "0", received_on=on,
+                                    method=p.get("method", "check"), reference=p.get("reference", ""))
+        elif action == "change":
+            kind = p.get("kind", "")
+            new_owner = None
+            if p.get("new_owner_name", "").strip():
+                new_owner = Owner.objects.create(jurisdiction=permit.jurisdiction, name=p["new_owner_name"].strip(),
+                                                 mailing_address=p.get("new_owner_mailing_address", ""))
+            new_plumber = License.objects.filter(number=p.get("new_plumber_license", "").strip()).first() \
+                if p.get("new_plumber_license") else None
+            if p.get("new_plumber_license") and new_plumber is None:
+                raise ValidationError({"new_plumber_license": "no such license on record"})
+            services.permit_request_change(permit=permit, kind=kind, received_on=on, new_owner=new_owner,
+                                           new_plumber=new_plumber, new_state_approval="new_state_approval" in p)
+        elif action in ("grant", "refuse"):
+            change = get_object_or_404(PermitChange, pk=p.get("change"), permit=permit)
+            if action == "grant":
+                services.permit_grant_change(change=change, on=on)
+            else:
+                services.permit_refuse_change(change=change, on=on, reason=p.get("note", ""))
+        elif action == "inspection":
+            notice_at = p.get("notice_at")
+            try:
+                notice = dt.datetime.fromisoformat(notice_at) if notice_at else timezone.localtime()
+            except ValueError:
+                raise ValidationError({"notice_at": f"notice_at {notice_at!r} is not a date and time"}) from None
+            requested = _date(p.get("requested_day"), "requested_day") if p.get("requested_day") else None
+            services.inspection_request(permit=permit, stage=p.get("stage", ""), notice_at=notice, requested_day=requested,
+                                        requested_by=request.user)
+        elif action == "result":
+            insp = get_object_or_404(permit.inspections, pk=p.get("inspection"))
+            services.inspection_record(inspection=insp, result=p.get("result", ""), on=on,
+                                       failed_items=_lines(p.get("failed_items")), notes=p.get("notes", ""),
+                                       waive_fee="waive_fee" in p)
+            if insp.inspector_id is None:
+                services.inspection_assign(inspection=insp, inspector=request.user)
+        else:
+            raise ValidationError({"action": f"unknown action {action!r}"})
+    except ValidationError as exc:
+        for m in _errors(exc):
+            messages.error(request, m)
+        if request.htmx:
+            return redirect(permit.get_absolute_url())
+    else:
+        messages.success(request, f"Done: {action.replace('-', ' ')}.")
+    return redirect(permit.get_absolute_url())
+
+
+@login_required
+def permit_card(request, pk: int):
+    permit = selectors.permit_get(user=request.user, pk=pk)
+    if permit.status not in (c.PermitStatus.ISSUED, c.PermitStatus.COMPLETED):
+        messages.error(request, f"Permit {permit.number} is {permit.get_status_display().lower()}; a card prints once it is issued.")
+        return redirect(permit.get_absolute_url())
+    resp = HttpResponse(documents.permit_card_pdf(permit), content_type="application/pdf")
+    resp["Content-Disposition"] = f'inline; filename="permit-{permit.number}.pdf"'
+    return resp
+
+
+def inspections_ics(request):
+    """The inspector's feed; calendar apps that cannot sign in pass ?token=<API token>."""
+    user = request.user
+    if not user.is_authenticated and request.GET.get("token"):
+        from rest_framework.authtoken.models import Token
+
+        tok = Token.objects.select_related("user").filter(key=request.GET["token"]).first()
+        user = tok.user if tok else user
+    if not user.is_authenticated:
+        return HttpResponse("Sign in, or add ?token=<your API token>.", status=401, content_type="text/plain")
+    return HttpResponse(documents.inspector_feed(user), content_type="text/calendar; charset=utf-8")
+
+
+def complaint_new(request):
+    """A public web form for complaints (no sign-in), the same rules as the Open311 endpoint."""
+    errors, done = [], None
+    if request.method == "POST":
+        jurisdiction = Jurisdiction.objects.filter(slug=request.POST.get("jurisdiction", "")).first()
+        try:
+            if jurisdiction is None:
+                raise ValidationError({"jurisdiction": "choose the county"})
+            done = enf.complaint_create(jurisdiction=jurisdiction, service_code=request.POST.get("service_code", ""),
+                                        description=request.POST.get("description", ""),
+                                        address=request.POST.get("address", ""), email=request.POST.get("email", ""),
+                                        first_name=request.POST.get("first_name", ""), phone=request.POST.get("phone", ""))
+        except ValidationError as exc:
+            errors = _errors(exc)
+    return render(request, "permits/complaint_new.html", {"errors": errors, "done": done, "services": enf.SERVICES,
+                                                          "jurisdictions": Jurisdiction.objects.all(), "values": request.POST})
