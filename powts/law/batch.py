@@ -65,7 +65,8 @@ class GrantColumns:
 
 
 def _column(cols: dict[str, Sequence[Any]], name: str, n: int) -> Sequence[Any]:
-    return cols[name] if name in cols else [None] * n
+    # a column the file does not have reads as blank in every row (vectorised, like a blank CSV column)
+    return cols[name] if name in cols else np.full(n, "", dtype="U1")
 
 
 def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
@@ -77,25 +78,8 @@ def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     E.add(np.flatnonzero(missing_id), ["id: is required"] * int(missing_id.sum()))
 
     # applicant_type
-    raw_type = get("applicant_type")
-    business = np.zeros(n, dtype=bool)
-    bad, msgs = [], []
-    todo = range(n)
-    if n and C._all_str(raw_type):
-        s = C._as_str_array(raw_type)
-        business = s == "business"
-        todo = np.flatnonzero(~(business | (s == "residence"))).tolist()
-    for i in todo:
-        v = raw_type[i]
-        if type(v) is str and v in APPLICANT_TYPES:
-            business[i] = v == "business"
-            continue
-        try:
-            business[i] = F.parse_choice("applicant_type", v, APPLICANT_TYPES) == "business"
-        except F.FieldError as e:
-            bad.append(i)
-            msgs.append(str(e))
-    E.add(np.asarray(bad, dtype=np.int64), msgs)
+    business = C.memo("applicant_type", get("applicant_type"),
+                      lambda f, v: F.parse_choice(f, v, APPLICANT_TYPES) == "business", E, False, bool)
 
     cond_mask = _conditions(get("failure_conditions"), E)
     determined = C.dates("failure_determined_on", get("failure_determined_on"), E)
@@ -155,41 +139,21 @@ class _Sub:
         self.errors.add(self.idx[np.asarray(rows, dtype=np.int64)], messages)
 
 
+def _condition_mask(field: str, v: Any) -> int:
+    """Bitmask of failure conditions (bit 0 = a ... bit 4 = e), as the one-case path reads them."""
+    letters = [str(x).strip().lower() for x in F.parse_list(field, v)]
+    if not letters:
+        raise F.FieldError(field, "is required (letters a-e of the failure conditions, e.g. a;d)")
+    m = 0
+    for x in letters:
+        if x not in LETTERS or len(x) != 1:
+            raise F.FieldError(field, f"{x!r} is not a failure condition (a-e)")
+        m |= 1 << LETTERS.index(x)
+    return m
+
+
 def _conditions(values: Sequence[Any], E: C.Errors) -> np.ndarray:
-    """Bitmask of failure conditions (bit 0 = a ... bit 4 = e)."""
-    n = len(values)
-    out = np.zeros(n, dtype=np.uint8)
-    todo = np.arange(n)
-    if n and C._all_str(values):
-        s = np.strings.lower(C._as_str_array(values))
-        rest = np.strings.replace(s, " ", "")
-        nsep = np.strings.count(rest, ";")
-        rest = np.strings.replace(rest, ";", "")
-        letters = rest
-        for i, letter in enumerate(LETTERS):
-            out |= np.where(np.strings.find(s, letter) >= 0, np.uint8(1 << i), np.uint8(0))
-            rest = np.strings.replace(rest, letter, "")
-        good = (rest == "") & (np.strings.str_len(letters) == nsep + 1) & (np.strings.str_len(letters) > 0)
-        out[~good] = 0
-        todo = np.flatnonzero(~good)
-    bad, msgs = [], []
-    for i in todo:
-        v = values[i]
-        try:
-            letters = [str(x).strip().lower() for x in F.parse_list("failure_conditions", v)]
-            if not letters:
-                raise F.FieldError("failure_conditions", "is required (letters a-e of the failure conditions, e.g. a;d)")
-            m = 0
-            for x in letters:
-                if x not in LETTERS or len(x) != 1:
-                    raise F.FieldError("failure_conditions", f"{x!r} is not a failure condition (a-e)")
-                m |= 1 << LETTERS.index(x)
-            out[i] = m
-        except F.FieldError as e:
-            bad.append(i)
-            msgs.append(str(e))
-    E.add(np.asarray(bad, dtype=np.int64), msgs)
-    return out
+    return C.memo("failure_conditions", values, _condition_mask, E, 0, np.uint8)
 
 
 # -- segments of constant law ---------------------------------------------------------------------

@@ -97,7 +97,7 @@ def _amount(c: int) -> str:
     return f"{c // 100}.{c % 100:02d}"
 
 
-CHUNK = 50_000  # rows rendered at a time: bounded memory for any file size
+CHUNK = 250_000  # rows rendered at a time: bounded memory for any file size
 
 
 def _grant_rows(r) -> Iterator[dict]:
@@ -130,8 +130,16 @@ def _write_grants_csv(path: str, r) -> None:
     from .io import InputError
     from .render import csv_lines
 
-    ids = np.array([_quote(x or "") for x in r.cols.id.tolist()], dtype=object)
-    amounts = np.array([_amount(a) for a in r.amount.tolist()], dtype=object)
+    ids = np.array([x or "" for x in r.cols.id.tolist()], dtype=object)
+    u = np.asarray(ids.tolist(), dtype=str) if r.cols.n else np.array([], dtype=str)
+    special = np.flatnonzero((np.strings.find(u, ",") >= 0) | (np.strings.find(u, '"') >= 0)
+                             | (np.strings.find(u, "\n") >= 0) | (np.strings.find(u, "\r") >= 0))
+    for i in special:
+        ids[i] = _quote(ids[i])
+    SD = np.dtypes.StringDType()
+    a = r.amount
+    amounts = np.empty(r.cols.n, dtype=object)
+    amounts[:] = np.strings.add(np.strings.add((a // 100).astype(SD), "."), np.strings.zfill((a % 100).astype(SD), 2)).tolist()
     versions = r.versions()
     try:
         handle = open(path, "w", encoding="utf-8", newline="")

@@ -107,6 +107,31 @@ def iso_days(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return era * 146097 + doe - 719468, good
 
 
+def iso_strings(days: np.ndarray) -> np.ndarray:
+    """Day numbers to 'YYYY-MM-DD' (U10) from code points: the inverse of iso_days (years 1-9999)."""
+    z = np.asarray(days, dtype=np.int64) + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = np.where(mp < 10, mp + 3, mp - 9)
+    year = yoe + era * 400 + (month <= 2)
+    out = np.empty((len(z), 10), dtype=np.uint32)
+    out[:, 0] = year // 1000 % 10
+    out[:, 1] = year // 100 % 10
+    out[:, 2] = year // 10 % 10
+    out[:, 3] = year % 10
+    out[:, 5] = month // 10
+    out[:, 6] = month % 10
+    out[:, 8] = day // 10
+    out[:, 9] = day % 10
+    out += 48
+    out[:, 4] = out[:, 7] = 45
+    return out.view("U10").ravel()
+
+
 def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = True,
           where: np.ndarray | None = None) -> np.ndarray:
     n = len(values)
@@ -128,24 +153,59 @@ def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
     return out
 
 
-_TRUE = np.array(sorted(F.TRUE))
-_FALSE = np.array(sorted(F.FALSE))
+def memo(name: str, values: Sequence[Any], parse: Callable, errors: Errors, fill: Any, dtype,
+         where: np.ndarray | None = None) -> np.ndarray:
+    """For columns with few distinct values (yes/no, a type, a set of letters): the reference parser
+    runs once per distinct value, every row is a dictionary lookup."""
+    n = len(values)
+    out = np.empty(n, dtype=dtype)
+    rows = range(n)
+    if isinstance(values, np.ndarray) and values.dtype.kind == "U" and n:
+        # string column: one vectorised comparison per distinct value (up to 40), then a loop for the rest
+        todo = np.ones(n, dtype=bool)
+        for _ in range(40):
+            first = int(np.argmax(todo))
+            if not todo[first]:
+                break
+            v = values[first]
+            same = values == v
+            try:
+                out[same] = parse(name, str(v))
+            except F.FieldError as e:
+                out[same] = fill
+                hit = np.flatnonzero(same)
+                errors.add(hit, [str(e)] * len(hit), where)
+            todo &= ~same
+        rows = np.flatnonzero(todo).tolist()
+    seq = values
+    cache: dict[Any, tuple[Any, str | None]] = {}
+    bad_rows, bad_msgs = [], []
+    for i in rows:
+        v = seq[i]
+        if isinstance(v, np.str_):
+            v = str(v)
+        try:
+            hit = cache[v]
+        except (KeyError, TypeError):
+            try:
+                hit = (parse(name, v), None)
+            except F.FieldError as e:
+                hit = (fill, str(e))
+            try:
+                cache[v] = hit
+            except TypeError:  # unhashable (a JSON list): not cached
+                pass
+        out[i] = hit[0]
+        if hit[1] is not None:
+            bad_rows.append(i)
+            bad_msgs.append(hit[1])
+    errors.add(np.asarray(bad_rows, dtype=np.int64), bad_msgs, where)
+    return out
 
 
 def bools(name: str, values: Sequence[Any], errors: Errors, default: bool = False,
           where: np.ndarray | None = None) -> np.ndarray:
-    n = len(values)
-    out = np.full(n, default, dtype=bool)
-    todo = np.arange(n)
-    if n and _all_str(values):
-        s = np.strings.lower(_as_str_array(values))
-        t, f = np.isin(s, _TRUE), np.isin(s, _FALSE)
-        blank = s == ""
-        out[t] = True
-        out[f & ~blank] = False
-        todo = np.flatnonzero(~(t | f))
-    _fallback(name, values, todo, lambda fld, v: F.parse_bool(fld, v, default), out, errors, where)
-    return out
+    return memo(name, values, lambda f, v: F.parse_bool(f, v, default), errors, default, bool, where)
 
 
 def ints(name: str, values: Sequence[Any], errors: Errors, default: int, minimum: int,

@@ -96,16 +96,20 @@ def _read_plain_csv(data: bytes) -> Table | None:
     starts[0, 0] = 0
     starts[1:, 0] = ends[:-1, -1] + 1
     cols: dict[str, Any] = {}
+    last = body.size - 1
     for j, name in enumerate(header):
-        s, e = starts[:, j], ends[:, j]
-        lens = e - s
+        s = starts[:, j].astype(np.int64)
+        lens = ends[:, j] - s
         w = int(lens.max())
         if w == 0:
             cols[name] = np.full(rows, "", dtype="U1")
             continue
-        pos = s[:, None] + np.arange(w)
-        chars = np.where(np.arange(w) < lens[:, None], body[np.minimum(pos, body.size - 1)], 0).astype(np.uint8)
-        cols[name] = np.ascontiguousarray(chars).view(f"S{w}").ravel().astype(f"U{w}")
+        pos = s[:, None] + np.arange(w, dtype=np.int64)
+        np.minimum(pos, last, out=pos)
+        chars = body[pos]
+        chars[np.arange(w) >= lens[:, None]] = 0
+        # ASCII bytes widened to code points are the UTF-32 that numpy's U dtype holds
+        cols[name] = np.ascontiguousarray(chars, dtype=np.uint32).view(f"U{w}").ravel()
     return Table(cols, rows)
 
 

@@ -291,7 +291,7 @@ def _values(name: str, r, idx: np.ndarray, **arrays) -> list:
             days = B.add_years_lut(cols.determined[idx], int(years[0])) if same else B.add_years(cols.determined[idx], years)
         else:
             days = getattr(cols, name)[idx]
-        return np.where(days == C.NAT, 0, days).astype("datetime64[D]").astype("U10").tolist()
+        return C.iso_strings(np.where(days == C.NAT, 0, days)).tolist()
     if name == "flow":
         flows = cols.flow[idx]
         uniq, inv = np.unique(flows, return_inverse=True)
