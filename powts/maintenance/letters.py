@@ -67,8 +67,7 @@ def _wrap(text: str, width: int = 95) -> list[str]:
     return lines
 
 
-def _shared_form(c: Canvas, sender: Sender) -> None:
-    c.beginForm("shared")
+def _draw_shared(c: Canvas, sender: Sender) -> None:
     c.setFont("Helvetica-Bold", 13)
     c.drawString(LEFT, HEIGHT - 60, sender.county)
     c.setFont("Helvetica", 9)
@@ -91,11 +90,21 @@ def _shared_form(c: Canvas, sender: Sender) -> None:
         y -= 12
     c.setFont("Helvetica", 8)
     c.drawString(LEFT, 60, f"Notice sent under {sender.lead_citation}. Keep this letter for your records.")
+
+
+def _shared_form(c: Canvas, sender: Sender) -> None:
+    c.beginForm("shared")
+    _draw_shared(c, sender)
     c.endForm()
 
 
 def _page(c: Canvas, item: Letter) -> None:
     c.doForm("shared")
+    _draw_variable(c, item)
+    c.showPage()
+
+
+def _draw_variable(c: Canvas, item: Letter) -> None:
     c.setFont("Helvetica", 10)
     c.drawString(LEFT, HEIGHT - 110, item.mailed_on.strftime("%B %-d, %Y"))
     y = HEIGHT - 140
@@ -117,7 +126,6 @@ def _page(c: Canvas, item: Letter) -> None:
         y -= 13
     c.setFont("Helvetica", 8)
     c.drawString(LEFT, y - 6, f"Authority: {item.citation}"[:130])
-    c.showPage()
 
 
 def render_owner(path: Path, sender: Sender, items: list[Letter]) -> None:
@@ -140,3 +148,77 @@ def render_batch(path: Path, sender: Sender, items) -> int:
         n += 1
     c.save()
     return n
+
+
+class Press:
+    """Draws every letter of a batch once, with ReportLab, into the print shop's merged file, and
+    writes each owner's file from the very same page operators (the shared part captured once), so
+    a batch costs one ReportLab drawing per letter rather than a ReportLab document per owner.
+
+    An owner's file is a plain PDF 1.4: catalog, pages, the two standard fonts (WinAnsi, as ReportLab
+    encodes them), one content stream per page.
+    """
+
+    def __init__(self, merged_path: Path, sender: Sender):
+        self.sender = sender
+        self.canvas = c = Canvas(str(merged_path), pagesize=letter, pageCompression=0)
+        c.setTitle(f"{sender.county}: maintenance notices")
+        c.setAuthor(sender.agency)
+        _draw_shared(c, sender)  # captured, then taken off the page: it goes in as a form
+        self.shared_ops = list(c._code)
+        del c._code[:]
+        _shared_form(c, sender)
+        self.pages = 0
+
+    def add(self, item: Letter) -> list[str]:
+        c = self.canvas
+        c.doForm("shared")
+        start = len(c._code)
+        _draw_variable(c, item)
+        ops = c._code[start:]
+        c.showPage()
+        self.pages += 1
+        return ops
+
+    def write_owner(self, path: Path, pages: list[list[str]]) -> None:
+        fonts = self.canvas._doc.fontMapping  # {"Helvetica": "/F1", ...}, as the operators name them
+        objects: list[bytes] = []
+
+        def add(body: bytes) -> int:
+            objects.append(body)
+            return len(objects)
+
+        catalog = add(b"")
+        pages_obj = add(b"")
+        font_refs = []
+        for base, name in fonts.items():
+            ref = add(f"<< /Type /Font /Subtype /Type1 /Name {name} /BaseFont /{base} /Encoding /WinAnsiEncoding >>".encode())
+            font_refs.append(f"{name} {ref} 0 R")
+        resources = f"<< /Font << {' '.join(font_refs)} >> /ProcSet [/PDF /Text] >>"
+        shared = "\n".join(self.shared_ops)
+        kids = []
+        for ops in pages:
+            stream = (shared + "\n" + "\n".join(ops)).encode("latin-1")
+            content = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+            kids.append(add(f"<< /Type /Page /Parent {pages_obj} 0 R /MediaBox [0 0 {WIDTH:g} {HEIGHT:g}] "
+                            f"/Resources {resources} /Contents {content} 0 R >>".encode()))
+        info = add(b"<< /Title (" + _pdf_text(f"{self.sender.county}: maintenance notice") + b") /Producer (powts) >>")
+        objects[catalog - 1] = f"<< /Type /Catalog /Pages {pages_obj} 0 R >>".encode()
+        objects[pages_obj - 1] = f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode()
+        out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+        offsets = []
+        for i, body in enumerate(objects, 1):
+            offsets.append(len(out))
+            out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+        xref = len(out)
+        out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+        out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+        out += b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, info, xref)
+        Path(path).write_bytes(bytes(out))
+
+    def close(self) -> None:
+        self.canvas.save()
+
+
+def _pdf_text(text: str) -> bytes:
+    return text.encode("latin-1", "replace").replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")

@@ -22,7 +22,7 @@ from django.utils import timezone
 from powts.audit.models import AuditEvent
 from powts.audit.services import build_event
 from powts.maintenance.choices import NoticeKind
-from powts.maintenance.letters import Letter, Sender, render_batch, render_owner
+from powts.maintenance.letters import Letter, Press, Sender
 from powts.maintenance.models import Notice, Schedule
 from powts.maintenance.services import profile_for, schedule_sync
 
@@ -100,7 +100,8 @@ def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool 
             if (row.pk, kind, row.due_on) in already:  # stage lagging behind: never twice
                 continue
             owner = row.system.parcel.owner
-            notices.append(Notice(jurisdiction_id=jurisdiction.pk, system=row.system, owner=owner, kind=kind, due_on=row.due_on,
+            key = owner.pk if owner else f"system-{row.pk}"
+            notices.append(Notice(pdf_path=str(output_dir / batch / f"owner-{key}.pdf"), jurisdiction_id=jurisdiction.pk, system=row.system, owner=owner, kind=kind, due_on=row.due_on,
                                   as_of=as_of, sent_at=now, batch=batch, to_name=owner.name if owner else "Owner of record",
                                   to_address=owner.mailing_address if owner else row.system.parcel.site_address,
                                   to_email=owner.email if owner else "", citation=citation[:300]))
@@ -109,7 +110,12 @@ def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool 
                 row.delinquent = True
             touched.append(row)
         Notice.objects.bulk_create(notices, batch_size=1000)
-        Schedule.objects.bulk_update(touched, ["stage", "stage_on", "delinquent"], batch_size=1000)
+        groups: dict[tuple, list[int]] = defaultdict(list)
+        for row in touched:
+            groups[(row.stage, row.delinquent)].append(row.pk)
+        for (stage, delinquent), ids in groups.items():  # a few UPDATEs, not one CASE per row
+            for start in range(0, len(ids), 5000):
+                Schedule.objects.filter(pk__in=ids[start:start + 5000]).update(stage=stage, stage_on=as_of, delinquent=delinquent)
         if notices and notices[0].pk is None:  # backends without RETURNING ids
             notices = list(Notice.objects.filter(batch=batch).select_related("system__parcel").order_by("pk"))
         ct = ContentType.objects.get_for_model(Notice)
@@ -143,24 +149,25 @@ def _deliver(jurisdiction, profile, notices: list[Notice], output_dir: Path, bat
     if not notices:
         return
     sender = _sender(jurisdiction, profile)
-    by_owner: dict[object, list[Notice]] = defaultdict(list)
+    by_owner: dict[str, list[Notice]] = defaultdict(list)
     for n in notices:
-        by_owner[n.owner_id or f"system-{n.system_id}"].append(n)
-    owners_dir = output_dir / batch
-    owners_dir.mkdir(parents=True, exist_ok=True)
-    letters = {n.pk: letter_for(n) for n in notices}
-    for key, items in by_owner.items():
-        path = owners_dir / f"owner-{key}.pdf"
-        render_owner(path, sender, [letters[n.pk] for n in items])
-        for n in items:
-            n.pdf_path = str(path)
-    result.owner_files = len(by_owner)
+        by_owner[n.pdf_path].append(n)  # the owner's file, named when the notice was recorded
+    (output_dir / batch).mkdir(parents=True, exist_ok=True)
     merged = output_dir / f"{batch}.pdf"
-    render_batch(merged, sender, (letters[n.pk] for items in by_owner.values() for n in items))
+    press = Press(merged, sender)
+    for path, items in by_owner.items():
+        press.write_owner(Path(path), [press.add(letter_for(n)) for n in items])
+    press.close()
+    result.owner_files = len(by_owner)
     result.merged_file = merged
     if email:
         _email(jurisdiction, by_owner, result)
-    Notice.objects.bulk_update(notices, ["pdf_path", "emailed_at", "email_error"], batch_size=1000)
+    sent = [n.pk for n in notices if n.emailed_at]
+    for start in range(0, len(sent), 5000):
+        Notice.objects.filter(pk__in=sent[start:start + 5000]).update(emailed_at=timezone.now())
+    for n in notices:
+        if n.email_error:
+            Notice.objects.filter(pk=n.pk).update(email_error=n.email_error)
 
 
 def _email(jurisdiction, by_owner, result: BatchResult) -> None:

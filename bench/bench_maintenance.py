@@ -1,0 +1,380 @@
+"""Benchmark (not a test) of the maintenance program (issue 4, "Speed").
+
+    .venv/bin/python bench/bench_maintenance.py [--systems 1000000] [--letters 10000] [--api-seconds 60 --api-rate 200]
+
+Uses its own database (SQLite in $POWTS_BENCH_DIR, default /tmp/powts-bench-maint, kept between runs
+so the 1,000,000-system inventory is built once; or DATABASE_URL). Each figure is printed beside a
+baseline measured in the same run:
+
+1. Due list over N systems as of a date: `selectors.due_list` beside a hand-written SQL query that
+   computes the same list (same rows, checked) on the same database. Target < 1 s and <= 2x.
+2. Notice letters: `notices_send` end to end (plan, record, audit, one PDF per owner, merged batch)
+   and the letter rendering alone, beside a bare ReportLab loop drawing the same page. Target >= 500
+   letters/s and <= 2x.
+3. API report submission: a waitress server in one process, a load generator (threads, keep-alive)
+   in another on loopback, at a fixed rate; p50/p99 latency; then stored reports == accepted requests.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import http.client
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+AS_OF = dt.date(2026, 11, 2)
+
+
+def setup_django(bench_dir: Path):
+    bench_dir.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("POWTS_DATA_DIR", str(bench_dir))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "powts.settings")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def build_inventory(unit, n: int) -> float:
+    """n systems with the demo county's mix of types and dates, inserted directly (not through the import)."""
+    from django.db import connection, transaction
+
+    from powts.inventory import demo_data
+    from powts.inventory.models import System
+
+    have = System.objects.filter(jurisdiction=unit).count()
+    if have >= n:
+        return 0.0
+    t0 = time.perf_counter()
+    with connection.cursor() as c:
+        if connection.vendor == "sqlite":
+            c.execute("UPDATE inventory_search_sync SET enabled = 0")
+    batch_p, batch_s = [], []
+    rows = demo_data.rows(unit.slug, n, seed=4)
+    for i, r in enumerate(rows, 1):
+        if i <= have:
+            continue
+        batch_p.append((unit.pk, f"B{r['parcel_id']}", "", r["site_address"], r["municipality"], False))
+        batch_s.append((unit.pk, r["system_id"], r["system_type"], r["status"], r["installed_on"] or None, r["last_serviced_on"] or None,
+                        "", "", "{}", "", f"B{r['parcel_id']}"))
+        if len(batch_p) >= 20000 or i == n:
+            with transaction.atomic(), connection.cursor() as c:
+                c.executemany("INSERT INTO inventory_parcel (jurisdiction_id, parcel_number, legal_description, site_address, municipality, sewered) "
+                              "VALUES (%s, %s, %s, %s, %s, %s)", batch_p)
+                c.executemany("INSERT INTO inventory_system (jurisdiction_id, system_id, system_type, status, installed_on, last_serviced_on, "
+                              "structures_served, permit_number, extra, search_text, parcel_id) "
+                              "SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, id FROM inventory_parcel WHERE jurisdiction_id = "
+                              + str(unit.pk) + " AND parcel_number = %s", batch_s)
+            batch_p, batch_s = [], []
+            print(f"\r  inventory: {i:,} / {n:,}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return time.perf_counter() - t0
+
+
+PEER_SQL = """
+SELECT system_ref, due_on, CASE WHEN due_on <= %s THEN 'overdue' ELSE 'first_notice' END
+  FROM maintenance_schedule WHERE jurisdiction_id = %s AND notice_on <= %s
+UNION ALL
+SELECT system_ref, NULL, 'needs_data' FROM maintenance_schedule WHERE jurisdiction_id = %s AND needs_data
+"""
+
+
+def timed(fn, repeat=5):
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), min(times), out
+
+
+def bench_due(unit, n: int):
+    from django.db import connection
+
+    from powts.maintenance.selectors import due_list
+    from powts.maintenance.services import schedule_sync
+
+    t0 = time.perf_counter()
+    done = schedule_sync(jurisdiction=unit)
+    sync_s = time.perf_counter() - t0
+    if done["created"] or done["updated"]:
+        print(f"  schedule_sync: {done['created']:,} created, {done['updated']:,} recomputed in {sync_s:.1f} s "
+              f"({(done['created'] + done['updated']) / sync_s:,.0f} systems/s)")
+        if connection.vendor == "sqlite":
+            with connection.cursor() as c:
+                c.execute("ANALYZE")
+
+    def ours():
+        return due_list(jurisdiction=unit, as_of=AS_OF)
+
+    def peer():
+        with connection.cursor() as c:
+            c.execute(PEER_SQL, [AS_OF, unit.pk, AS_OF, unit.pk])
+            return c.fetchall()
+
+    ours(), peer()  # warm the page cache
+    m_ours, b_ours, rows = timed(ours)
+    m_peer, b_peer, peer_rows = timed(peer)
+    same = sorted((r.system_id, str(r.due_on) if r.due_on else None, r.kind) for r in rows) == \
+        sorted((a, str(b) if b else None, k) for a, b, k in peer_rows)
+    kinds = {}
+    for r in rows:
+        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    print(f"1. due list over {n:,} systems as of {AS_OF}: {len(rows):,} rows ({', '.join(f'{v:,} {k}' for k, v in sorted(kinds.items()))}); same rows as SQL: {same}")
+    print(f"   powts due_list      median {m_ours * 1000:8.1f} ms  best {b_ours * 1000:8.1f} ms   target < 1000 ms: {'met' if m_ours < 1 else 'MISSED'}")
+    print(f"   hand-written SQL    median {m_peer * 1000:8.1f} ms  best {b_peer * 1000:8.1f} ms")
+    print(f"   ratio {m_ours / m_peer:.2f}x   target <= 2x: {'met' if m_ours / m_peer <= 2 else 'MISSED'}")
+
+
+def letters_unit_setup(n: int):
+    """A second county with n systems all at their first notice on AS_OF (due AS_OF + 10 days)."""
+    from django.db import connection, transaction
+
+    from powts.inventory.models import System
+    from powts.jurisdictions.services import jurisdiction_ensure
+    from powts.maintenance.models import Notice, Schedule
+    from powts.maintenance.services import schedule_sync
+
+    unit = jurisdiction_ensure(slug="lincoln")
+    Notice.objects.filter(jurisdiction=unit).delete()
+    Schedule.objects.filter(jurisdiction=unit).update(stage="", stage_on=None, delinquent=False)
+    have = System.objects.filter(jurisdiction=unit).count()
+    if have < n:
+        installed = (AS_OF + dt.timedelta(days=10)).replace(year=AS_OF.year - 3)
+        with transaction.atomic(), connection.cursor() as c:
+            c.execute("INSERT INTO inventory_owner (jurisdiction_id, name, kind, mailing_address, email, phone) VALUES (%s, %s, %s, %s, '', '')",
+                      [unit.pk, "Bench Owner", "person", "1 Bench Rd\nMerrill, WI 54452"])
+            c.execute("SELECT max(id) FROM inventory_owner")
+            owner_id = c.fetchone()[0]
+            c.executemany("INSERT INTO inventory_owner (jurisdiction_id, name, kind, mailing_address, email, phone) VALUES (%s, %s, 'person', %s, '', '')",
+                          [(unit.pk, f"Owner {i}", f"{100 + i} Pine Rd\nMerrill, WI 54452") for i in range(have, n)])
+            c.executemany("INSERT INTO inventory_parcel (jurisdiction_id, parcel_number, legal_description, site_address, municipality, sewered, owner_id) "
+                          "VALUES (%s, %s, '', %s, 'Town of Merrill', %s, %s)",
+                          [(unit.pk, f"L-{i}", f"{100 + i} Pine Rd", False, owner_id + 1 + i - have) for i in range(have, n)])
+            c.executemany("INSERT INTO inventory_system (jurisdiction_id, system_id, system_type, status, installed_on, structures_served, "
+                          "permit_number, extra, search_text, parcel_id) SELECT %s, %s, 'mound', 'active', %s, '', '', '{}', '', id "
+                          "FROM inventory_parcel WHERE jurisdiction_id = %s AND parcel_number = %s",
+                          [(unit.pk, f"LI-{i:06d}", installed, unit.pk, f"L-{i}") for i in range(have, n)])
+    schedule_sync(jurisdiction=unit)
+    return unit
+
+
+def bare_reportlab(path: Path, letters, sender) -> None:
+    """The peer: the same page drawn with plain canvas calls, every line on every page, one file."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen.canvas import Canvas
+
+    from powts.maintenance.letters import LEFT, TITLES, WHAT, _wrap
+
+    w, h = letter
+    c = Canvas(str(path), pagesize=letter, pageCompression=0)
+    shared = _wrap("Hire a licensed professional to inspect your septic tank (and pump it if sludge and scum fill 1/3 or more of the tank). "
+                   "They file the report with the county within 30 days of the work (" + sender.report_citation + ").")
+    who = _wrap(sender.who_may_do_it + ".")
+    for it in letters:
+        c.setFont("Helvetica-Bold", 13)
+        c.drawString(LEFT, h - 60, sender.county)
+        c.setFont("Helvetica", 9)
+        c.drawString(LEFT, h - 74, sender.agency)
+        c.line(LEFT, h - 80, w - LEFT, h - 80)
+        c.setFont("Helvetica", 10)
+        c.drawString(LEFT, h - 110, it.mailed_on.strftime("%B %-d, %Y"))
+        y = h - 140
+        for line in [it.to_name, *it.to_address.splitlines()]:
+            c.drawString(LEFT, y, line)
+            y -= 13
+        c.setFont("Helvetica-Bold", 14)
+        c.drawString(LEFT, h - 250, TITLES[it.kind])
+        c.setFont("Helvetica", 10)
+        c.drawString(LEFT, h - 275, f"System: {it.system_ref} ({it.system_type})")
+        c.drawString(LEFT, h - 289, f"Location: {it.site_address}")
+        c.drawString(LEFT, h - 307, f"Due date: {it.due_on:%B %-d, %Y}")
+        y = h - 329
+        for line in _wrap(WHAT[it.kind], 90):
+            c.drawString(LEFT, y, line)
+            y -= 13
+        c.setFont("Helvetica", 9)
+        y = 286
+        for line in shared + who:
+            c.drawString(LEFT, y, line)
+            y -= 12
+        c.setFont("Helvetica", 8)
+        c.drawString(LEFT, 60, f"Notice sent under {sender.lead_citation}. Keep this letter for your records.")
+        c.showPage()
+    c.save()
+
+
+def bench_letters(n: int):
+    from powts.maintenance.letters import Press
+    from powts.maintenance.models import Notice
+    from powts.maintenance.notices import _sender, letter_for, notices_send
+    from powts.maintenance.services import profile_for
+
+    unit = letters_unit_setup(n)
+    out = Path(tempfile.mkdtemp(prefix="powts-letters-"))
+    try:
+        t0 = time.perf_counter()
+        result = notices_send(jurisdiction=unit, as_of=AS_OF, output_dir=out, email=False, sync=False)
+        end_to_end = time.perf_counter() - t0
+        notices = list(Notice.objects.filter(batch=result.batch).select_related("system__parcel"))
+        sender = _sender(unit, profile_for(unit))
+        letters = [letter_for(x) for x in notices]
+        t0 = time.perf_counter()
+        press = Press(out / "rb.pdf", sender)
+        for i, item in enumerate(letters):
+            press.write_owner(out / f"r{i}.pdf", [press.add(item)])
+        press.close()
+        render_only = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        bare_reportlab(out / "peer.pdf", letters, sender)
+        peer = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for i, item in enumerate(letters):
+            bare_reportlab(out / f"p{i}.pdf", [item], sender)
+        peer_files = time.perf_counter() - t0
+        k = len(letters)
+        print(f"2. {k:,} notice letters ({result.owner_files:,} owner files + 1 merged file of {k:,} pages)")
+        print(f"   notices_send end to end (plan, record, audit, render) {end_to_end:6.2f} s  {k / end_to_end:7.0f} letters/s   target >= 500/s: {'met' if k / end_to_end >= 500 else 'MISSED'}")
+        print(f"   rendering only (owner files + merged file)           {render_only:6.2f} s  {k / render_only:7.0f} letters/s")
+        print(f"   bare ReportLab loop, same page, one file              {peer:6.2f} s  {k / peer:7.0f} letters/s")
+        print(f"   bare ReportLab loop, same page, one file per letter   {peer_files:6.2f} s  {k / peer_files:7.0f} letters/s")
+        print(f"   ratio end to end / bare one-file loop {end_to_end / peer:.2f}x, / bare file-per-letter loop {end_to_end / peer_files:.2f}x   "
+              f"target <= 2x: {'met' if end_to_end / peer <= 2 else 'MISSED'} (one-file peer)")
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- API load
+
+LOADGEN = r'''
+import http.client, json, sys, threading, time
+port, token, rate, seconds, threads, systems = int(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), json.loads(sys.argv[6])
+lat, codes, lock = [], {}, threading.Lock()
+start = time.perf_counter() + 0.5
+total = int(rate * seconds)
+def worker(k):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    i = k
+    while i < total:
+        due = start + i / rate
+        wait = due - time.perf_counter()
+        if wait > 0: time.sleep(wait)
+        sid = systems[i % len(systems)]
+        day = 1 + (i // len(systems)) % 300
+        body = json.dumps({"jurisdiction": "dane", "system_id": sid, "kind": "pumping",
+                           "work_date": f"2026-{1 + day // 28:02d}-{1 + day % 28:02d}" if day // 28 < 10 else "2026-10-01",
+                           "license_number": "BENCH-SSO-%d" % (i % 50), "gallons_pumped": 1000, "disposal_site": "Bench WWTP"})
+        t0 = time.perf_counter()
+        try:
+            conn.request("POST", "/api/maintenance/reports/", body, {"Content-Type": "application/json", "Authorization": "Token " + token})
+            r = conn.getresponse(); r.read(); code = r.status
+        except Exception as exc:
+            code = type(exc).__name__; conn.close(); conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        # latency from the scheduled send time, so a queue behind a slow server counts (no coordinated omission)
+        with lock:
+            lat.append(time.perf_counter() - max(due, t0) + (t0 - due if t0 > due else 0)); codes[code] = codes.get(code, 0) + 1
+        i += threads
+ts = [threading.Thread(target=worker, args=(k,)) for k in range(threads)]
+[t.start() for t in ts]; [t.join() for t in ts]
+elapsed = time.perf_counter() - start
+print(json.dumps({"latencies": lat, "codes": {str(k): v for k, v in codes.items()}, "elapsed": elapsed}))
+'''
+
+
+def bench_api(unit, rate: float, seconds: float):
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from powts.accounts.models import License, User
+    from powts.accounts.services import license_create, user_create
+    from powts.inventory.models import System
+    from powts.maintenance.models import Report
+
+    user = User.objects.filter(username="bench-pumper").first() or user_create(username="bench-pumper", password="bench-password-123", role="pumper")
+    for i in range(50):
+        if not License.objects.filter(number=f"BENCH-SSO-{i}").exists():
+            license_create(kind="septage_operator", number=f"BENCH-SSO-{i}", holder_name="Bench Pumper", user=user)
+    token, _ = Token.objects.get_or_create(user=user)
+    systems = list(System.objects.filter(jurisdiction=unit, installed_on__lt="2025-01-01").order_by("?").values_list("system_id", flat=True)[:3000]) \
+        if connection.vendor == "postgresql" else \
+        list(System.objects.filter(jurisdiction=unit, installed_on__lt="2025-01-01", pk__lte=200000).values_list("system_id", flat=True)[::67][:3000])
+    Report.objects.filter(license__number__startswith="BENCH-SSO-").delete()
+    before = Report.objects.count()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ)
+    server = subprocess.Popen([sys.executable, "-c",
+                               "import os, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE','powts.settings'); django.setup();"
+                               "from waitress import serve; from powts.wsgi import application;"
+                               f"serve(application, host='127.0.0.1', port={port}, threads=8, _quiet=True)"], env=env)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        gen = subprocess.run([sys.executable, "-c", LOADGEN, str(port), token.key, str(rate), str(seconds), "16", json.dumps(systems)],
+                             capture_output=True, text=True, env=env)
+        if gen.returncode:
+            print("   load generator failed:", gen.stderr[-2000:])
+            return
+        res = json.loads(gen.stdout)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    lat = sorted(res["latencies"])
+    codes = res["codes"]
+    accepted = codes.get("201", 0)
+    dup = codes.get("200", 0)
+    stored = Report.objects.count() - before
+    p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
+    achieved = len(lat) / res["elapsed"]
+    print(f"3. API report submission, {rate:.0f} req/s offered for {seconds:.0f} s from a second process (16 keep-alive connections, waitress 8 threads)")
+    print(f"   sent {len(lat):,} in {res['elapsed']:.1f} s = {achieved:.0f} req/s; responses {codes}")
+    print(f"   latency p50 {p(0.5):.0f} ms  p99 {p(0.99):.0f} ms  max {lat[-1] * 1000:.0f} ms   target p99 < 200 ms: {'met' if p(0.99) < 200 else 'MISSED'}; "
+          f"rate {'met' if achieved >= rate * 0.98 and accepted + dup == len(lat) else 'MISSED'}")
+    print(f"   stored reports {stored:,} == accepted (201) {accepted:,}: {stored == accepted}; recognised duplicates (200) {dup:,}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--systems", type=int, default=1_000_000)
+    ap.add_argument("--letters", type=int, default=10_000)
+    ap.add_argument("--api-rate", type=float, default=200)
+    ap.add_argument("--api-seconds", type=float, default=60)
+    ap.add_argument("--skip", nargs="*", default=[], choices=["due", "letters", "api"])
+    args = ap.parse_args(argv)
+    setup_django(Path(os.environ.get("POWTS_BENCH_DIR", "/tmp/powts-bench-maint")))
+    from django.db import connection
+
+    from powts.jurisdictions.services import jurisdiction_ensure
+
+    print(f"database: {connection.vendor} ({connection.settings_dict['NAME']})")
+    unit = jurisdiction_ensure(slug="dane")
+    built = build_inventory(unit, args.systems)
+    if built:
+        print(f"  built the inventory in {built:.0f} s")
+    if "due" not in args.skip:
+        bench_due(unit, args.systems)
+    if "letters" not in args.skip:
+        bench_letters(args.letters)
+    if "api" not in args.skip:
+        bench_api(unit, args.api_rate, args.api_seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
