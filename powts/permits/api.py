@@ -8,6 +8,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
@@ -64,27 +66,27 @@ class PermitDetailSerializer(PermitSerializer):
                   "plan_stamped_by_designer", "existing_system_on_lot", "recording_required", "setback_result",
                   "code_basis_on", "missing", "documents", "invoices", "inspections", "changes", "notices", "timeline"]
 
-    def get_missing(self, obj):
+    def get_missing(self, obj) -> list[dict]:
         return services.missing_items(obj) if obj.status in c.OPEN_STATUSES else []
 
-    def get_documents(self, obj):
+    def get_documents(self, obj) -> list[dict]:
         return [{"id": d.id, "kind": d.kind, "title": d.title, "received_on": d.received_on, "recorded": d.recorded}
                 for d in obj.documents.all()]
 
-    def get_inspections(self, obj):
+    def get_inspections(self, obj) -> list[dict]:
         return [inspection_json(i) for i in obj.inspections.all()]
 
-    def get_changes(self, obj):
+    def get_changes(self, obj) -> list[dict]:
         return [{"id": ch.id, "kind": ch.kind, "status": ch.status, "received_on": ch.received_on,
                  "decided_on": ch.decided_on, "explanation": ch.explanation, "citation": ch.citation,
                  "invoice": ch.invoice_id} for ch in obj.changes.all()]
 
-    def get_notices(self, obj):
+    def get_notices(self, obj) -> list[dict]:
         return [{"id": n.id, "kind": n.kind, "issued_on": n.issued_on, "recipients": n.recipients, "reasons": n.reasons,
                  "amendments": n.amendments, "appeal_rights": n.appeal_rights, "respond_by": n.respond_by,
                  "citation": n.citation} for n in obj.notices.all()]
 
-    def get_timeline(self, obj):
+    def get_timeline(self, obj) -> list[dict]:
         return [{"on": e.on, "at": e.at, "step": e.step, "summary": e.summary, "citation": e.citation,
                  "actor": e.actor.username if e.actor_id else None} for e in obj.events.select_related("actor")]
 
@@ -235,6 +237,7 @@ def file_application(user, data: dict) -> Permit:
 
 # -- views ----------------------------------------------------------------------------------
 
+@extend_schema(request=FileSerializer, responses={200: PermitSerializer(many=True), 201: PermitDetailSerializer})
 @api_view(["GET", "POST"])
 def permits(request):
     """GET: the permits you may see (?status=, ?number=). POST: file an application (a master plumber, or staff)."""
@@ -252,11 +255,13 @@ def permits(request):
     return _detail(permit, request, 201)
 
 
+@extend_schema(operation_id="permits_detail", responses=PermitDetailSerializer)
 @api_view(["GET"])
 def permit_detail(request, pk):
     return _detail(selectors.permit_get(user=request.user, pk=pk), request)
 
 
+@extend_schema(request=DocumentSerializer, responses={201: PermitDetailSerializer})
 @api_view(["POST"])
 def permit_documents(request, pk):
     permit = selectors.permit_get(user=request.user, pk=pk)
@@ -267,6 +272,7 @@ def permit_documents(request, pk):
     return _detail(permit, request, 201)
 
 
+@extend_schema(request=OpenApiTypes.OBJECT, responses=PermitDetailSerializer)
 @api_view(["POST"])
 def permit_plot_plan(request, pk):
     """The plot plan (GeoJSON, feet), checked against the county's setbacks; the result is stored with the permit."""
@@ -292,6 +298,7 @@ ACTIONS = {
 PLUMBER_ACTIONS = {"resubmit"}
 
 
+@extend_schema(request=ActionSerializer, responses=PermitDetailSerializer)
 @api_view(["POST"])
 def permit_action(request, pk, action):
     """Move the permit: hold, resubmit, approve, deny, issue, final-approve, suspend, reinstate, revoke."""
@@ -307,6 +314,7 @@ def permit_action(request, pk, action):
     return _detail(permit, request)
 
 
+@extend_schema(request=ChangeSerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["POST"])
 def permit_changes(request, pk):
     """Apply for a renewal, transfer or change of plumber (the fee is charged; staff grant it once paid)."""
@@ -325,6 +333,7 @@ def permit_changes(request, pk):
     return Response({"change": change.id, "permit": PermitDetailSerializer(Permit.objects.get(pk=pk)).data}, status=201)
 
 
+@extend_schema(request=ActionSerializer, responses=PermitDetailSerializer)
 @api_view(["POST"])
 def change_decide(request, pk, decision):
     change = get_object_or_404(PermitChange.objects.filter(permit__in=selectors.permit_list(user=request.user)), pk=pk)
@@ -341,6 +350,7 @@ def change_decide(request, pk, decision):
     return _detail(change.permit, request)
 
 
+@extend_schema(request=InspectionRequestSerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["POST"])
 def inspection_request(request, pk):
     """The plumber's notice; the answer gives the county's deadline and, when refused, the earliest allowed day."""
@@ -353,6 +363,7 @@ def inspection_request(request, pk):
     return Response(inspection_json(insp), status=201)
 
 
+@extend_schema(request=InspectionResultSerializer, responses=OpenApiTypes.OBJECT)
 @api_view(["POST"])
 def inspection_result(request, pk):
     insp = selectors.inspection_get(user=request.user, pk=pk)
@@ -366,6 +377,7 @@ def inspection_result(request, pk):
     return Response(inspection_json(insp))
 
 
+@extend_schema(request=PaymentSerializer, responses={201: InvoiceSerializer})
 @api_view(["POST"])
 def invoice_payment(request, pk):
     invoice = get_object_or_404(Invoice.objects.select_related("permit"), pk=pk)
@@ -378,6 +390,7 @@ def invoice_payment(request, pk):
     return Response(InvoiceSerializer(invoice).data, status=201)
 
 
+@extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
 @api_view(["GET"])
 def permit_card(request, pk):
     permit = selectors.permit_get(user=request.user, pk=pk)
@@ -389,12 +402,14 @@ def permit_card(request, pk):
     return resp
 
 
+@extend_schema(responses={(200, "text/calendar"): OpenApiTypes.STR})
 @api_view(["GET"])
 def inspections_ics(request):
     """The signed-in inspector's inspections as an iCalendar feed (token auth works for calendar apps)."""
     return HttpResponse(documents.inspector_feed(request.user), content_type="text/calendar; charset=utf-8")
 
 
+@extend_schema(responses={200: OpenApiTypes.OBJECT})
 @api_view(["GET"])
 def export(request, fmt):
     """Permits and inspections you may see, as BLDS-shaped JSON/CSV (fmt: blds.json, csv, json, inspections.csv)."""
@@ -413,12 +428,14 @@ def _open311_request(comp: Complaint) -> dict:
             "long": float(comp.long) if comp.long is not None else None}
 
 
+@extend_schema(responses=OpenApiTypes.OBJECT, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def open311_services(request):
     return Response(enf.SERVICES)
 
 
+@extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT, auth=[])
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
 def open311_requests(request):
@@ -453,6 +470,7 @@ def open311_requests(request):
                       "account_id": None}], status=201)
 
 
+@extend_schema(responses=OpenApiTypes.OBJECT, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def open311_request(request, pk):
