@@ -227,6 +227,11 @@ def openfisca_run(system, d: dict[str, np.ndarray], last_day: np.ndarray):
 
 # -- measurements ------------------------------------------------------------------------------------
 
+def _version(dist: str) -> str:
+    from importlib.metadata import version
+    return version(dist)
+
+
 def best(fn, repeat):
     times, result = [], None
     for _ in range(repeat):
@@ -243,11 +248,10 @@ def main() -> int:
     ap.add_argument("--skip-cli", action="store_true")
     args = ap.parse_args()
     n = args.rows
-    import openfisca_core
     import polars as pl
 
     print(f"rows: {n:,}   python {sys.version.split()[0]}   numpy {np.__version__}   "
-          f"openfisca-core {openfisca_core.__version__ if hasattr(openfisca_core, '__version__') else '?'}   polars {pl.__version__}")
+          f"openfisca-core {_version('openfisca-core')}   polars {pl.__version__}   load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus")
     d = generate(n)
 
     # 1. powts.law batch path on typed columns, with the failed tests (and citations) of every row

@@ -73,6 +73,16 @@ def main(argv: list[str]) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except MemoryError:
+        print("powts rules: out of memory; split the input file", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug of ours: say so plainly, no traceback (POWTS_DEBUG=1 shows it)
+        import os
+
+        if os.environ.get("POWTS_DEBUG"):
+            raise
+        print(f"powts rules: internal error ({type(e).__name__}: {e}); please report it with the input file", file=sys.stderr)
+        return 1
 
 
 def _funds(text: str) -> int:
@@ -168,6 +178,7 @@ def _well_decisions(path: str):
     from .wells import WellDecision, decide_row
 
     table = read_table(path)
+    table.columns = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in table.columns.items()}
     keys = list(table.columns)
     out = []
     for i in range(table.n):

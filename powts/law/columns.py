@@ -49,7 +49,8 @@ def _fallback(name: str, values: Sequence[Any], rows: np.ndarray, parse: Callabl
     bad_rows, bad_msgs = [], []
     for i in rows:
         try:
-            v = parse(name, values[i])
+            raw = values[i]
+            v = parse(name, str(raw) if isinstance(raw, np.str_) else raw)
             out[i] = convert(v)
         except F.FieldError as e:
             bad_rows.append(i)

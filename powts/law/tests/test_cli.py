@@ -85,3 +85,16 @@ def test_parameter_file_error_exits_1(tmp_path, monkeypatch, capsys):
         assert "bad.yaml:5: parameter 'p': unknown unit 'furlongs'" in capsys.readouterr().err
     finally:
         engine.default_parameters.cache_clear()
+
+
+def test_errors_quote_the_value_plainly_from_the_fast_csv_reader(tmp_path, capsys):
+    src = _csv(tmp_path, "A1,residence,a,2024-03-15,2024-13-01,1970-05-01,38000,5200,Dane\n"
+                         "A2,farm,a,2024-03-15,2024-04-01,1970-05-01,38000,5200,Dane\n")
+    assert main(["rules", "evaluate", "wisconsin-fund-grant", "--input", str(src), "--output", "-"]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert out[0]["reasons"][0]["text"] == "applied_on: '2024-13-01' is not a date (YYYY-MM-DD)"
+    assert out[1]["reasons"][0]["text"].startswith("applicant_type: 'farm' is not one of")
+    w = tmp_path / "w.csv"
+    w.write_text("id,claimant_type\nW1,alien\n")
+    assert main(["rules", "evaluate", "well-compensation", "--input", str(w), "--output", "-"]) == 0
+    assert "claimant_type: 'alien' is not one of" in capsys.readouterr().out
