@@ -18,9 +18,9 @@ import numpy as np
 from . import columns as C
 from . import fields as F
 from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
-from .explain import GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, Test, explanation, fill, money
+from .explain import Test, money
 from .funding_tables import table_amount_cents
-from .grants import APPLICANT_TYPES, LETTERS, PROGRAM, _cap_words, _long_date
+from .grants import APPLICANT_TYPES, LETTERS, PROGRAM
 
 TESTS = ["category", "installed_before", "principal_residence", "small_commercial", "income_limit",
          "revenue_limit", "not_sewered", "determined_before_work", "application_window", "one_grant",
