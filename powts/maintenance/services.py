@@ -36,14 +36,14 @@ def profile_for(jurisdiction):
 
 # ---------------------------------------------------------------- schedules
 
-def events_for(system_ids: list[int]) -> dict[int, list[rules.Event]]:
+def events_for(system_ids: list[int], holding: bool = True) -> dict[int, list[rules.Event]]:
     """Qualifying-event candidates per system: maintenance reports and holding-tank service dates."""
     out: dict[int, list[rules.Event]] = {}
     for sid, kind, on, frac in (Report.objects.filter(system_id__in=system_ids)
                                 .exclude(review_status=ReviewStatus.REJECTED)
                                 .values_list("system_id", "kind", "work_date", "sludge_scum_fraction")):
         out.setdefault(sid, []).append(rules.Event(on, kind, frac))
-    for sid, services in HoldingTankReport.objects.filter(system_id__in=system_ids).values_list("system_id", "services"):
+    for sid, services in (HoldingTankReport.objects.filter(system_id__in=system_ids).values_list("system_id", "services") if holding else ()):
         for item in services or []:
             try:
                 out.setdefault(sid, []).append(rules.Event(dt.date.fromisoformat(item["date"]), rules.SERVICING))
@@ -68,11 +68,11 @@ def _apply(row: Schedule, result: rules.Schedule) -> bool:
 
 
 @transaction.atomic
-def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed") -> Schedule:
-    profile = profile_for(system.jurisdiction)
+def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed", profile=None) -> Schedule:
+    profile = profile or profile_for(system.jurisdiction)
     result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
                        last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
-                       events=events_for([system.pk]).get(system.pk, []))
+                       events=events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, []))
     row = Schedule.objects.select_for_update().filter(pk=system.pk).first()
     created = row is None
     if created:
@@ -82,7 +82,8 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
         before = snapshot(row, [*SCHEDULE_FIELDS, "stage", "delinquent"])
     _apply(row, result)
     row.src_system_type, row.src_installed_on, row.src_last_serviced_on = system.system_type, system.installed_on, system.last_serviced_on
-    row.failure_reported = row.failure_reported or Report.objects.filter(system=system, failure_flag=True, failure_reviewed_at__isnull=True).exists()
+    if created:
+        row.failure_reported = Report.objects.filter(system=system, failure_flag=True, failure_reviewed_at__isnull=True).exists()
     row.save()
     if created:
         audit_create(row, action=action)
@@ -298,6 +299,8 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     if existing:
         return Submitted(existing, False)
     profile = profile_for(jurisdiction)
+    if system is not None:
+        system.jurisdiction = jurisdiction
     report = Report(jurisdiction=jurisdiction, system=system, license=lic, filed_by=filed_by if getattr(filed_by, "pk", None) else None,
                     channel=channel, filed_at=now, **cleaned)
     report.late = (today - report.work_date).days > profile.late_after_days
@@ -311,9 +314,12 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
             report.save()
             audit_create(report, action=_report_action(report))
             if system:
-                schedule_refresh(system=system, action=f"due date moved by {report}")
-                if report.failure_flag:
-                    Schedule.objects.filter(pk=system.pk).update(failure_reported=True)
+                row = schedule_refresh(system=system, action=f"due date moved by {report}", profile=profile)
+                if report.failure_flag and not row.failure_reported:
+                    before = snapshot(row, ["failure_reported"])
+                    row.failure_reported = True
+                    row.save(update_fields=["failure_reported"])
+                    audit_update(row, before=before, action=f"signs of failure reported in {report}")
             if report.failure_flag:
                 transaction.on_commit(lambda: _tell_staff_of_failure(report.pk))
     except IntegrityError:

@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework import serializers as drf_serializers
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
@@ -26,6 +27,22 @@ def _jurisdiction(request, slug):
     return unit
 
 
+_DATETIME = drf_serializers.DateTimeField()
+
+
+def report_body(r, unit, lic_number: str) -> dict:
+    """The report as ReportSerializer shows it, built directly (a ModelSerializer rebuilds its fields
+    on every call; this is the hot path of contractor submissions)."""
+    return {"id": r.pk, "jurisdiction": unit.slug, "system_ref": r.system_ref, "in_inventory": r.system_id is not None, "kind": r.kind,
+            "work_date": r.work_date.isoformat(), "license_number": lic_number,
+            "sludge_scum_fraction": None if r.sludge_scum_fraction is None else str(r.sludge_scum_fraction),
+            "effluent_ponding": r.effluent_ponding, "gallons_pumped": r.gallons_pumped, "disposal_site": r.disposal_site,
+            "components_serviced": r.components_serviced, "failure_observed": r.failure_observed,
+            "water_meter_reading": None if r.water_meter_reading is None else str(r.water_meter_reading), "location": r.location,
+            "notes": r.notes, "channel": r.channel, "filed_at": _DATETIME.to_representation(r.filed_at), "late": r.late,
+            "review_status": r.review_status, "failure_flag": r.failure_flag}
+
+
 class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Inspection, pumping and servicing reports (SPS 383.55). POST files one; the same system, date
     and license again answers 200 with the stored report and `duplicate: true`."""
@@ -43,7 +60,7 @@ class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         data = request.data
         unit = _jurisdiction(request, data.get("jurisdiction"))
         result = services.report_submit(jurisdiction=unit, data=data, filed_by=request.user, channel=Channel.API)
-        body = s.ReportSerializer(result.report).data
+        body = report_body(result.report, unit, lic_number=result.report.license.number)
         body["duplicate"] = result.duplicate
         return Response(body, status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK)
 

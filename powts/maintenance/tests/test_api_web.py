@@ -126,3 +126,13 @@ def test_owner_sees_due_date_reports_and_notices(dane, make_system, make_user, p
     assert b"January 5, 2029" in r.content and b"Pumping" in r.content
     r = c.get(f"/api/maintenance/systems/{system.pk}/")
     assert r.status_code == 200 and r.json()["schedule"]["due_on"] == "2029-01-05"
+
+
+def test_fast_report_body_matches_the_serializer(dane, make_system, api):
+    from powts.maintenance.api.serializers import ReportSerializer
+
+    make_system()
+    body = api.post("/api/maintenance/reports/", _body(sludge_scum_fraction="0.25"), format="json").json()
+    body.pop("duplicate")
+    expected = dict(ReportSerializer(Report.objects.get()).data)
+    assert body == expected
