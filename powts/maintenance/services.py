@@ -268,6 +268,9 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
         system = System.objects.select_related("parcel").filter(jurisdiction=jurisdiction, system_id=ref).first()
         if system and work_date and system.installed_on and work_date < system.installed_on:
             errors["work_date"] = f"work_date {work_date} is before the system was installed ({system.installed_on})"
+        if (system and kind == ReportKind.PUMPING and meter is None and system.system_type == "holding_tank" and profile.water_meter_remedy
+                and work_date and ServicingContract.objects.filter(system=system, water_meter_required=True, starts_on__lte=work_date).exists()):
+            errors["water_meter_reading"] = f"water_meter_reading is required at each pumping of this holding tank ({profile.citations['water_meter']})"
         if system and kind == ReportKind.INSPECTION and fraction is None and "sludge_scum_fraction" not in errors:
             rule = profile.types.get(system.system_type)
             if rule and rule.rule == "septic_tank":

@@ -54,3 +54,18 @@ def test_46_06_5_b_2_gallons_and_disposal_site_each_time(dane, make_system):
     with pytest.raises(ValidationError) as exc:
         holding_report_file(system=system, data=_report(services=[{"date": "2026-02-01", "gallons": -1, "disposal_site": ""}]), today=D(2026, 7, 1))
     assert set(exc.value.message_dict) == {"services[0].gallons", "services[0].disposal_site"}
+
+
+def test_lincoln_holding_tank_agreement_3_meter_reading_at_each_pumping(lincoln, make_system, pumper_license):
+    from django.utils import timezone
+
+    from powts.maintenance.services import report_submit
+
+    system = make_system(system_id="LI-9", system_type="holding_tank", jurisdiction=lincoln)
+    contract_file(system=system, provider_name="X", starts_on=D(2026, 1, 1), water_meter_required=True)
+    data = {"system_id": "LI-9", "kind": "pumping", "work_date": "2026-03-01", "license_number": "SSO-1", "gallons_pumped": 2500}
+    now = timezone.make_aware(timezone.datetime(2026, 3, 2, 9))
+    with pytest.raises(ValidationError) as exc:
+        report_submit(jurisdiction=lincoln, data=data, now=now)
+    assert "HOLDING TANK MAINTENANCE AGREEMENT (3)" in exc.value.message_dict["water_meter_reading"][0]
+    assert report_submit(jurisdiction=lincoln, data={**data, "water_meter_reading": "10432.5"}, now=now).created
