@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from powts.law import grants, wells
 from powts.law.batch import evaluate_rows
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEWER = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 dates = st.dates(min_value=dt.date(1960, 1, 1), max_value=dt.date(2030, 12, 31))
 recent = st.dates(min_value=dt.date(1999, 1, 1), max_value=dt.date(2030, 12, 31))
@@ -131,7 +132,7 @@ def test_more_income_never_a_larger_award(claim, extra_cents):
     assert high.award <= low.award
 
 
-@SETTINGS
+@FEWER
 @given(st.lists(applications(), min_size=1, max_size=12))
 def test_fast_words_equal_row_words(rows):
     """render.render_rows (templates, for a million rows) writes exactly what render(i) writes."""
@@ -142,7 +143,7 @@ def test_fast_words_equal_row_words(rows):
         assert (reasons, text) == r.render(i)
 
 
-@SETTINGS
+@FEWER
 @given(st.lists(applications(), min_size=1, max_size=12))
 def test_fast_csv_lines_read_back_as_row_words(rows):
     """render.csv_lines: valid CSV whose fields are exactly the per-row words."""
