@@ -32,6 +32,7 @@ def test_every_fee_is_cited_and_amount_marked_outside_texts(slug):
 
 def test_lincoln_schedule_is_per_year_and_a_gap_is_an_error():
     assert rules.fee_for("lincoln", "renewal", D(2026, 12, 31)).schedule_id == "lincoln-2026"
+    assert rules.fee_for("lincoln", "renewal", D(2025, 12, 31)).schedule_id == "lincoln-2025"
     assert rules.fee_for("lincoln", "renewal", D(2027, 1, 1)).schedule_id == "lincoln-2027"
     with pytest.raises(rules.RuleError, match="no fee schedule of lincoln covers 2031-01-01"):
         rules.fee_for("lincoln", "renewal", D(2031, 1, 1))

@@ -1,0 +1,138 @@
+"""Demo permits for a demo county: `load(jurisdiction)` after `powts demo` made its people and inventory.
+
+One permit in each interesting state, dated relative to today, every step through the services (so
+each is validated and audited like real work). Idempotent: a county that has permits is left alone.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from powts.accounts.models import License, User
+from powts.audit.choices import Channel
+from powts.audit.context import acting
+from powts.audit.services import audit_update, snapshot
+from powts.inventory.models import System
+from powts.permits import services, services_enforcement as enf, services_site as site
+from powts.permits.models import Permit
+
+PLAN = {"type": "FeatureCollection", "features": [
+    {"type": "Feature", "properties": {"kind": "lot_line", "name": "Lot"},
+     "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [200, 0], [200, 300], [0, 300], [0, 0]]]}},
+    {"type": "Feature", "properties": {"kind": "dwelling", "name": "House"},
+     "geometry": {"type": "Polygon", "coordinates": [[[60, 200], [110, 200], [110, 240], [60, 240], [60, 200]]]}},
+    {"type": "Feature", "properties": {"kind": "well", "name": "Well"}, "geometry": {"type": "Point", "coordinates": [30, 280]}},
+    {"type": "Feature", "properties": {"kind": "treatment_tank", "name": "Septic tank"},
+     "geometry": {"type": "Polygon", "coordinates": [[[75, 170], [95, 170], [95, 180], [75, 180], [75, 170]]]}},
+    {"type": "Feature", "properties": {"kind": "dispersal_area", "name": "Mound"},
+     "geometry": {"type": "Polygon", "coordinates": [[[60, 40], [140, 40], [140, 100], [60, 100], [60, 40]]]}},
+    {"type": "Feature", "properties": {"kind": "replacement_area", "name": "Replacement area"},
+     "geometry": {"type": "Polygon", "coordinates": [[[150, 40], [190, 40], [190, 100], [150, 100], [150, 40]]]}},
+]}
+DOCS = ["system_plans", "soil_report", "construction_details", "maintenance_agreement"]
+
+
+def _name(base: str, slug: str) -> str:
+    return base if slug == "dane" else f"{base}-{slug}"
+
+
+def _pay(permit, on):
+    for inv in permit.invoices.all():
+        if inv.balance > 0:
+            services.payment_record(invoice=inv, amount=inv.balance, received_on=on, reference="demo check")
+
+
+def load(jurisdiction, *, today: dt.date | None = None) -> int:
+    """Create the demo permits; returns how many. Needs the demo plumber and some inventory."""
+    slug = jurisdiction.slug
+    if Permit.objects.filter(jurisdiction=jurisdiction).exists():
+        return 0
+    plumber = License.objects.filter(user__username=_name("plumber", slug), kind="master_plumber").first()
+    staff = User.objects.filter(username=_name("staff", slug)).first()
+    tester = License.objects.filter(user__username=_name("soiltester", slug), kind="soil_tester").first()
+    systems = list(System.objects.filter(jurisdiction=jurisdiction).select_related("parcel__owner").order_by("id")[:10])
+    if plumber is None or len(systems) < 8:
+        return 0
+    today = today or timezone.localdate()
+    with acting(channel=Channel.CLI, actor_label="powts demo permits"), transaction.atomic():
+        made = []
+
+        def file(i, *, days_ago, complete=True, **kw):
+            system = systems[i]
+            parcel = system.parcel
+            if complete and not parcel.legal_description:  # the demo inventory has none; Lincoln (1)(b) needs one
+                before = snapshot(parcel, ["legal_description"])
+                parcel.legal_description = f"Lot {i + 1}, Certified Survey Map {4000 + i}"
+                parcel.save(update_fields=["legal_description"])
+                audit_update(parcel, before=before, action="demo: legal description for a permit application")
+            on = today - dt.timedelta(days=days_ago)
+            fields = dict(building_use="single-family dwelling", lot_dimensions="200 x 300 ft",
+                          reference_points="Benchmark: iron pipe at the NE lot corner", estimated_daily_flow_gpd=300,
+                          design_flow_gpd=450, bedrooms=3, plans_signed=True, system=system, work="replacement")
+            fields.update(kw)
+            if not complete:
+                fields = {"building_use": "single-family dwelling", "system": system}
+            permit = services.permit_file(jurisdiction=jurisdiction, parcel=parcel, owner=parcel.owner, plumber=plumber,
+                                          filed_on=on, plot_plan=PLAN if complete else None,
+                                          documents=[{"kind": k, "received_on": on} for k in (DOCS if complete else DOCS[:1])],
+                                          **fields)
+            made.append(permit)
+            return permit, on
+
+        # 1. an application missing parts
+        file(0, days_ago=3, complete=False)
+        # 2. complete, fee paid, awaiting review
+        p, on = file(1, days_ago=5)
+        _pay(p, on)
+        # 3. held for correction
+        p, on = file(2, days_ago=20, complete=False)
+        services.permit_hold(permit=p, on=on + dt.timedelta(days=2), respond_by=on + dt.timedelta(days=30))
+        # 4. issued, an inspection requested and assigned
+        p, on = file(3, days_ago=60, system_type="mound")
+        _pay(p, on)
+        services.permit_approve(permit=p, on=on + dt.timedelta(days=7))
+        p = services.permit_issue(permit=p, on=on + dt.timedelta(days=8))
+        stage = services.stages_for(p)[0].id
+        insp = services.inspection_request(permit=p, stage=stage, notice_at=timezone.now())
+        if staff:
+            services.inspection_assign(inspection=insp, inspector=staff)
+        # 5. installed and approved
+        p, on = file(4, days_ago=200)
+        _pay(p, on)
+        services.permit_approve(permit=p, on=on + dt.timedelta(days=5))
+        p = services.permit_issue(permit=p, on=on + dt.timedelta(days=6))
+        for s in services.stages_for(p):
+            if s.optional:
+                continue
+            notice = timezone.make_aware(dt.datetime.combine(on + dt.timedelta(days=30), dt.time(7, 0)))
+            i = services.inspection_request(permit=p, stage=s.id, notice_at=notice)
+            services.inspection_record(inspection=i, result="passed", on=i.requested_day)
+            on = i.requested_day
+        services.permit_final_approve(permit=p, on=on)
+        # 6. denied, with the written notice
+        p, on = file(5, days_ago=40)
+        services.permit_deny(permit=p, on=on + dt.timedelta(days=10), reasons=["Dispersal area is in the driveway"],
+                             amendments=["Move the dispersal area at least 5 ft from the driveway and lot line"])
+        # 7. issued long ago and now past its expiry date
+        p, on = file(6, days_ago=2 * 365 + 40)
+        _pay(p, on)
+        services.permit_approve(permit=p, on=on + dt.timedelta(days=1))
+        services.permit_issue(permit=p, on=on + dt.timedelta(days=2))
+        services.permits_expire(today=today, jurisdiction=jurisdiction)
+        # a soil evaluation, a failing system with its order, and a complaint
+        if tester:
+            site.soil_evaluation_file(jurisdiction=jurisdiction, parcel=systems[1].parcel, soil_tester=tester,
+                                      fieldwork_completed_on=today - dt.timedelta(days=12), filed_on=today - dt.timedelta(days=10),
+                                      areas=[{"name": "Primary", "pits": 3, "depth_below_infiltrative_in": 36, "suitable_soil_in": 40},
+                                             {"name": "Replacement", "replacement": True, "pits": 3,
+                                              "depth_below_infiltrative_in": 36, "suitable_soil_in": 38}])
+        failing = systems[7]
+        det = enf.failure_determine(system=failing, conditions=["d"], on=today - dt.timedelta(days=14), basis="order",
+                                    notes="Effluent surfacing over the drainfield (complaint)")
+        enf.correction_order_issue(system=failing, determination=det, on=today - dt.timedelta(days=14),
+                                   correct_by=today + dt.timedelta(days=120), requirement="Replace the soil absorption system")
+        enf.complaint_create(jurisdiction=jurisdiction, service_code="failing-septic",
+                             description="Sewage smell and wet ground next door", address=failing.parcel.site_address or "unknown")
+        return len(made)

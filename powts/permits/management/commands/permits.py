@@ -1,0 +1,51 @@
+"""powts permits expire|orders-overdue|demo: the daily sweeps and the demo permits.
+
+  powts permits expire [--today YYYY-MM-DD] [--jurisdiction SLUG]   issued permits past expiry expire
+  powts permits orders-overdue [--today YYYY-MM-DD]                 open correction orders past due
+  powts permits demo --jurisdiction SLUG                             demo permits (after `powts demo`)
+"""
+import datetime as dt
+
+from django.core.management.base import BaseCommand, CommandError
+
+from powts.audit.choices import Channel
+from powts.audit.context import acting
+
+
+def _day(text):
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise CommandError(f"--today {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+class Command(BaseCommand):
+    help = "Permit sweeps (expiry, overdue orders) and demo permits."
+
+    def add_arguments(self, parser):
+        parser.add_argument("action", choices=["expire", "orders-overdue", "demo"])
+        parser.add_argument("--today")
+        parser.add_argument("--jurisdiction")
+
+    def handle(self, *args, action, today=None, jurisdiction=None, **options):
+        from django.utils import timezone
+
+        from powts.jurisdictions.models import Jurisdiction
+        from powts.permits import demo, services, services_enforcement
+
+        day = _day(today) if today else timezone.localdate()
+        unit = None
+        if jurisdiction:
+            unit = Jurisdiction.objects.filter(slug=jurisdiction).first()
+            if unit is None:
+                raise CommandError(f"unknown jurisdiction {jurisdiction!r}")
+        with acting(channel=Channel.JOB if action != "demo" else Channel.CLI, actor_label=f"powts permits {action}"):
+            if action == "expire":
+                expired = services.permits_expire(today=day, jurisdiction=unit)
+                self.stdout.write(f"{len(expired)} permit(s) expired" + (": " + ", ".join(p.number for p in expired) if expired else ""))
+            elif action == "orders-overdue":
+                self.stdout.write(f"{services_enforcement.correction_orders_mark_overdue(today=day)} order(s) now overdue")
+            else:
+                if unit is None:
+                    raise CommandError("--jurisdiction is required")
+                self.stdout.write(f"{demo.load(unit)} demo permit(s) created for {unit.name}")

@@ -1,0 +1,32 @@
+"""The demo hook the lead calls from `powts demo`: every step through the services, both counties."""
+import pytest
+from django.core.management import call_command
+
+from powts.permits import demo
+from powts.permits.models import Permit
+
+
+@pytest.mark.parametrize("slug", ["dane", "lincoln"])
+def test_demo_permits(db, slug):
+    call_command("demo", jurisdiction=slug, systems=12, stdout=open("/dev/null", "w"))
+    from powts.jurisdictions.models import Jurisdiction
+
+    unit = Jurisdiction.objects.get(slug=slug)
+    assert demo.load(unit) == 7
+    statuses = set(Permit.objects.filter(jurisdiction=unit).values_list("status", flat=True))
+    assert {"applied", "held", "issued", "completed", "denied", "expired"} <= statuses
+    assert demo.load(unit) == 0  # idempotent
+
+
+def test_expire_command(dane, master):
+    import io
+
+    from powts.permits.tests.conftest import issue
+
+    permit = issue(dane, master)
+    out = io.StringIO()
+    call_command("permits", "expire", today=permit.expires_on.isoformat(), stdout=out)
+    assert out.getvalue().startswith("0 permit(s)")
+    out = io.StringIO()
+    call_command("permits", "expire", today="2030-01-01", stdout=out)
+    assert permit.number in out.getvalue()
