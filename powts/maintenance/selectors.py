@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db.models import Count, Q
 
@@ -13,8 +13,7 @@ from powts.maintenance.models import HoldingTankReport, Notice, Report, Schedule
 from powts.maintenance.profile import maintenance_profile
 
 
-@dataclass(frozen=True)
-class DueRow:
+class DueRow(NamedTuple):
     system_id: str
     due_on: dt.date | None
     kind: str
@@ -36,7 +35,9 @@ def due_list(*, jurisdiction, as_of: dt.date) -> list[DueRow]:
         append(DueRow(ref, due, "overdue" if as_of >= due else "first_notice"))
     for (ref,) in Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, needs_data=True).values_list("system_ref"):
         append(DueRow(ref, None, "needs_data"))
-    out.extend(_unsynced(jurisdiction, as_of))
+    # Cheap check first (two index-only counts); the anti-join only when some system has no schedule row.
+    if System.objects.filter(jurisdiction_id=jurisdiction.pk).count() != Schedule.objects.filter(jurisdiction_id=jurisdiction.pk).count():
+        out.extend(_unsynced(jurisdiction, as_of))
     return out
 
 

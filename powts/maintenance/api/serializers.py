@@ -8,7 +8,7 @@ class ReportInSerializer(serializers.Serializer):
 
     jurisdiction = serializers.CharField(required=False, help_text="County slug; contractors name it unless there is only one.")
     system_id = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["inspection", "pumping", "servicing"])
+    kind = serializers.CharField(help_text="inspection, pumping or servicing")
     work_date = serializers.CharField(help_text="YYYY-MM-DD")
     license_number = serializers.CharField()
     sludge_scum_fraction = serializers.CharField(required=False, allow_blank=True, allow_null=True, help_text="0-1, or 1/3, or 25%")
@@ -24,6 +24,9 @@ class ReportInSerializer(serializers.Serializer):
 
 class ReportSerializer(serializers.ModelSerializer):
     license_number = serializers.CharField(source="license.number", read_only=True)
+    kind = serializers.CharField(read_only=True, help_text="inspection, pumping or servicing")
+    review_status = serializers.CharField(read_only=True, help_text="'' (in the inventory), pending, matched or rejected")
+    channel = serializers.CharField(read_only=True)
     jurisdiction = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     in_inventory = serializers.SerializerMethodField()
 
@@ -38,6 +41,7 @@ class ReportSerializer(serializers.ModelSerializer):
 
 
 class ScheduleSerializer(serializers.ModelSerializer):
+    stage = serializers.CharField(read_only=True, help_text="the last notice sent for this due date")
     class Meta:
         model = Schedule
         fields = ["system_ref", "rule", "interval_months", "basis_on", "basis_kind", "due_on", "notice_on", "needs_data", "exempt",
@@ -45,6 +49,7 @@ class ScheduleSerializer(serializers.ModelSerializer):
 
 
 class NoticeSerializer(serializers.ModelSerializer):
+    kind = serializers.CharField(read_only=True, help_text="first_notice, reminder, delinquent, violation or enforcement_order")
     class Meta:
         model = Notice
         fields = ["kind", "due_on", "as_of", "sent_at", "to_name", "emailed_at", "citation"]
