@@ -156,6 +156,11 @@ SPECTACULAR_SETTINGS = {
 }
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
+# Sections on the inventory's system page: (template, "module.function(system) -> context").
+POWTS_SYSTEM_PANELS = [
+    ("maintenance/_system_maintenance.html", "powts.maintenance.views.system_context"),
+]
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -17,6 +17,7 @@ from powts.audit.choices import Channel
 from powts.inventory import policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
+from powts.inventory.panels import system_panels
 from powts.inventory.importing.service import FileRefused, import_inventory
 
 PER_PAGE = 50
@@ -75,6 +76,7 @@ def system_detail(request, pk: int):
         "components": system.components.all(),
         "history": selectors.system_history(system=system),
         "extra": sorted(system.extra.items()),
+        "panels": system_panels(system, request),
     })
 
 
