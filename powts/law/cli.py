@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("program", choices=["wisconsin-fund-grant", "well-compensation"])
     ev.add_argument("--input", required=True)
     ev.add_argument("--output", required=True)
+    ev.add_argument("--no-explanation", action="store_true",
+                    help="leave the explanation column empty (reasons still name and cite each failed test); for bulk runs")
     al = sub.add_parser("allocate", help="allocate a fiscal year's funds")
     al.add_argument("program", choices=["wisconsin-fund", "well-compensation"])
     al.add_argument("--funds", required=True, help="dollars available, e.g. 840000 or 840000.00")
@@ -92,15 +94,33 @@ def _funds(text: str) -> int:
         raise ValueError(str(e)) from None
 
 
+def _stage(name: str, start: float) -> float:
+    """POWTS_TIMING=1 prints how long each stage took (for the benchmark's notes)."""
+    import os
+    import time
+
+    now = time.perf_counter()
+    if os.environ.get("POWTS_TIMING"):
+        print(f"powts rules: {name} {now - start:.2f} s", file=sys.stderr)
+    return now
+
+
 def _grant_results(path: str):
+    import time
+
     from .batch import evaluate, read_columns
     from .io import read_table
 
+    t = time.perf_counter()
     table = read_table(path)
+    t = _stage("read file", t)
     cols = read_columns(table.columns, table.n)
     for i, msg in table.line_errors.items():
         cols.errors.msg[i], cols.errors.any[i] = msg, True
-    return evaluate(cols)
+    t = _stage("read columns", t)
+    results = evaluate(cols)
+    _stage("decide", t)
+    return results
 
 
 def _amount(c: int) -> str:
@@ -110,7 +130,7 @@ def _amount(c: int) -> str:
 CHUNK = 250_000  # rows rendered at a time: bounded memory for any file size
 
 
-def _grant_rows(r) -> Iterator[dict]:
+def _grant_rows(r, explain: bool = True) -> Iterator[dict]:
     import numpy as np
 
     from .render import render_rows
@@ -123,7 +143,8 @@ def _grant_rows(r) -> Iterator[dict]:
     for lo in range(0, r.cols.n, CHUNK):
         for i, reasons, explanation in render_rows(r, np.arange(lo, min(lo + CHUNK, r.cols.n))):
             yield {"id": ids[i] or "", "eligible": eligible[i], "amount": _amount(amounts[i]),
-                   "category": cats[i] or None, "version": versions[i], "reasons": reasons, "explanation": explanation}
+                   "category": cats[i] or None, "version": versions[i], "reasons": reasons,
+                   "explanation": explanation if explain else ""}
 
 
 def _quote(text: str) -> str:
@@ -132,7 +153,7 @@ def _quote(text: str) -> str:
     return text
 
 
-def _write_grants_csv(path: str, r) -> None:
+def _write_grants_csv(path: str, r, explain: bool = True) -> None:
     """The CSV writer for a million rows: lines from templates (render.csv_lines); the csv module
     would scan every character of every long explanation. Reasons and explanation always quoted."""
     import numpy as np
@@ -158,17 +179,22 @@ def _write_grants_csv(path: str, r) -> None:
     with handle:
         handle.write(",".join(GRANT_FIELDS) + "\n")
         for lo in range(0, r.cols.n, CHUNK):
-            handle.write(csv_lines(r, np.arange(lo, min(lo + CHUNK, r.cols.n)), ids, amounts, versions))
+            handle.write(csv_lines(r, np.arange(lo, min(lo + CHUNK, r.cols.n)), ids, amounts, versions, explain))
 
 
 def _evaluate_grants(args) -> int:
     from .io import kind_of, write_rows
 
+    import time
+
     r = _grant_results(args.input)
+    t = time.perf_counter()
+    explain = not args.no_explanation
     if args.output != "-" and kind_of(args.output) == "csv":
-        _write_grants_csv(args.output, r)
+        _write_grants_csv(args.output, r, explain)
     else:
-        write_rows(args.output, GRANT_FIELDS, _grant_rows(r))
+        write_rows(args.output, GRANT_FIELDS, _grant_rows(r, explain))
+    _stage("write words", t)
     _report(int((~r.decided).sum()), r.cols.n)
     return 0
 
@@ -190,11 +216,12 @@ def _well_decisions(path: str):
 
 
 def _evaluate_wells(args) -> int:
+    explain = not args.no_explanation
     from .io import write_rows
 
     decisions = _well_decisions(args.input)
     rows = ({"id": d.id, "eligible": d.eligible, "award": _amount(d.award), "reasons": d.reasons,
-             "explanation": d.explanation} for d in decisions)
+             "explanation": d.explanation if explain else ""} for d in decisions)
     write_rows(args.output, WELL_FIELDS, rows)
     _report(sum(1 for d in decisions if d.error), len(decisions))
     return 0

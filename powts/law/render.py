@@ -181,9 +181,11 @@ def render_rows(r, rows: np.ndarray) -> Iterator[tuple[int, list[dict], str]]:
         yield (i, *out[i])
 
 
-def csv_lines(r, rows: np.ndarray, ids: np.ndarray, amounts: np.ndarray, versions: np.ndarray) -> str:
+def csv_lines(r, rows: np.ndarray, ids: np.ndarray, amounts: np.ndarray, versions: np.ndarray,
+              explain: bool = True) -> str:
     """The CSV lines (id,eligible,amount,category,version,reasons,explanation) of the given rows,
-    one %-template per decision shape; reasons and explanation are always quoted."""
+    one %-template per decision shape; reasons and explanation are always quoted.
+    explain=False leaves the explanation empty (the reasons still name each failed test)."""
     rows = np.asarray(rows, dtype=np.int64)
     out = np.empty(len(rows), dtype=object)
     simple = _simple(r, rows)
@@ -193,7 +195,7 @@ def csv_lines(r, rows: np.ndarray, ids: np.ndarray, amounts: np.ndarray, version
         joined = "; ".join(f"{x['text']} ({x['citation']})" if x["citation"] else str(x["text"]) for x in reasons)
         cat = int(r.category[i])
         out[pos] = (f"{ids[i]},{'true' if r.eligible[i] else 'false'},{amounts[i]},{cat or ''},{versions[i] or ''},"
-                    f"{_q(joined) if joined else ''},{_q(text)}\n")
+                    f"{_q(joined) if joined else ''},{_q(text) if explain else ''}\n")
     spos = np.flatnonzero(simple)
     idx = rows[spos]
     extra = {"__id": ids, "__amount": amounts}
@@ -201,8 +203,10 @@ def csv_lines(r, rows: np.ndarray, ids: np.ndarray, amounts: np.ndarray, version
         tpl, order, reason_tpls = _template(snap, shape)
         joined = "; ".join(f"{rt} ({c.replace('%', '%%')})" for _, c, rt, _ in reason_tpls)
         rorder = [n for _, _, _, ro in reason_tpls for n in ro]
+        if not explain:
+            tpl, order = "", []
         line = ("%s," + ("true" if shape.eligible else "false") + ",%s,%s," + snap.version + ","
-                + (f'"{joined}"' if joined else "") + f',"{tpl}"\n')
+                + (f'"{joined}"' if joined else "") + (f',"{tpl}"\n' if explain else ",\n"))
         out[spos[members]] = _fill(line, ["__id", "__amount", "category", *rorder, *order], values, members)
     return "".join(out.tolist())
 

@@ -98,3 +98,13 @@ def test_errors_quote_the_value_plainly_from_the_fast_csv_reader(tmp_path, capsy
     w.write_text("id,claimant_type\nW1,alien\n")
     assert main(["rules", "evaluate", "well-compensation", "--input", str(w), "--output", "-"]) == 0
     assert "claimant_type: 'alien' is not one of" in capsys.readouterr().out
+
+
+def test_no_explanation_keeps_reasons(tmp_path):
+    src = _csv(tmp_path, "A1,residence,e,2024-03-15,2024-04-01,1970-05-01,38000,5200,Dane\n"
+                         "A2,residence,a,2024-03-15,2024-04-01,1970-05-01,38000,5200,Dane\n")
+    out = tmp_path / "out.csv"
+    assert main(["rules", "evaluate", "wisconsin-fund-grant", "--no-explanation", "--input", str(src), "--output", str(out)]) == 0
+    rows = list(csv.DictReader(out.open()))
+    assert rows[0]["explanation"] == "" and "category 3" in rows[0]["reasons"]
+    assert rows[1]["amount"] == "3400.00" and rows[1]["reasons"] == ""
