@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from . import fields as F
-from .engine import ParameterError, default_parameters
+from .engine import LawDateError, ParameterError, default_parameters
 
 GRANT_FIELDS = ["id", "eligible", "amount", "category", "version", "reasons", "explanation"]
 WELL_FIELDS = ["id", "eligible", "award", "reasons", "explanation"]
@@ -71,6 +71,9 @@ def main(argv: list[str]) -> int:
         print(f"powts rules: parameter file error: {e}", file=sys.stderr)
         return 1
     except (InputError, ValueError) as e:
+        print(f"powts rules: {e}", file=sys.stderr)
+        return 1
+    except LawDateError as e:
         print(f"powts rules: {e}", file=sys.stderr)
         return 1
     except BrokenPipeError:

@@ -108,3 +108,10 @@ def test_no_explanation_keeps_reasons(tmp_path):
     rows = list(csv.DictReader(out.open()))
     assert rows[0]["explanation"] == "" and "category 3" in rows[0]["reasons"]
     assert rows[1]["amount"] == "3400.00" and rows[1]["reasons"] == ""
+
+
+def test_allocating_a_fiscal_year_with_no_program_is_a_clear_error(tmp_path, capsys):
+    src = _csv(tmp_path, "A1,residence,a,2024-03-15,2024-04-01,1970-05-01,20000,5000,Dane\n")
+    assert main(["rules", "allocate", "wisconsin-fund", "--funds", "1000", "--fiscal-year", "2022-23",
+                 "--input", str(src), "--output", str(tmp_path / "a.csv")]) == 1
+    assert "No Wisconsin Fund grant program was in force" in capsys.readouterr().err
