@@ -13,7 +13,7 @@ BOTH = pytest.mark.parametrize("county", ["dane", "lincoln"], indirect=True)
 
 def client_for(user):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
     return client
 
 

@@ -1,0 +1,293 @@
+"""API for soil evaluations, building-permit clearances, emergency work, failing systems, correction
+orders and variances. Staff act for their county; soil testers file their own reports."""
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+from powts.accounts.models import License
+from powts.inventory.models import Parcel, System
+from powts.jurisdictions.models import Jurisdiction
+from powts.permits import choices as c
+from powts.permits import policies, selectors
+from powts.permits import services_enforcement as enf
+from powts.permits import services_site as site
+from powts.permits.models import CorrectionOrder, SoilEvaluation, Variance
+
+
+class AreaSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    replacement = serializers.BooleanField(required=False, default=False)
+    below_grade_gravity = serializers.BooleanField(required=False, default=False)
+    pits = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    depth_below_infiltrative_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
+    suitable_soil_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
+    frozen_within_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
+
+
+class SoilSerializer(serializers.Serializer):
+    jurisdiction = serializers.SlugField(required=False)
+    parcel_number = serializers.CharField(max_length=60)
+    soil_tester_license = serializers.CharField(required=False, max_length=40)
+    fieldwork_completed_on = serializers.DateField()
+    filed_on = serializers.DateField(required=False)
+    areas = AreaSerializer(many=True)
+
+
+class VerifySerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=c.SoilVerification.choices)
+    on = serializers.DateField(required=False)
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ClearanceSerializer(serializers.Serializer):
+    parcel_number = serializers.CharField(max_length=60)
+    kind = serializers.ChoiceField(choices=c.ClearanceKind.choices)
+    requested_on = serializers.DateField(required=False)
+    documents = serializers.ListField(child=serializers.CharField(max_length=40), required=False, default=list)
+    permit_number = serializers.CharField(required=False, max_length=30)
+    bedrooms_before = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    bedrooms_after = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    living_area_changed_pct = serializers.DecimalField(required=False, allow_null=True, max_digits=5, decimal_places=1, min_value=0)
+
+
+class EmergencySerializer(serializers.Serializer):
+    parcel_number = serializers.CharField(max_length=60)
+    plumber_license = serializers.CharField(required=False, max_length=40)
+    work_started_on = serializers.DateField()
+    reported_on = serializers.DateField(required=False)
+    description = serializers.CharField()
+
+
+class FailureSerializer(serializers.Serializer):
+    system_id = serializers.CharField(max_length=60)
+    conditions = serializers.ListField(child=serializers.ChoiceField(choices=c.FailureCondition.choices))
+    on = serializers.DateField(required=False)
+    basis = serializers.ChoiceField(choices=["inspection", "order"])
+    inspector_license = serializers.CharField(required=False, max_length=40)
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class OrderSerializer(serializers.Serializer):
+    system_id = serializers.CharField(max_length=60)
+    on = serializers.DateField(required=False)
+    correct_by = serializers.DateField()
+    requirement = serializers.CharField()
+
+
+class VarianceSerializer(serializers.Serializer):
+    system_id = serializers.CharField(max_length=60)
+    standard = serializers.ChoiceField(choices=["siting", "design"])
+    on = serializers.DateField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class DecideSerializer(serializers.Serializer):
+    grant = serializers.BooleanField()
+    on = serializers.DateField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    threat_to_waters = serializers.BooleanField(required=False, default=False)
+
+
+def _valid(cls, request):
+    s = cls(data=request.data)
+    s.is_valid(raise_exception=True)
+    return s.validated_data
+
+
+def _county(user, slug=None):
+    if user.jurisdiction_id:
+        return user.jurisdiction
+    unit = Jurisdiction.objects.filter(slug=slug or "").first()
+    if unit is None:
+        raise serializers.ValidationError({"jurisdiction": ["jurisdiction is required (a county slug)"]})
+    return unit
+
+
+def _staff(user, unit):
+    if not policies.is_county_staff_for(user, unit.pk):
+        raise PermissionDenied(f"Only {unit.name} staff may do this.")
+
+
+def _parcel(unit, number):
+    parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=number).first()
+    if parcel is None:
+        raise serializers.ValidationError({"parcel_number": ["no such parcel in this county's inventory"]})
+    return parcel
+
+
+def _system(unit, system_id):
+    system = System.objects.filter(jurisdiction=unit, system_id=system_id).first()
+    if system is None:
+        raise serializers.ValidationError({"system_id": ["no such system in this county's inventory"]})
+    return system
+
+
+def _lic(number, field):
+    lic = License.objects.filter(number=number).first() if number else None
+    if number and lic is None:
+        raise serializers.ValidationError({field: [f"no license {number!r} on record"]})
+    return lic
+
+
+def soil_json(ev):
+    return {"id": ev.id, "parcel_number": ev.parcel.parcel_number, "soil_tester": ev.soil_tester.number,
+            "fieldwork_completed_on": ev.fieldwork_completed_on, "filed_on": ev.filed_on, "areas": ev.areas,
+            "findings": ev.findings, "complies": all(f["ok"] for f in ev.findings), "verification": ev.verification,
+            "verified_on": ev.verified_on, "verification_note": ev.verification_note}
+
+
+@extend_schema(request=SoilSerializer, responses={201: OpenApiTypes.OBJECT})
+@api_view(["GET", "POST"])
+def soil_evaluations(request):
+    """GET: your county's reports (staff) or your own (soil tester). POST: a certified soil tester files a report."""
+    user = request.user
+    if request.method == "GET":
+        qs = SoilEvaluation.objects.select_related("parcel", "soil_tester")
+        qs = qs.filter(jurisdiction_id=user.jurisdiction_id) if user.jurisdiction_id else qs.filter(soil_tester__user=user)
+        return Response([soil_json(x) for x in qs[:500]])
+    d = _valid(SoilSerializer, request)
+    unit = _county(user, d.get("jurisdiction"))
+    tester = _lic(d.get("soil_tester_license"), "soil_tester_license") or user.licenses.filter(kind="soil_tester").first()
+    if tester is None:
+        raise serializers.ValidationError({"soil_tester_license": ["the certified soil tester's license number is required"]})
+    if tester.user_id != user.pk:
+        _staff(user, unit)
+    ev = site.soil_evaluation_file(jurisdiction=unit, parcel=_parcel(unit, d["parcel_number"]), soil_tester=tester,
+                                   fieldwork_completed_on=d["fieldwork_completed_on"],
+                                   filed_on=d.get("filed_on") or timezone.localdate(), areas=[dict(a) for a in d["areas"]])
+    return Response(soil_json(ev), status=201)
+
+
+@extend_schema(request=VerifySerializer, responses=OpenApiTypes.OBJECT)
+@api_view(["POST"])
+def soil_verify(request, pk):
+    ev = get_object_or_404(SoilEvaluation.objects.select_related("jurisdiction", "parcel", "soil_tester"), pk=pk)
+    _staff(request.user, ev.jurisdiction)
+    d = _valid(VerifySerializer, request)
+    ev = site.soil_evaluation_verify(evaluation=ev, outcome=d["outcome"], on=d.get("on") or timezone.localdate(), note=d["note"])
+    return Response(soil_json(ev))
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def building_permit_gate(request, parcel_number):
+    """May a building permit for a new structure on this parcel issue? (Dane s. 46.14(2); Lincoln Sanitary Permits (6))"""
+    unit = _county(request.user, request.GET.get("jurisdiction"))
+    return Response(site.building_permit_gate(parcel=_parcel(unit, parcel_number)))
+
+
+@extend_schema(request=ClearanceSerializer, responses={201: OpenApiTypes.OBJECT})
+@api_view(["POST"])
+def clearances(request):
+    unit = _county(request.user, request.data.get("jurisdiction"))
+    _staff(request.user, unit)
+    d = _valid(ClearanceSerializer, request)
+    permit = None
+    if d.get("permit_number"):
+        permit = selectors.permit_list(user=request.user).filter(jurisdiction=unit, number=d["permit_number"]).first()
+        if permit is None:
+            raise serializers.ValidationError({"permit_number": ["no such permit"]})
+    cl = site.clearance_request(jurisdiction=unit, parcel=_parcel(unit, d["parcel_number"]), kind=d["kind"],
+                                requested_on=d.get("requested_on") or timezone.localdate(), documents=d["documents"],
+                                permit=permit, bedrooms_before=d.get("bedrooms_before"), bedrooms_after=d.get("bedrooms_after"),
+                                living_area_changed_pct=d.get("living_area_changed_pct"))
+    return Response({"id": cl.id, "kind": cl.kind, "approved": cl.approved, "findings": cl.findings}, status=201)
+
+
+@extend_schema(request=EmergencySerializer, responses={201: OpenApiTypes.OBJECT})
+@api_view(["POST"])
+def emergency_work(request):
+    """Emergency work reported by the plumber (Dane s. 46.07(2)): the report and application due dates come back."""
+    unit = _county(request.user, request.data.get("jurisdiction"))
+    d = _valid(EmergencySerializer, request)
+    plumber = _lic(d.get("plumber_license"), "plumber_license") or policies.plumber_license(request.user)
+    if plumber is None:
+        raise serializers.ValidationError({"plumber_license": ["the plumber's license number is required"]})
+    if plumber.user_id != request.user.pk:
+        _staff(request.user, unit)
+    em = site.emergency_report(jurisdiction=unit, parcel=_parcel(unit, d["parcel_number"]), plumber=plumber,
+                               work_started_on=d["work_started_on"], reported_on=d.get("reported_on") or timezone.localdate(),
+                               description=d["description"])
+    return Response({"id": em.id, "report_due_on": em.report_due_on, "application_due_on": em.application_due_on,
+                     "findings": em.findings}, status=201)
+
+
+@extend_schema(request=FailureSerializer, responses={201: OpenApiTypes.OBJECT})
+@api_view(["POST"])
+def failure_determinations(request):
+    unit = _county(request.user)
+    _staff(request.user, unit)
+    d = _valid(FailureSerializer, request)
+    det = enf.failure_determine(system=_system(unit, d["system_id"]), conditions=d["conditions"],
+                                on=d.get("on") or timezone.localdate(), basis=d["basis"],
+                                inspector_license=_lic(d.get("inspector_license"), "inspector_license"), notes=d["notes"])
+    return Response({"id": det.id, "category": det.category, "conditions": det.conditions, "citation": enf.FAILURE_CITATION},
+                    status=201)
+
+
+def order_json(o):
+    return {"id": o.id, "system_id": o.system.system_id, "issued_on": o.issued_on, "correct_by": o.correct_by,
+            "requirement": o.requirement, "status": o.status, "citation": o.citation, "follow_ups": o.follow_ups,
+            "corrected_on": o.corrected_on}
+
+
+@extend_schema(request=OrderSerializer, responses={201: OpenApiTypes.OBJECT})
+@api_view(["GET", "POST"])
+def correction_orders(request):
+    unit = _county(request.user)
+    if request.method == "GET":
+        _staff(request.user, unit)
+        return Response([order_json(o) for o in CorrectionOrder.objects.filter(jurisdiction=unit).select_related("system")[:500]])
+    _staff(request.user, unit)
+    d = _valid(OrderSerializer, request)
+    o = enf.correction_order_issue(system=_system(unit, d["system_id"]), on=d.get("on") or timezone.localdate(),
+                                   correct_by=d["correct_by"], requirement=d["requirement"])
+    return Response(order_json(o), status=201)
+
+
+@extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+@api_view(["POST"])
+def correction_order_update(request, pk, what):
+    """what: follow-up ({"note"}) or close."""
+    o = get_object_or_404(CorrectionOrder.objects.select_related("system", "jurisdiction"), pk=pk)
+    _staff(request.user, o.jurisdiction)
+    on = timezone.localdate()
+    if what == "follow-up":
+        note = str(request.data.get("note", "")).strip()
+        if not note:
+            raise serializers.ValidationError({"note": ["a follow-up needs a note"]})
+        o = enf.correction_order_follow_up(order=o, on=on, note=note)
+    elif what == "close":
+        o = enf.correction_order_close(order=o, on=on)
+    else:
+        return Response({"errors": {"what": ["follow-up or close"]}}, status=404)
+    return Response(order_json(o))
+
+
+@extend_schema(request=VarianceSerializer, responses={201: OpenApiTypes.OBJECT})
+@api_view(["POST"])
+def variances(request):
+    unit = _county(request.user)
+    _staff(request.user, unit)
+    d = _valid(VarianceSerializer, request)
+    v = enf.variance_petition(system=_system(unit, d["system_id"]), standard=d["standard"], on=d.get("on") or timezone.localdate(),
+                              reason=d["reason"])
+    return Response({"id": v.id, "status": v.status}, status=201)
+
+
+@extend_schema(request=DecideSerializer, responses=OpenApiTypes.OBJECT)
+@api_view(["POST"])
+def variance_decide(request, pk):
+    v = get_object_or_404(Variance.objects.select_related("system", "jurisdiction"), pk=pk)
+    _staff(request.user, v.jurisdiction)
+    d = _valid(DecideSerializer, request)
+    v = enf.variance_decide(variance=v, grant=d["grant"], on=d.get("on") or timezone.localdate(), reason=d["reason"],
+                            threat_to_waters=d["threat_to_waters"])
+    return Response({"id": v.id, "status": v.status, "citation": enf.VARIANCE_CITATION})
