@@ -270,3 +270,126 @@ def complaint_new(request):
             errors = _errors(exc)
     return render(request, "permits/complaint_new.html", {"errors": errors, "done": done, "services": enf.SERVICES,
                                                           "jurisdictions": Jurisdiction.objects.all(), "values": request.POST})
+
+
+# -- soil evaluations, orders, failing systems, variances, complaints ---------------------------
+
+@login_required
+def site_and_enforcement(request):
+    """Staff's page for soil reports, failing systems, correction orders, variances and complaints;
+    a soil tester sees and files their own reports. Every form posts to `site_post`."""
+    from powts.permits.models import Complaint, CorrectionOrder, FailureDetermination, SoilEvaluation, Variance
+
+    user = request.user
+    unit_id = user.jurisdiction_id
+    is_staff = bool(unit_id) and policies.is_county_staff_for(user, unit_id)
+    soil = SoilEvaluation.objects.select_related("parcel", "soil_tester")
+    soil = soil.filter(jurisdiction_id=unit_id) if is_staff else soil.filter(soil_tester__user=user)
+    ctx = {"is_staff": is_staff, "soil": soil[:100], "today": timezone.localdate().isoformat(),
+           "is_tester": user.licenses.filter(kind="soil_tester").exists() if user.is_authenticated else False,
+           "jurisdictions": Jurisdiction.objects.all(), "conditions": c.FailureCondition.choices,
+           "clearance_kinds": c.ClearanceKind.choices}
+    if is_staff:
+        ctx.update({
+            "orders": CorrectionOrder.objects.filter(jurisdiction_id=unit_id).select_related("system")[:200],
+            "failures": FailureDetermination.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
+            "variances": Variance.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
+            "complaints": Complaint.objects.filter(jurisdiction_id=unit_id)[:200],
+        })
+    return render(request, "permits/site_enforcement.html", ctx)
+
+
+@login_required
+@require_POST
+def site_post(request, what: str):
+    from powts.inventory.models import Parcel, System
+    from powts.permits import services_site as site
+    from powts.permits.models import Complaint, CorrectionOrder, SoilEvaluation, Variance
+
+    p, user = request.POST, request.user
+    unit = user.jurisdiction or Jurisdiction.objects.filter(slug=p.get("jurisdiction", "")).first()
+    try:
+        if unit is None:
+            raise ValidationError({"jurisdiction": "choose the county"})
+        on = _date(p.get("on"), "on")
+
+        def staff_only():
+            if not policies.is_county_staff_for(user, unit.pk):
+                raise PermissionDenied(f"Only {unit.name} staff may do this.")
+
+        def system():
+            s = System.objects.filter(jurisdiction=unit, system_id=p.get("system_id", "").strip()).first()
+            if s is None:
+                raise ValidationError({"system_id": "no such system in this county's inventory"})
+            return s
+
+        if what == "soil":
+            tester = user.licenses.filter(kind="soil_tester").first()
+            if tester is None:
+                raise PermissionDenied("Soil reports are filed by a certified soil tester.")
+            parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=p.get("parcel_number", "").strip()).first()
+            if parcel is None:
+                raise ValidationError({"parcel_number": "no such parcel in this county's inventory"})
+            areas = []
+            for prefix, replacement in (("a", False), ("r", True)):
+                if p.get(f"{prefix}_name"):
+                    areas.append({"name": p[f"{prefix}_name"], "replacement": replacement,
+                                  "below_grade_gravity": f"{prefix}_gravity" in p,
+                                  **{k: p.get(f"{prefix}_{k}") for k in site.AREA_NUMBERS}})
+            site.soil_evaluation_file(jurisdiction=unit, parcel=parcel, soil_tester=tester,
+                                      fieldwork_completed_on=_date(p.get("fieldwork_completed_on"), "fieldwork_completed_on"),
+                                      filed_on=on, areas=areas)
+        elif what == "verify":
+            staff_only()
+            ev = get_object_or_404(SoilEvaluation, pk=p.get("evaluation"), jurisdiction=unit)
+            site.soil_evaluation_verify(evaluation=ev, outcome=p.get("outcome", ""), on=on, note=p.get("note", ""))
+        elif what == "failure":
+            staff_only()
+            lic = License.objects.filter(number=p.get("inspector_license", "").strip()).first() if p.get("inspector_license") else None
+            enf.failure_determine(system=system(), conditions=p.getlist("conditions"), on=on, basis=p.get("basis", ""),
+                                  inspector_license=lic, notes=p.get("notes", ""))
+        elif what == "order":
+            staff_only()
+            enf.correction_order_issue(system=system(), on=on, correct_by=_date(p.get("correct_by"), "correct_by"),
+                                       requirement=p.get("requirement", ""))
+        elif what == "order-close":
+            staff_only()
+            enf.correction_order_close(order=get_object_or_404(CorrectionOrder, pk=p.get("order"), jurisdiction=unit), on=on)
+        elif what == "order-follow-up":
+            staff_only()
+            enf.correction_order_follow_up(order=get_object_or_404(CorrectionOrder, pk=p.get("order"), jurisdiction=unit),
+                                           on=on, note=p.get("note", ""))
+        elif what == "variance":
+            staff_only()
+            enf.variance_petition(system=system(), standard=p.get("standard", ""), on=on, reason=p.get("reason", ""))
+        elif what == "variance-decide":
+            staff_only()
+            enf.variance_decide(variance=get_object_or_404(Variance, pk=p.get("variance"), jurisdiction=unit),
+                                grant=p.get("grant") == "1", on=on, reason=p.get("reason", ""),
+                                threat_to_waters="threat_to_waters" in p)
+        elif what == "complaint-close":
+            staff_only()
+            enf.complaint_close(complaint=get_object_or_404(Complaint, pk=p.get("complaint"), jurisdiction=unit),
+                                notes=p.get("notes", ""))
+        elif what == "clearance":
+            staff_only()
+            parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=p.get("parcel_number", "").strip()).first()
+            if parcel is None:
+                raise ValidationError({"parcel_number": "no such parcel in this county's inventory"})
+            cl = site.clearance_request(jurisdiction=unit, parcel=parcel, kind=p.get("kind", ""), requested_on=on,
+                                        documents=p.getlist("documents"),
+                                        bedrooms_before=int(p["bedrooms_before"]) if p.get("bedrooms_before") else None,
+                                        bedrooms_after=int(p["bedrooms_after"]) if p.get("bedrooms_after") else None,
+                                        living_area_changed_pct=p.get("living_area_changed_pct") or None)
+            for f in cl.findings:
+                (messages.success if f["ok"] else messages.warning)(request, f"{f['message']} [{f['citation']}]")
+        else:
+            raise ValidationError({"what": f"unknown form {what!r}"})
+    except ValidationError as exc:
+        for m in _errors(exc):
+            messages.error(request, m)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Saved: {what.replace('-', ' ')}.")
+    return redirect("permits:site")

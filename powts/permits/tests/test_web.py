@@ -78,3 +78,33 @@ def test_ics_with_token_and_public_complaint_form(client, dane, staff, master):
     r = client.post("/permits/complaints/new/", {"jurisdiction": "dane", "service_code": "failing-septic",
                                                   "description": "Sewage on the lawn", "address": "4 Elm St"})
     assert "received your report" in r.content.decode()
+
+
+def test_site_and_enforcement_page_flows(client, lincoln, make_user):
+    from powts.accounts.services import license_create
+    from powts.inventory.services import system_create
+    from powts.permits.models import CorrectionOrder, FailureDetermination, SoilEvaluation
+
+    staff = make_user("lstaff", "county_staff", lincoln)
+    tester = make_user("sol", "soil_tester")
+    license_create(kind="soil_tester", number="CST-5", holder_name="Sol", user=tester)
+    system = system_create(jurisdiction=lincoln, system_id="L-1", parcel_number="LP-1", system_type="conventional", owner_name="Lee")
+    client.force_login(tester)
+    client.post("/permits/site/soil/", {"jurisdiction": "lincoln", "parcel_number": "LP-1", "fieldwork_completed_on": "2026-05-01",
+                                        "on": "2026-05-03", "a_name": "Primary", "a_pits": "3", "a_suitable_soil_in": "40"})
+    ev = SoilEvaluation.objects.get()
+    client.force_login(staff)
+    page = client.get("/permits/site/").content.decode()
+    assert "LP-1" in page and "Correction orders" in page
+    client.post("/permits/site/verify/", {"evaluation": ev.pk, "outcome": "file", "on": "2026-05-04"})
+    ev.refresh_from_db()
+    assert ev.verification == "file"
+    client.post("/permits/site/failure/", {"system_id": "L-1", "conditions": ["d"], "basis": "order", "on": "2026-06-01"})
+    assert FailureDetermination.objects.get().category == 2
+    r = client.post("/permits/site/order/", {"system_id": "L-1", "on": "2026-06-01", "correct_by": "2027-06-02",
+                                             "requirement": "Replace"}, follow=True)
+    assert "Limitations and Allowable Uses (4)" in r.content.decode() and not CorrectionOrder.objects.exists()
+    client.post("/permits/site/order/", {"system_id": "L-1", "on": "2026-06-01", "correct_by": "2027-06-01", "requirement": "Replace"})
+    assert CorrectionOrder.objects.get().system == system
+    r = client.post("/permits/site/clearance/", {"parcel_number": "LP-1", "kind": "new_structure"}, follow=True)
+    assert "Sanitary Permits (6)" in r.content.decode()
