@@ -34,7 +34,7 @@ PROJECT_PY = ROOT / ".venv" / "bin" / "python"
 def _ensure_venv() -> None:
     """Re-run inside bench/.venv-openfisca, creating it on first use."""
     try:
-        import openfisca_core  # noqa: F401
+        import openfisca_core  # noqa: F401  (present?)
         import polars  # noqa: F401
         return
     except ImportError:
@@ -264,7 +264,7 @@ def main() -> int:
     failing = int((~res.eligible).sum())
     sizes = np.array([len(t) for t in table])[index]
     assert (sizes[~res.eligible] > 0).all() and (sizes[res.eligible] == 0).all(), "a failing row without reasons"
-    print(f"\n1. powts.law batch, typed columns -> decision + amount + failed tests with citations")
+    print("\n1. powts.law batch, typed columns -> decision + amount + failed tests with citations")
     print(f"   {t_ours:8.3f} s   ({n / t_ours / 1e6:.2f} M rows/s; {failing:,} rows fail, each with its reasons)"
           f"   target < 2 s: {'met' if t_ours < 2 else 'MISSED by %.2f s' % (t_ours - 2)}")
 
@@ -280,7 +280,7 @@ def main() -> int:
     t_of, (of_amount, of_failed) = best(lambda: openfisca_run(system, d, last_day), args.repeat)
     same_amounts = np.array_equal(of_amount.astype(np.int64), res.amount)
     same_failed = np.array_equal(of_failed.astype(np.int64), res.failed.astype(np.int64))
-    print(f"\n2. OpenFisca-core, the same rules as variables + parameters (one period for all rows)")
+    print("\n2. OpenFisca-core, the same rules as variables + parameters (one period for all rows)")
     print(f"   {t_of:8.3f} s   amounts agree on every row: {same_amounts}; failed tests agree: {same_failed}")
     print(f"   powts.law is {t_of / t_ours:.1f}x faster   target >= 5x: "
           f"{'met' if t_of / t_ours >= 5 else 'MISSED (%.1fx short)' % (5 - t_of / t_ours)}")
