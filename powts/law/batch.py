@@ -274,7 +274,10 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
     if seg is None:
         seg = segs.of(applied) + 1  # 0 = before coverage
     in_force_seg = segs.array(lambda s: True, bool, False)
-    in_force = in_force_seg[seg] & ok
+    if all_ok and n and int(seg[0]) == int(seg[-1]) and (seg == seg[0]).all():
+        in_force = np.full(n, bool(in_force_seg[seg[0]]))
+    else:
+        in_force = in_force_seg[seg] & ok
     error = cols.errors.msg.copy() if not in_force.all() or cols.components.any() else cols.errors.msg
     # rows whose date falls outside every version, or in "no program in force"
     for i in np.flatnonzero(ok & ~in_force):
@@ -333,8 +336,10 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
     failed = np.zeros(n, dtype=np.uint16)
 
     def fail(key: str, passed: np.ndarray, applies: np.ndarray | None = None) -> None:
-        bad = ~passed if applies is None else (~passed & applies)
-        failed[:] |= bad.view(np.uint8).astype(np.uint16) << np.uint16(TESTS.index(key))
+        bad = np.logical_not(passed)
+        if applies is not None:
+            bad &= applies
+        np.bitwise_or(failed, np.uint16(BIT[key]), out=failed, where=bad)
 
     fail("category", eligible_cat)
     cutoff = P(lambda s: (s["installed_before"] - EPOCH).days)
@@ -413,7 +418,8 @@ def add_years_lut(days: np.ndarray, years) -> np.ndarray:
         return add_years(days, np.full(days.shape, years))
     span = np.arange(lo, hi + 1, dtype=np.int64)
     lut = add_years(span, np.full(span.shape, years))
-    return lut[np.where(real, days, lo) - lo]
+    # NAT rows clip to the first entry; callers only read rows with a date
+    return np.take(lut, days - lo, mode="clip")
 
 
 def _c(amount) -> int:
