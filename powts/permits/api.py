@@ -143,6 +143,8 @@ class ActionSerializer(serializers.Serializer):
     failure_to_correct = serializers.BooleanField(required=False, default=False)
     respond_by = serializers.DateField(required=False, allow_null=True)
     note = serializers.CharField(required=False, allow_blank=True, default="")
+    approved_on = serializers.DateField(required=False, allow_null=True,
+                                        help_text="plan-revision: the day DSPS or the agent approved the revision")
 
 
 class ChangeSerializer(serializers.Serializer):
@@ -294,14 +296,16 @@ ACTIONS = {
     "suspend": lambda p, d: services.permit_suspend(permit=p, on=d["on"], reasons=d["reasons"]),
     "reinstate": lambda p, d: services.permit_reinstate(permit=p, on=d["on"], note=d["note"]),
     "revoke": lambda p, d: services.permit_revoke(permit=p, on=d["on"], reasons=d["reasons"]),
+    "plan-revision": lambda p, d: services.permit_plan_revision(permit=p, on=d["on"], title=d["note"],
+                                                                approved_elsewhere_on=d.get("approved_on")),
 }
-PLUMBER_ACTIONS = {"resubmit"}
+PLUMBER_ACTIONS = {"resubmit", "plan-revision"}
 
 
 @extend_schema(request=ActionSerializer, responses=PermitDetailSerializer)
 @api_view(["POST"])
 def permit_action(request, pk, action):
-    """Move the permit: hold, resubmit, approve, deny, issue, final-approve, suspend, reinstate, revoke."""
+    """Move the permit: hold, resubmit, approve, deny, issue, final-approve, suspend, reinstate, revoke, plan-revision."""
     permit = selectors.permit_get(user=request.user, pk=pk)
     if action not in ACTIONS:
         return Response({"errors": {"action": [f"unknown action {action!r}; one of {', '.join(ACTIONS)}"]}}, status=404)

@@ -348,9 +348,23 @@ def permit_approve(*, permit: Permit, on: dt.date) -> Permit:
                f"{v['measured_ft']} ft from {v['other']}, {v['required_ft']} ft required", v["citation"])
     permit.decided_on = on
     _save(permit, before, "application approved")
+    _charge_additional_inspections(permit, on)
     _event(permit, step="approved", on=on, summary="Application approved; the permit issues when every fee is paid",
            citation="Dane County Code s. 46.08(6)(d); Lincoln County Ch. 22 (draft), Sanitary Permits")
     return permit
+
+
+INCLUDED_INSPECTIONS = 2  # Lincoln County Ch. 22 (draft), Inspections; General (2)
+
+
+def _charge_additional_inspections(permit: Permit, on: dt.date) -> None:
+    """A fee for each required inspection beyond two, where the county's schedule has one."""
+    if "additional_inspection" not in rules.fee_codes(permit.slug, on):
+        return
+    required = [s for s in stages_for(permit) if not s.optional]
+    for stage in required[INCLUDED_INSPECTIONS:]:
+        invoice_raise(jurisdiction=permit.jurisdiction, fee_code="additional_inspection", on=on, permit=permit,
+                      payer=permit.owner.name, note=f"inspection {stage.id}")
 
 
 @transaction.atomic
@@ -426,6 +440,38 @@ def permit_issue(*, permit: Permit, on: dt.date) -> Permit:
 
         system_update(system=permit.system, data={"permit_number": permit.number}, action=f"permit {permit.number} issued")
     return permit
+
+
+@transaction.atomic
+def permit_plan_revision(*, permit: Permit, on: dt.date, title: str = "", approved_elsewhere_on: dt.date | None = None) -> PermitDocument:
+    """A revised plan for an approved or issued permit: filed, charged, approved before installation.
+
+    Dane s. 46.09(3)(e): a revision approved by DSPS or the designated agent reaches the county within
+    5 working days of that approval; every change is approved before it is installed.
+    """
+    permit = _lock(permit)
+    cite = "Dane County Code s. 46.09(3)(e); Lincoln County Ch. 22 (draft), Plans (6)"
+    if permit.status not in (c.PermitStatus.APPROVED, c.PermitStatus.ISSUED):
+        refuse(f"permit {permit.number} is {permit.get_status_display().lower()}; plan revisions are for an approved or "
+               "issued permit", cite)
+    _not_expired(permit, on, "a plan revision")
+    if approved_elsewhere_on is not None:
+        last = calendar_for(permit.slug).add_working_days(approved_elsewhere_on, 5)
+        if on > last:
+            refuse(f"the approved revision of {approved_elsewhere_on.isoformat()} was due at the county within 5 working "
+                   f"days, by {last.isoformat()}; received {on.isoformat()}", "Dane County Code s. 46.09(3)(e)", "on")
+    doc = PermitDocument.objects.create(permit=permit, kind="revised_plans", title=title, received_on=on)
+    audit_create(doc, action=f"revised plans for {permit.number}")
+    _event(permit, step="plan_revision", on=on, citation=cite,
+           summary=f"Revised plans received{': ' + title if title else ''}; to be approved before installation")
+    invoice_raise(jurisdiction=permit.jurisdiction, fee_code="plan_revision", on=on, permit=permit, payer=permit.owner.name)
+    return doc
+
+
+def overdue_invoices(*, jurisdiction, today: dt.date):
+    """Open invoices past their due date (Lincoln, Reinspection (2): unpaid in 10 working days is a violation)."""
+    return [i for i in Invoice.objects.filter(jurisdiction=jurisdiction, status=c.InvoiceStatus.OPEN, due_on__lt=today)
+            .select_related("permit")]
 
 
 # -- expiry and changes -------------------------------------------------------------------

@@ -174,6 +174,9 @@ def permit_post(request, pk: int, action: str):
         elif action == "document":
             services.permit_add_document(permit=permit, kind=p.get("kind", ""), title=p.get("title", ""), received_on=on,
                                          recorded="recorded" in p)
+        elif action == "plan-revision":
+            services.permit_plan_revision(permit=permit, on=on, title=p.get("title", ""),
+                                          approved_elsewhere_on=_date(p["approved_on"], "approved_on") if p.get("approved_on") else None)
         elif action == "plot-plan":
             try:
                 plan = json.loads(p.get("plot_plan") or "")

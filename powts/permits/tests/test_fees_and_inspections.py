@@ -178,3 +178,42 @@ def test_dane_final_approval_on_expiry_day_but_not_after(dane, master):
     with pytest.raises(ValidationError):
         services.permit_final_approve(permit=permit, on=D(2028, 4, 2))
     services.permit_final_approve(permit=permit, on=D(2028, 4, 1))
+
+
+def test_lincoln_sand_filter_third_inspection_is_an_additional_fee(lincoln, master):
+    from powts.permits.tests.conftest import file_complete
+
+    permit = file_complete(lincoln, master, system_type="sand_filter")
+    services.permit_approve(permit=permit, on=D(2026, 3, 10))
+    extra = permit.invoices.filter(fee_code="additional_inspection")
+    assert extra.count() == 1 and "final" in extra.get().description   # 3 required, 2 included (General (2))
+    with pytest.raises(ValidationError):
+        services.permit_issue(permit=permit, on=D(2026, 3, 11))
+    pay_all(permit, D(2026, 3, 11))
+    services.permit_issue(permit=permit, on=D(2026, 3, 11))
+
+
+def test_lincoln_mound_needs_no_additional_inspection_fee(lincoln, master):
+    from powts.permits.tests.conftest import file_complete
+
+    permit = file_complete(lincoln, master, system_type="mound")
+    services.permit_approve(permit=permit, on=D(2026, 3, 10))
+    assert not permit.invoices.filter(fee_code="additional_inspection").exists()
+
+
+def test_dane_revised_plan_within_5_working_days_of_approval(dane, master):
+    permit = issue(dane, master, issued_on=D(2026, 4, 1))
+    # approved by DSPS Fri 2026-11-20; 5 working days: Nov 23, 24, 25, 27 (Thanksgiving skipped), 30
+    services.permit_plan_revision(permit=permit, on=D(2026, 11, 30), approved_elsewhere_on=D(2026, 11, 20))
+    with pytest.raises(ValidationError) as exc:
+        services.permit_plan_revision(permit=permit, on=D(2026, 12, 1), approved_elsewhere_on=D(2026, 11, 20))
+    assert "46.09(3)(e)" in err(exc) and "2026-11-30" in err(exc)
+    assert permit.invoices.filter(fee_code="plan_revision").count() == 1
+
+
+def test_unpaid_reinspection_fee_overdue_after_10_working_days(lincoln, master):
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
+    insp = services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 11, 16, 8, 0), requested_day=D(2026, 11, 18))
+    services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18), failed_items=["Port"])
+    assert services.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 3)) == []
+    assert [i.fee_code for i in services.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 4))] == ["reinspection"]
