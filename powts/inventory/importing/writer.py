@@ -13,6 +13,8 @@ from powts.core.bulk import allocate_ids, insert_rows
 from powts.inventory import services
 from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
+import hashlib
+
 import orjson
 
 from powts.inventory.search import BulkIndexer, search_text_for
@@ -29,6 +31,10 @@ def owner_kind(name: str) -> str:
     return OwnerKind.BUSINESS if any(w in lowered for w in BUSINESS_WORDS) else OwnerKind.PERSON
 
 
+def owner_key(name: str, mailing_address: str) -> bytes:
+    return hashlib.blake2b(f"{name}\x1f{mailing_address}".encode(), digest_size=16).digest()
+
+
 def tank_kind(system_type: str) -> str:
     return ComponentKind.HOLDING_TANK if system_type == SystemType.HOLDING_TANK else ComponentKind.SEPTIC_TANK
 
@@ -38,7 +44,9 @@ class ChunkWriter:
         self.jurisdiction = jurisdiction
         self.action = action
         self.provided = provided
-        self.owner_cache: dict[tuple[str, str], int] = {}
+        # owner key digest -> id for every owner this import met: 16-byte digests, not the names and
+        # addresses themselves, keep a million-owner import's memory flat.
+        self.owner_cache: dict[bytes, int] = {}
         # A first import into an empty county has nothing to look up: every owner is in owner_cache.
         self.had_owners = Owner.objects.filter(jurisdiction=jurisdiction).exists()
         ctx = current()
@@ -118,23 +126,25 @@ class ChunkWriter:
         return {"created": len(new_rows), "updated": updated, "unchanged": unchanged}
 
     def _owner_ids(self, rows, events) -> dict[tuple[str, str], int]:
-        keys = {(r.owner_name, r.owner_mailing_address) for r in rows} - self.owner_cache.keys()
+        cache = self.owner_cache
+        keys = {(r.owner_name, r.owner_mailing_address) for r in rows}
+        keys = {k for k in keys if owner_key(*k) not in cache}
         if keys and self.had_owners:
             for oid, name, mailing in Owner.objects.filter(
                 jurisdiction=self.jurisdiction, name__in={k[0] for k in keys}, mailing_address__in={k[1] for k in keys},
             ).values_list("id", "name", "mailing_address"):
                 if (name, mailing) in keys:
-                    self.owner_cache.setdefault((name, mailing), oid)
-        missing = sorted(k for k in keys if k not in self.owner_cache)
+                    cache.setdefault(owner_key(name, mailing), oid)
+        missing = sorted(k for k in keys if owner_key(*k) not in cache)
         ids = allocate_ids(Owner, len(missing))
         owner_rows = []
         for oid, (name, mailing) in zip(ids, missing):
             kind = owner_kind(name)
             owner_rows.append((oid, self.jurisdiction.pk, name, kind, mailing, "", ""))
-            self.owner_cache[(name, mailing)] = oid
+            cache[owner_key(name, mailing)] = oid
             events.append(self._event(Owner, oid, name, {"name": name, "kind": kind, "mailing_address": mailing}))
         insert_rows(Owner, ["id", "jurisdiction_id", "name", "kind", "mailing_address", "email", "phone"], owner_rows)
-        return self.owner_cache
+        return {(r.owner_name, r.owner_mailing_address): cache[owner_key(r.owner_name, r.owner_mailing_address)] for r in rows}
 
     def _parcel_ids(self, rows, owners, events) -> tuple[dict[str, int], dict[str, int | None]]:
         """Parcel ids for the rows, creating the new ones; and the owner of each parcel that was already there."""
