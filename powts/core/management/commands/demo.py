@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from powts.accounts.choices import LicenseKind, Role
 from powts.accounts.models import User
@@ -17,6 +18,10 @@ from powts.inventory.models import Assignment, Owner, System
 from powts.jurisdictions.services import ProfileError, jurisdiction_ensure
 
 DEMO_PASSWORD = "powts-demo"
+DEMO_LOADERS = [
+    ("maintenance (schedules, reports, notices)", "powts.maintenance.demo.load"),
+    ("permits", "powts.permits.demo.load"),
+]
 PEOPLE = [
     # username, role, first, last, license kind, license number
     ("staff", Role.COUNTY_STAFF, "Sam", "Sanitarian", None, None),
@@ -43,14 +48,24 @@ class Command(BaseCommand):
             unit = jurisdiction_ensure(slug=jurisdiction)
         except ProfileError as exc:
             raise CommandError(str(exc)) from None
-        with tempfile.TemporaryDirectory() as tmp:
-            path = demo_data.write_csv(Path(tmp) / f"{jurisdiction}-demo.csv", jurisdiction, systems, seed, messy=True)
-            result = import_inventory(path=path, jurisdiction=unit, channel=Channel.CLI, source_name=f"demo county (seed {seed})",
-                                      write_rejects=False)
-        self.stdout.write(f"{unit.name}: {result.created:,} systems created, {result.unchanged:,} unchanged, {result.updated:,} updated.")
+        existing = System.objects.filter(jurisdiction=unit).count()
+        if existing:
+            # Re-importing the demo file would undo what the demo's reports and staff changed since.
+            self.stdout.write(f"{unit.name} already has {existing:,} systems; its inventory is left as it is.")
+        else:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = demo_data.write_csv(Path(tmp) / f"{jurisdiction}-demo.csv", jurisdiction, systems, seed, messy=True)
+                result = import_inventory(path=path, jurisdiction=unit, channel=Channel.CLI,
+                                          source_name=f"demo county (seed {seed})", write_rejects=False)
+            self.stdout.write(f"{unit.name}: {result.created:,} systems created.")
         with acting(channel=Channel.CLI, actor_label="powts demo"), transaction.atomic():
             self._people(unit, jurisdiction)
-        self.stdout.write(f"Sign in at http://127.0.0.1:8000 as staff, auditor, plumber, pumper, soiltester or owner; password {DEMO_PASSWORD}")
+        # The apps built on the inventory add their own demo records (each skips what it already made).
+        for label, path in DEMO_LOADERS:
+            outcome = import_string(path)(unit)
+            self.stdout.write(f"{label}: {outcome}")
+        names = ", ".join(p[0] if jurisdiction == "dane" else f"{p[0]}-{jurisdiction}" for p in PEOPLE)
+        self.stdout.write(f"Sign in at http://127.0.0.1:8000 as {names} (password {DEMO_PASSWORD})")
 
     def _people(self, unit, slug):
         for username, role, first, last, kind, number in PEOPLE:
