@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import NamedTuple
 
 from django.db.models import Count, Q
 
@@ -13,29 +12,31 @@ from powts.maintenance.models import HoldingTankReport, Notice, Report, Schedule
 from powts.maintenance.profile import maintenance_profile
 
 
-class DueRow(NamedTuple):
-    system_id: str
-    due_on: dt.date | None
-    kind: str
+_DUE_SQL = """
+SELECT s.system_ref, CAST(s.due_on AS TEXT), CASE WHEN s.due_on <= %s THEN 'overdue' ELSE 'first_notice' END
+  FROM {table} s WHERE s.jurisdiction_id = %s AND s.notice_on <= %s
+UNION ALL
+SELECT s.system_ref, NULL, 'needs_data' FROM {table} s WHERE s.jurisdiction_id = %s AND s.needs_data
+"""
 
 
-def due_list(*, jurisdiction, as_of: dt.date) -> list[DueRow]:
-    """Every system whose notice is due on `as_of` (read-only): first_notice when
-    notice_on (due_on minus the lead time) <= as_of < due_on; overdue when as_of >= due_on (no
-    qualifying report has moved it); needs_data when no date is known. Two index range scans.
+def due_list(*, jurisdiction, as_of: dt.date) -> list[tuple[str, str | None, str]]:
+    """Every system whose notice is due on `as_of` (read-only), as (system_id, due_on ISO, kind):
+    first_notice when notice_on (due_on minus the lead time) <= as_of < due_on; overdue when
+    as_of >= due_on (no qualifying report has moved it); needs_data when no date is known.
 
-    Systems the schedule table does not yet cover (imported since the last sync) are computed here,
-    in memory, so the list is complete without writing anything.
+    One statement over the covering index (jurisdiction, notice_on, due_on, system_ref) plus the
+    partial needs_data index, rows as the database driver returns them (the list over a million
+    systems can hold half of them). Systems the schedule table does not yet cover (imported since
+    the last sync; two index-only counts tell) are computed in memory, so the list is complete
+    without writing anything.
     """
-    out: list[DueRow] = []
-    append = out.append
-    rows = (Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, notice_on__lte=as_of)
-            .order_by("notice_on").values_list("system_ref", "due_on").iterator(chunk_size=20000))
-    for ref, due in rows:
-        append(DueRow(ref, due, "overdue" if as_of >= due else "first_notice"))
-    for (ref,) in Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, needs_data=True).values_list("system_ref"):
-        append(DueRow(ref, None, "needs_data"))
-    # Cheap check first (two index-only counts); the anti-join only when some system has no schedule row.
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_DUE_SQL.format(table=Schedule._meta.db_table), [as_of, jurisdiction.pk, as_of, jurisdiction.pk])
+        out = cursor.fetchall()
+    # CAST(... AS TEXT): ISO text straight from the database on SQLite and PostgreSQL, no per-row conversion.
     if System.objects.filter(jurisdiction_id=jurisdiction.pk).count() != Schedule.objects.filter(jurisdiction_id=jurisdiction.pk).count():
         out.extend(_unsynced(jurisdiction, as_of))
     return out
@@ -56,7 +57,7 @@ def _unsynced(jurisdiction, as_of):
                           municipality=muni or "")
         kind = rules.due_kind(due_on=s.due_on, notice_on=s.notice_on, needs_data=s.needs_data, as_of=as_of)
         if kind:
-            found.append(DueRow(ref, s.due_on, kind))
+            found.append((ref, s.due_on.isoformat() if s.due_on else None, kind))
     return found
 
 

@@ -96,7 +96,7 @@ class DueListView(APIView):
             raise ValidationError({"as_of": f"as_of {text!r} is not a date (YYYY-MM-DD)"}) from None
         unit = policies.dashboard_jurisdiction(request.user, request.query_params.get("jurisdiction"))
         rows = selectors.due_list(jurisdiction=unit, as_of=as_of) if unit else []
-        return Response([{"system_id": r.system_id, "due_on": r.due_on, "kind": r.kind} for r in rows])
+        return Response([{"system_id": ref, "due_on": due, "kind": kind} for ref, due, kind in rows])
 
 
 class SystemMaintenanceView(APIView):

@@ -83,20 +83,19 @@ class Command(BaseCommand):
         rows = due_list(jurisdiction=unit, as_of=as_of)
         out = self.stdout
         if format == "json":
-            out.write(json.dumps([{"system_id": r.system_id, "due_on": r.due_on.isoformat() if r.due_on else None, "kind": r.kind}
-                                  for r in rows]))
+            out.write(json.dumps([{"system_id": ref, "due_on": due, "kind": kind} for ref, due, kind in rows]))
         elif format == "csv":
             w = csv.writer(out, lineterminator="\n")
             w.writerow(["system_id", "due_on", "kind"])
-            w.writerows((r.system_id, r.due_on.isoformat() if r.due_on else "", r.kind) for r in rows)
+            w.writerows((ref, due or "", kind) for ref, due, kind in rows)
         else:
             counts = {}
             for r in rows:
-                counts[r.kind] = counts.get(r.kind, 0) + 1
+                counts[r[2]] = counts.get(r[2], 0) + 1
             out.write(f"{unit.name}, as of {as_of}: " + ", ".join(f"{n:,} {k}" for k, n in sorted(counts.items())) if rows
                       else f"{unit.name}, as of {as_of}: nothing due")
-            for r in rows[:50]:
-                out.write(f"  {r.system_id:<16} {str(r.due_on or ''):<10}  {r.kind}")
+            for ref, due, kind in rows[:50]:
+                out.write(f"  {ref:<16} {due or '':<10}  {kind}")
             if len(rows) > 50:
                 out.write(f"  ... {len(rows) - 50:,} more (use --format csv or json for all)")
 
