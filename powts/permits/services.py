@@ -189,6 +189,8 @@ def permit_file(*, jurisdiction, parcel, owner, plumber, filed_on: dt.date | Non
         refuse(f"unknown application field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0])
     if parcel.jurisdiction_id != jurisdiction.pk:
         refuse(f"parcel {parcel.parcel_number} is in another county", field="parcel")
+    if owner is None or owner.jurisdiction_id != jurisdiction.pk:
+        refuse("the owner must be a property owner on record in this county", field="owner")
     _check_applicant(jurisdiction, plumber, filed_on)
     if fields.get("system_type"):
         known = inspection_rules_for(jurisdiction.profile_slug).system_types

@@ -133,7 +133,8 @@ def permit_detail(request, pk: int):
         "changes": permit.changes.select_related("new_owner", "new_plumber"), "notices": permit.notices.all(),
         "events": permit.events.select_related("actor"), "documents": permit.documents.all(), "svg": svg,
         "stages": stages, "can_decide": policies.can_decide(request.user, permit),
-        "acts": policies.acts_for_permit(request.user, permit), "today": timezone.localdate().isoformat(),
+        "acts": policies.acts_for_permit(request.user, permit),
+        "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
         "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
     })
 
@@ -150,8 +151,9 @@ def permit_post(request, pk: int, action: str):
                       "grant", "refuse", "result"):
             if not policies.can_decide(request.user, permit):
                 raise PermissionDenied(f"Only {permit.jurisdiction.name} staff may do this.")
-        elif not policies.acts_for_permit(request.user, permit):
-            raise PermissionDenied("Only the permit's plumber or county staff may do this.")
+        elif not (policies.acts_for_permit(request.user, permit)
+                  or (action == "change" and permit.owner.user_id == request.user.pk)):
+            raise PermissionDenied("Only the permit's plumber or county staff may do this (the owner may apply for a renewal or transfer).")
         if action == "hold":
             services.permit_hold(permit=permit, on=on, reasons=_lines(p.get("reasons")))
         elif action == "resubmit":
@@ -290,6 +292,7 @@ def site_and_enforcement(request):
     soil = soil.filter(jurisdiction_id=unit_id) if is_staff else soil.filter(soil_tester__user=user)
     ctx = {"is_staff": is_staff, "soil": soil[:100], "today": timezone.localdate().isoformat(),
            "is_tester": user.licenses.filter(kind="soil_tester").exists() if user.is_authenticated else False,
+           "is_plumber": policies.plumber_license(user) is not None,
            "jurisdictions": Jurisdiction.objects.all(), "conditions": c.FailureCondition.choices,
            "clearance_kinds": c.ClearanceKind.choices}
     if is_staff:
@@ -374,6 +377,21 @@ def site_post(request, what: str):
             staff_only()
             enf.complaint_close(complaint=get_object_or_404(Complaint, pk=p.get("complaint"), jurisdiction=unit),
                                 notes=p.get("notes", ""))
+        elif what == "emergency":
+            plumber = policies.plumber_license(user) or License.objects.filter(number=p.get("plumber_license", "").strip()).first()
+            if plumber is None:
+                raise ValidationError({"plumber_license": "the plumber's license number is required"})
+            if plumber.user_id != user.pk:
+                staff_only()
+            parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=p.get("parcel_number", "").strip()).first()
+            if parcel is None:
+                raise ValidationError({"parcel_number": "no such parcel in this county's inventory"})
+            em = site.emergency_report(jurisdiction=unit, parcel=parcel, plumber=plumber,
+                                       work_started_on=_date(p.get("work_started_on"), "work_started_on"), reported_on=on,
+                                       description=p.get("description", ""))
+            for f in em.findings:
+                (messages.success if f["ok"] else messages.warning)(request, f"{f['message']} [{f['citation']}]")
+            messages.info(request, f"The permit application is due by {em.application_due_on.isoformat()} (10 working days).")
         elif what == "clearance":
             staff_only()
             parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=p.get("parcel_number", "").strip()).first()

@@ -12,7 +12,8 @@ def test_demo_permits(db, slug):
     from powts.jurisdictions.models import Jurisdiction
 
     unit = Jurisdiction.objects.get(slug=slug)
-    assert demo.load(unit) == 7
+    demo.load(unit)  # `powts demo` may already have called it (then 0)
+    assert Permit.objects.filter(jurisdiction=unit).count() == 7
     statuses = set(Permit.objects.filter(jurisdiction=unit).values_list("status", flat=True))
     assert {"applied", "held", "issued", "completed", "denied", "expired"} <= statuses
     assert demo.load(unit) == 0  # idempotent

@@ -313,3 +313,26 @@ def test_bad_moves_name_the_rule(county, master):
     with pytest.raises(ValidationError) as exc:
         services.permit_issue(permit=permit, on=D(2026, 3, 10))
     assert "can be issued only when approved" in err(exc)
+
+
+def test_transfer_after_installation_began_dane_refused_lincoln_allowed(dane, lincoln, master):
+    """Dane s. 46.08(6)(f)1.: transfer form 'prior to the installation'; Lincoln Transfer of Ownership has no such limit."""
+    for county, allowed in ((dane, False), (lincoln, True)):
+        permit = issue(county, master, issued_on=D(2026, 4, 1))
+        stage = services.stages_for(permit)[0].id
+        services.inspection_request(permit=permit, stage=stage, notice_at=dt.datetime(2026, 4, 6, 8, 0), requested_day=D(2026, 4, 8))
+        _, new_owner = make_parcel(county, number=f"T-{county.slug}", owner_name="Buyer")
+        if allowed:
+            services.permit_request_change(permit=permit, kind="transfer", received_on=D(2026, 4, 9), new_owner=new_owner)
+        else:
+            with pytest.raises(ValidationError) as exc:
+                services.permit_request_change(permit=permit, kind="transfer", received_on=D(2026, 4, 9), new_owner=new_owner)
+            assert "46.08(6)(f)1." in err(exc)
+
+
+def test_owner_from_another_county_refused(dane, lincoln, master):
+    parcel, _ = make_parcel(dane)
+    _, other_owner = make_parcel(lincoln, number="O-1")
+    with pytest.raises(ValidationError) as exc:
+        services.permit_file(jurisdiction=dane, parcel=parcel, owner=other_owner, plumber=master, filed_on=D(2026, 3, 2))
+    assert "owner" in exc.value.message_dict

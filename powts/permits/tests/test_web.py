@@ -108,3 +108,15 @@ def test_site_and_enforcement_page_flows(client, lincoln, make_user):
     assert CorrectionOrder.objects.get().system == system
     r = client.post("/permits/site/clearance/", {"parcel_number": "LP-1", "kind": "new_structure"}, follow=True)
     assert "Sanitary Permits (6)" in r.content.decode()
+
+
+def test_plumber_reports_emergency_work_on_the_web(client, dane, master, plumber_user):
+    from powts.permits.models import EmergencyWork
+
+    parcel, _ = make_parcel(dane, number="EM-1")
+    client.force_login(plumber_user)
+    r = client.post("/permits/site/emergency/", {"jurisdiction": "dane", "parcel_number": "EM-1", "work_started_on": "2026-11-25",
+                                                 "on": "2026-11-30", "description": "Collapsed tank"}, follow=True)
+    page = r.content.decode()
+    assert "2026-12-10" in page and "46.07(2)" in page
+    assert not EmergencyWork.objects.get().findings[0]["ok"]   # reported after the next working day (Nov 27)
