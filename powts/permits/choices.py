@@ -120,3 +120,19 @@ class ClearanceKind(models.TextChoices):
 class ComplaintStatus(models.TextChoices):
     OPEN = "open", "open"
     CLOSED = "closed", "closed"
+
+
+DOCUMENT_KINDS = {
+    "system_plans": "System plans and specifications",
+    "plot_plan": "Plot plan (paper)",
+    "soil_report": "Soil and site evaluation report",
+    "construction_details": "Construction details, layouts and testing procedures",
+    "pump_specifications": "Pump and control specifications",
+    "maintenance_agreement": "Maintenance agreement or servicing contract",
+    "state_plan_approval": "State plan approval (stamped plans)",
+    "existing_not_failing": "Verification that existing systems are not failing",
+    "recorded_documents": "Recorded documents (easement, affidavit, deed restriction)",
+    "revised_plans": "Revised plans",
+    "transfer_form": "State transfer form",
+    "other": "Other",
+}

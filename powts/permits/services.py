@@ -218,6 +218,8 @@ def permit_add_document(*, permit: Permit, kind: str, received_on: dt.date | Non
     if permit.status not in (c.PermitStatus.APPLIED, c.PermitStatus.HELD):
         refuse(f"documents are added to an application under review; permit {permit.number} is "
                f"{permit.get_status_display().lower()}", field="kind")
+    if kind not in c.DOCUMENT_KINDS:
+        refuse(f"document kind {kind!r} is not one of {', '.join(c.DOCUMENT_KINDS)}", field="kind")
     doc = PermitDocument(permit=permit, kind=kind, title=title, received_on=received_on or timezone.localdate(),
                          recorded=recorded)
     if file is not None:

@@ -105,8 +105,7 @@ def permit_new(request):
     return render(request, "permits/permit_new.html", {
         "errors": errors, "values": values, "kinds": c.PermitKind.choices, "system_types": c.InspectionSystem.choices,
         "jurisdictions": Jurisdiction.objects.all(), "license": policies.plumber_license(request.user),
-        "document_kinds": ["system_plans", "soil_report", "construction_details", "pump_specifications", "plot_plan",
-                           "maintenance_agreement", "state_plan_approval", "existing_not_failing", "recorded_documents"],
+        "document_kinds": c.DOCUMENT_KINDS.items(),
     })
 
 

@@ -336,3 +336,10 @@ def test_owner_from_another_county_refused(dane, lincoln, master):
     with pytest.raises(ValidationError) as exc:
         services.permit_file(jurisdiction=dane, parcel=parcel, owner=other_owner, plumber=master, filed_on=D(2026, 3, 2))
     assert "owner" in exc.value.message_dict
+
+
+def test_unknown_document_kind_refused(dane, master):
+    permit = file_complete(dane, master)
+    with pytest.raises(ValidationError) as exc:
+        services.permit_add_document(permit=permit, kind="plans")
+    assert "system_plans" in err(exc)
