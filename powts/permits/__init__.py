@@ -1,0 +1,13 @@
+"""Sanitary permits from application to final inspection, per county ordinance.
+
+- rules.py: permit and fee rules read from the county profile (permits.yaml, fees.yaml); no Django.
+- models.py: Permit (with documents, timeline events, written notices, changes), Invoice/Payment,
+  Inspection, SoilEvaluation, FailureDetermination, CorrectionOrder, Variance, Clearance,
+  EmergencyWork, Complaint.
+- services.py (permit life, fees, inspections), services_site.py (soil, building-permit gate,
+  reconnection, emergency work), services_enforcement.py (failing systems, orders, variances,
+  complaints): the only writers; each validates against the profile, refuses with the rule and its
+  citation, and audits in the same transaction.
+- api.py, api_site.py (REST, token auth, Open311 GeoReport v2), views.py (web), documents.py
+  (permit card PDF, iCalendar feed), exports.py (BLDS, CSV, JSON), demo.py (demo permits).
+"""

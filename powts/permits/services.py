@@ -521,6 +521,9 @@ def permit_request_change(*, permit: Permit, kind: str, received_on: dt.date, ne
     rule = r[key]
     cite = rule["citation"]
     explanation = ""
+    if received_on < permit.filed_on:
+        refuse(f"received_on {received_on.isoformat()} is before the application was filed ({permit.filed_on.isoformat()})",
+               field="received_on")
     if kind == c.ChangeKind.RENEWAL:
         if permit.status not in (c.PermitStatus.ISSUED, c.PermitStatus.SUSPENDED):
             refuse(f"only an issued permit not yet installed and approved can be renewed; permit {permit.number} is "
@@ -573,6 +576,9 @@ def permit_grant_change(*, change: PermitChange, on: dt.date) -> Permit:
     permit = _lock(change.permit)
     if change.status != c.ChangeStatus.REQUESTED:
         refuse(f"this {change.get_kind_display().lower()} was already {change.get_status_display().lower()}")
+    if on < change.received_on:
+        refuse(f"decision date {on.isoformat()} is before the application was received ({change.received_on.isoformat()})",
+               field="on")
     if change.invoice_id and change.invoice.balance > ZERO:
         refuse(f"the {change.get_kind_display().lower()} fee ${change.invoice.balance} is unpaid; it is granted upon "
                "payment of the fee", change.invoice.authority)

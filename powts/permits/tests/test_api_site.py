@@ -1,5 +1,4 @@
 """API for soil evaluations, building-permit gates, clearances, emergency work, failing systems, orders, variances."""
-import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
