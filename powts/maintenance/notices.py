@@ -8,6 +8,7 @@ skipping one. Letters and mail go out after the notices are committed.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import uuid
 from collections import defaultdict
@@ -19,14 +20,17 @@ from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.utils import timezone
 
+from powts.audit.context import current
 from powts.audit.models import AuditEvent
-from powts.audit.services import build_event
+from powts.core.bulk import allocate_ids, insert_rows
+from powts.inventory.choices import SystemType
 from powts.maintenance.choices import NoticeKind
 from powts.maintenance.letters import Letter, Press, Sender
 from powts.maintenance.models import Notice, Schedule
 from powts.maintenance.services import profile_for, schedule_sync
 
 log = logging.getLogger(__name__)
+SYSTEM_TYPES = dict(SystemType.choices)
 
 
 @dataclass
@@ -64,18 +68,71 @@ def next_notice(profile, row: Schedule, as_of: dt.date) -> tuple[str, str] | Non
     return step.kind, step.citation
 
 
-def plan(*, jurisdiction, as_of: dt.date) -> list[tuple[Schedule, str, str]]:
+@dataclass(slots=True)
+class Planned:
+    """One notice to record and mail: what the plan read (schedule, system, owner) and what it decided."""
+
+    system_id: int
+    due_on: dt.date
+    notice_on: dt.date
+    exempt: bool
+    stage: str
+    stage_on: dt.date | None
+    system_ref: str
+    system_type: str
+    site_address: str
+    owner_id: int | None
+    owner_name: str
+    owner_address: str
+    owner_email: str
+    kind: str = ""
+    citation: str = ""
+    pk: int | None = None
+    as_of: dt.date | None = None
+    pdf_path: str = ""
+    emailed_at: object = None
+    email_error: str = ""
+
+    @property
+    def to_name(self) -> str:
+        return self.owner_name or "Owner of record"
+
+    @property
+    def to_address(self) -> str:
+        return self.owner_address if self.owner_id else self.site_address
+
+    @property
+    def to_email(self) -> str:
+        return self.owner_email or ""
+
+    def get_kind_display(self) -> str:
+        return NoticeKind(self.kind).label
+
+
+PLAN_FIELDS = ("system_id", "due_on", "notice_on", "exempt", "stage", "stage_on", "system_ref", "system__system_type",
+               "system__parcel__site_address", "system__parcel__owner_id", "system__parcel__owner__name",
+               "system__parcel__owner__mailing_address", "system__parcel__owner__email")
+
+
+def plan(*, jurisdiction, as_of: dt.date) -> list[Planned]:
+    """The notices due on `as_of`, one per system at most, in mailing order (municipality, system)."""
     profile = profile_for(jurisdiction)
     rows = (Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, notice_on__lte=as_of, exempt=False)
-            .select_related("system__parcel__owner").order_by("system__parcel__municipality", "system_ref"))
+            .exclude(system__status__in=("abandoned", "replaced"))
+            .order_by("system__parcel__municipality", "system_ref").values_list(*PLAN_FIELDS))
     out = []
-    for row in rows.iterator(chunk_size=2000):
-        if row.system.status in ("abandoned", "replaced"):
-            continue
-        found = next_notice(profile, row, as_of)
+    for values in rows.iterator(chunk_size=5000):
+        item = Planned(*values)
+        found = next_notice(profile, item, as_of)
         if found:
-            out.append((row, *found))
+            item.kind, item.citation = found[0], found[1][:300]
+            out.append(item)
     return out
+
+
+NOTICE_COLUMNS = ["id", "jurisdiction_id", "system_id", "owner_id", "kind", "due_on", "as_of", "sent_at", "batch", "to_name", "to_address",
+                  "to_email", "email_error", "pdf_path", "citation"]
+EVENT_COLUMNS = ["at", "actor_id", "actor_label", "channel", "action", "verb", "content_type_id", "object_id", "object_repr", "changes", "batch"]
 
 
 def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool = True, sync: bool = True) -> BatchResult:
@@ -90,44 +147,44 @@ def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool 
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     now = timezone.now()
-    steps = {s.kind: s for s in profile.steps}
+    delinquent_kinds = {s.kind for s in profile.steps if s.marks_delinquent}
     with transaction.atomic():
         planned = plan(jurisdiction=jurisdiction, as_of=as_of)
-        already = set(Notice.objects.filter(system_id__in=[r.pk for r, _, _ in planned])
-                      .values_list("system_id", "kind", "due_on")) if planned else set()
-        notices, touched = [], []
-        for row, kind, citation in planned:
-            if (row.pk, kind, row.due_on) in already:  # stage lagging behind: never twice
-                continue
-            owner = row.system.parcel.owner
-            key = owner.pk if owner else f"system-{row.pk}"
-            notices.append(Notice(pdf_path=str(output_dir / batch / f"owner-{key}.pdf"), jurisdiction_id=jurisdiction.pk, system=row.system, owner=owner, kind=kind, due_on=row.due_on,
-                                  as_of=as_of, sent_at=now, batch=batch, to_name=owner.name if owner else "Owner of record",
-                                  to_address=owner.mailing_address if owner else row.system.parcel.site_address,
-                                  to_email=owner.email if owner else "", citation=citation[:300]))
-            row.stage, row.stage_on = kind, as_of
-            if kind in steps and steps[kind].marks_delinquent:
-                row.delinquent = True
-            touched.append(row)
-        Notice.objects.bulk_create(notices, batch_size=1000)
+        already = set()
+        ids = [p.system_id for p in planned]
+        for start in range(0, len(ids), 5000):  # a stage lagging behind its notices: never twice
+            already.update(Notice.objects.filter(system_id__in=ids[start:start + 5000]).values_list("system_id", "kind", "due_on"))
+        notices = [p for p in planned if (p.system_id, p.kind, p.due_on) not in already]
+        # Plain tuples, ids taken up front (powts.core.bulk): a model instance per notice and per
+        # audit event is most of the cost of a 10,000-letter batch.
+        for p, pk in zip(notices, allocate_ids(Notice, len(notices))):
+            p.pk, p.as_of = pk, as_of
+            p.pdf_path = str(output_dir / batch / f"owner-{p.owner_id or f'system-{p.system_id}'}.pdf")
+        insert_rows(Notice, NOTICE_COLUMNS, [
+            (p.pk, jurisdiction.pk, p.system_id, p.owner_id, p.kind, p.due_on, as_of, now, batch, p.to_name[:200], p.to_address,
+             p.to_email, "", p.pdf_path, p.citation) for p in notices])
         groups: dict[tuple, list[int]] = defaultdict(list)
-        for row in touched:
-            groups[(row.stage, row.delinquent)].append(row.pk)
-        for (stage, delinquent), ids in groups.items():  # a few UPDATEs, not one CASE per row
-            for start in range(0, len(ids), 5000):
-                Schedule.objects.filter(pk__in=ids[start:start + 5000]).update(stage=stage, stage_on=as_of, delinquent=delinquent)
-        if notices and notices[0].pk is None:  # backends without RETURNING ids
-            notices = list(Notice.objects.filter(batch=batch).select_related("system__parcel").order_by("pk"))
-        ct = ContentType.objects.get_for_model(Notice)
-        events = []
-        for n in notices:
-            event = build_event(n, action=f"{n.get_kind_display()} recorded for due date {n.due_on} (batch {batch})", verb="create",
-                                changes={"kind": [None, n.kind], "due_on": [None, n.due_on.isoformat()], "to": [None, n.to_name]}, at=now)
-            event.content_type = ct
-            events.append(event)
-        AuditEvent.objects.bulk_create(events, batch_size=1000)
-        for n in notices:
-            result.counts[n.kind] = result.counts.get(n.kind, 0) + 1
+        for p in notices:
+            groups[(p.kind, p.kind in delinquent_kinds)].append(p.system_id)
+        for (stage, delinquent), system_ids in groups.items():  # a few UPDATEs, not one per row
+            for start in range(0, len(system_ids), 5000):
+                chunk = system_ids[start:start + 5000]
+                if delinquent:
+                    Schedule.objects.filter(pk__in=chunk).update(stage=stage, stage_on=as_of, delinquent=True)
+                else:
+                    Schedule.objects.filter(pk__in=chunk).update(stage=stage, stage_on=as_of)
+        ctx = current()
+        actor = ctx.resolved_actor()
+        actor_id = actor.pk if getattr(actor, "pk", None) else None
+        label = actor.username if actor_id else ctx.actor_label
+        ct = ContentType.objects.get_for_model(Notice).pk
+        insert_rows(AuditEvent, EVENT_COLUMNS, [
+            (now, actor_id, label, ctx.channel, f"{p.get_kind_display()} recorded for due date {p.due_on} (batch {batch})", "create", ct,
+             p.pk, f"{p.get_kind_display()} for {p.system_ref} due {p.due_on}"[:200],
+             json.dumps({"kind": [None, p.kind], "due_on": [None, p.due_on.isoformat()], "to": [None, p.to_name]}), ctx.batch or batch)
+            for p in notices])
+        for p in notices:
+            result.counts[p.kind] = result.counts.get(p.kind, 0) + 1
         transaction.on_commit(lambda: _deliver(jurisdiction, profile, notices, output_dir, batch, result, email))
     return result
 
@@ -138,7 +195,11 @@ def _sender(jurisdiction, profile) -> Sender:
                   lead_citation=profile.citations["lead_time"], report_citation=profile.citations["late"])
 
 
-def letter_for(n: Notice) -> Letter:
+def letter_for(n) -> Letter:
+    """The letter for a recorded Notice or a Planned one."""
+    if isinstance(n, Planned):
+        return Letter(kind=n.kind, to_name=n.to_name, to_address=n.to_address, system_ref=n.system_ref, site_address=n.site_address,
+                      system_type=SYSTEM_TYPES.get(n.system_type, n.system_type), due_on=n.due_on, mailed_on=n.as_of, citation=n.citation)
     system = n.system
     return Letter(kind=n.kind, to_name=n.to_name, to_address=n.to_address, system_ref=system.system_id,
                   site_address=system.parcel.site_address, system_type=system.get_system_type_display(), due_on=n.due_on,
@@ -189,7 +250,7 @@ def _email(jurisdiction, by_owner, result: BatchResult) -> None:
                 result.no_address += 1
                 continue
             msg = EmailMessage(subject=f"{jurisdiction.name}: septic system maintenance notice",
-                               body="\n\n".join(f"{n.get_kind_display()}: system {n.system.system_id}, due {n.due_on:%B %-d, %Y}." for n in items)
+                               body="\n\n".join(f"{n.get_kind_display()}: system {n.system_ref if isinstance(n, Planned) else n.system.system_id}, due {n.due_on:%B %-d, %Y}." for n in items)
                                + "\n\nThe letter is attached.", to=[first.to_email], connection=connection)
             msg.attach_file(first.pdf_path, "application/pdf")
             try:

@@ -35,6 +35,10 @@ def test_46_11_5_first_notice_at_30_days_not_31(dane, system, tmp_path):
                   "Dane County Code s. 46.11(5)1."):
         assert words in text, words
     assert PdfReader(result.merged_file).pages[0].extract_text() == text
+    from powts.audit.models import AuditEvent
+
+    event = AuditEvent.objects.get(object_id=n.pk, content_type__model="notice")
+    assert event.changes["kind"] == [None, "first_notice"] and "recorded for due date 2026-07-01" in event.action
     # never twice
     assert send(dane, tmp_path, D(2026, 6, 2)).total == 0
     assert Notice.objects.count() == 1
