@@ -115,6 +115,14 @@ def _staff(user, unit):
         raise PermissionDenied(f"Only {unit.name} staff may do this.")
 
 
+def _staff_county(user):
+    """The county of a county-staff user; anyone else may not use the staff-only endpoints (403)."""
+    if not user.jurisdiction_id:
+        raise PermissionDenied("Only county staff may do this.")
+    _staff(user, user.jurisdiction)
+    return user.jurisdiction
+
+
 def _parcel(unit, number):
     parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=number).first()
     if parcel is None:
@@ -222,8 +230,7 @@ def emergency_work(request):
 @extend_schema(request=FailureSerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["POST"])
 def failure_determinations(request):
-    unit = _county(request.user)
-    _staff(request.user, unit)
+    unit = _staff_county(request.user)
     d = _valid(FailureSerializer, request)
     det = enf.failure_determine(system=_system(unit, d["system_id"]), conditions=d["conditions"],
                                 on=d.get("on") or timezone.localdate(), basis=d["basis"],
@@ -241,11 +248,9 @@ def order_json(o):
 @extend_schema(request=OrderSerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["GET", "POST"])
 def correction_orders(request):
-    unit = _county(request.user)
+    unit = _staff_county(request.user)
     if request.method == "GET":
-        _staff(request.user, unit)
         return Response([order_json(o) for o in CorrectionOrder.objects.filter(jurisdiction=unit).select_related("system")[:500]])
-    _staff(request.user, unit)
     d = _valid(OrderSerializer, request)
     o = enf.correction_order_issue(system=_system(unit, d["system_id"]), on=d.get("on") or timezone.localdate(),
                                    correct_by=d["correct_by"], requirement=d["requirement"])
@@ -274,8 +279,7 @@ def correction_order_update(request, pk, what):
 @extend_schema(request=VarianceSerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["POST"])
 def variances(request):
-    unit = _county(request.user)
-    _staff(request.user, unit)
+    unit = _staff_county(request.user)
     d = _valid(VarianceSerializer, request)
     v = enf.variance_petition(system=_system(unit, d["system_id"]), standard=d["standard"], on=d.get("on") or timezone.localdate(),
                               reason=d["reason"])

@@ -104,7 +104,8 @@ def permit_new(request):
             errors = _errors(drf_serializers.ValidationError(s.errors))
     return render(request, "permits/permit_new.html", {
         "errors": errors, "values": values, "kinds": c.PermitKind.choices, "system_types": c.InspectionSystem.choices,
-        "jurisdictions": Jurisdiction.objects.all(), "license": policies.plumber_license(request.user),
+        "jurisdictions": Jurisdiction.objects.all(),
+        "license_number": getattr(policies.plumber_license(request.user), "number", ""),
         "document_kinds": c.DOCUMENT_KINDS.items(),
     })
 

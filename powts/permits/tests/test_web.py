@@ -120,3 +120,10 @@ def test_plumber_reports_emergency_work_on_the_web(client, dane, master, plumber
     page = r.content.decode()
     assert "2026-12-10" in page and "46.07(2)" in page
     assert not EmergencyWork.objects.get().findings[0]["ok"]   # reported after the next working day (Nov 27)
+
+
+def test_new_application_form_renders_for_staff_and_plumber(client, dane, staff, master, plumber_user):
+    client.force_login(staff)
+    assert client.get("/permits/new/").status_code == 200
+    client.force_login(plumber_user)
+    assert master.number in client.get("/permits/new/").content.decode()
