@@ -143,6 +143,8 @@ class ActionSerializer(serializers.Serializer):
     failure_to_correct = serializers.BooleanField(required=False, default=False)
     respond_by = serializers.DateField(required=False, allow_null=True)
     note = serializers.CharField(required=False, allow_blank=True, default="")
+    require_onsite_inspection = serializers.BooleanField(required=False, default=False,
+                                                         help_text="renewal grant: require a new on-site inspection (Dane s. 46.08(5))")
     approved_on = serializers.DateField(required=False, allow_null=True,
                                         help_text="plan-revision: the day DSPS or the agent approved the revision")
 
@@ -346,7 +348,7 @@ def change_decide(request, pk, decision):
     data = _valid(ActionSerializer, request)
     on = data.get("on") or _today()
     if decision == "grant":
-        services.permit_grant_change(change=change, on=on)
+        services.permit_grant_change(change=change, on=on, require_onsite_inspection=data["require_onsite_inspection"])
     elif decision == "refuse":
         services.permit_refuse_change(change=change, on=on, reason=data.get("note", ""))
     else:

@@ -571,7 +571,7 @@ def permit_request_change(*, permit: Permit, kind: str, received_on: dt.date, ne
 
 
 @transaction.atomic
-def permit_grant_change(*, change: PermitChange, on: dt.date) -> Permit:
+def permit_grant_change(*, change: PermitChange, on: dt.date, require_onsite_inspection: bool = False) -> Permit:
     change = PermitChange.objects.select_for_update().get(pk=change.pk)
     permit = _lock(change.permit)
     if change.status != c.ChangeStatus.REQUESTED:
@@ -583,6 +583,8 @@ def permit_grant_change(*, change: PermitChange, on: dt.date) -> Permit:
         refuse(f"the {change.get_kind_display().lower()} fee ${change.invoice.balance} is unpaid; it is granted upon "
                "payment of the fee", change.invoice.authority)
     before = snapshot(permit, ["status", "expires_on", "renewals", "owner_id", "plumber_id", "code_basis_on"])
+    if require_onsite_inspection and change.kind != c.ChangeKind.RENEWAL:
+        refuse("a new on-site inspection is a condition of a renewal only", field="require_onsite_inspection")
     if change.kind == c.ChangeKind.RENEWAL:
         old = permit.expires_on
         permit.expires_on, cite = rules.renewed_expiry(permit.slug, old)
@@ -593,6 +595,11 @@ def permit_grant_change(*, change: PermitChange, on: dt.date) -> Permit:
         r = rules.permit_rules(permit.slug)["renewal"]
         summary = (f"Renewed: expires {permit.expires_on.isoformat()} (was {old.isoformat()}); the renewal conforms to "
                    f"the code in effect on {on.isoformat()}" + ("; a new permit card is issued" if r.get("new_card") else ""))
+        if require_onsite_inspection:
+            if not r.get("may_require_onsite_inspection"):
+                refuse(f"the {permit.jurisdiction.name} profile gives no right to require a new on-site inspection on renewal",
+                       r["citation"], "require_onsite_inspection")
+            summary += "; a new on-site inspection is required, at the applicant's cost [Dane County Code s. 46.08(5)]"
     elif change.kind == c.ChangeKind.TRANSFER:
         previous = permit.owner.name
         permit.owner = change.new_owner

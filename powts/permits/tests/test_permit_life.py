@@ -343,3 +343,16 @@ def test_unknown_document_kind_refused(dane, master):
     with pytest.raises(ValidationError) as exc:
         services.permit_add_document(permit=permit, kind="plans")
     assert "system_plans" in err(exc)
+
+
+def test_dane_may_require_onsite_inspection_on_renewal_46_08_5_lincoln_not(dane, lincoln, master):
+    for county, allowed in ((dane, True), (lincoln, False)):
+        permit = issue(county, master, issued_on=D(2026, 5, 1))
+        change = services.permit_request_change(permit=permit, kind="renewal", received_on=D(2028, 4, 1))
+        pay_all(permit, D(2028, 4, 1))
+        if allowed:
+            services.permit_grant_change(change=change, on=D(2028, 4, 2), require_onsite_inspection=True)
+            assert "on-site inspection" in permit.events.last().summary
+        else:
+            with pytest.raises(ValidationError):
+                services.permit_grant_change(change=change, on=D(2028, 4, 2), require_onsite_inspection=True)
