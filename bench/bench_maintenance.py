@@ -291,7 +291,7 @@ print(json.dumps({"latencies": lat, "codes": {str(k): v for k, v in codes.items(
 '''
 
 
-def bench_api(unit, rate: float, seconds: float, workers: int = 1):
+def bench_api(unit, rate: float, seconds: float, workers: int = 1, threads: int = 4):
     from django.db import connection
     from rest_framework.authtoken.models import Token
 
@@ -320,7 +320,7 @@ def bench_api(unit, rate: float, seconds: float, workers: int = 1):
             "from waitress import serve; from powts.wsgi import application;"
             "s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1);"
             f"s.bind(('127.0.0.1', {port})); s.listen(128);"
-            "serve(application, sockets=[s], threads=8, _quiet=True)")
+            f"serve(application, sockets=[s], threads={threads}, _quiet=True)")
     servers = [subprocess.Popen([sys.executable, "-c", code], env=env) for _ in range(workers)]
     try:
         for _ in range(100):
@@ -346,7 +346,7 @@ def bench_api(unit, rate: float, seconds: float, workers: int = 1):
     stored = Report.objects.count() - before
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
     achieved = len(lat) / res["elapsed"]
-    print(f"3. API report submission, {rate:.0f} req/s offered for {seconds:.0f} s from a second process (16 keep-alive connections; {workers} waitress process(es) x 8 threads)")
+    print(f"3. API report submission, {rate:.0f} req/s offered for {seconds:.0f} s from a second process (16 keep-alive connections; {workers} waitress process(es) x {threads} threads)")
     print(f"   sent {len(lat):,} in {res['elapsed']:.1f} s = {achieved:.0f} req/s; responses {codes}")
     print(f"   latency p50 {p(0.5):.0f} ms  p99 {p(0.99):.0f} ms  max {lat[-1] * 1000:.0f} ms   target p99 < 200 ms: {'met' if p(0.99) < 200 else 'MISSED'}; "
           f"rate {'met' if achieved >= rate * 0.98 and accepted + dup == len(lat) else 'MISSED'}")
@@ -359,7 +359,8 @@ def main(argv=None) -> int:
     ap.add_argument("--letters", type=int, default=10_000)
     ap.add_argument("--api-rate", type=float, default=200)
     ap.add_argument("--api-seconds", type=float, default=60)
-    ap.add_argument("--api-workers", type=int, default=2, help="server processes sharing the port")
+    ap.add_argument("--api-workers", type=int, default=1, help="server processes sharing the port")
+    ap.add_argument("--api-threads", type=int, default=2, help="waitress threads per server process")
     ap.add_argument("--skip", nargs="*", default=[], choices=["due", "letters", "api"])
     args = ap.parse_args(argv)
     setup_django(Path(os.environ.get("POWTS_BENCH_DIR", "/tmp/powts-bench-maint")))
@@ -377,7 +378,7 @@ def main(argv=None) -> int:
     if "letters" not in args.skip:
         bench_letters(args.letters)
     if "api" not in args.skip:
-        bench_api(unit, args.api_rate, args.api_seconds, args.api_workers)
+        bench_api(unit, args.api_rate, args.api_seconds, args.api_workers, args.api_threads)
     return 0
 
 

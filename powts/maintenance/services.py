@@ -46,7 +46,7 @@ def events_for(system_ids: list[int], holding: bool = True) -> dict[int, list[ru
     for sid, services in (HoldingTankReport.objects.filter(system_id__in=system_ids).values_list("system_id", "services") if holding else ()):
         for item in services or []:
             try:
-                out.setdefault(sid, []).append(rules.Event(dt.date.fromisoformat(item["date"]), rules.SERVICING))
+                out.setdefault(sid, []).append(rules.Event(dt.date.fromisoformat(item["date"]), rules.SERVICING, None, "holding"))
             except (KeyError, TypeError, ValueError):
                 continue
     return out
@@ -68,11 +68,15 @@ def _apply(row: Schedule, result: rules.Schedule) -> bool:
 
 
 @transaction.atomic
-def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed", profile=None) -> Schedule:
+def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed", profile=None, events=None) -> Schedule:
+    """Recompute one system's schedule. `events` (its qualifying-event candidates) may be read by the
+    caller before its write transaction, to keep the write lock short."""
     profile = profile or profile_for(system.jurisdiction)
+    if events is None:
+        events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
     result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
                        last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
-                       events=events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, []))
+                       events=events)
     row = Schedule.objects.select_for_update().filter(pk=system.pk).first()
     created = row is None
     if created:
@@ -311,13 +315,21 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     report.review_status = ReviewStatus.NONE if system else ReviewStatus.PENDING
     if not report.location and system:
         report.location = system.parcel.site_address
+    report.full_clean(exclude=["license", "jurisdiction", "system", "filed_by"], validate_unique=False)
+    events = None
+    if system:  # read before the write transaction, so the write lock is held for the writes only
+        events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
+        events.append(rules.Event(report.work_date, report.kind, report.sludge_scum_fraction))
     try:
         with transaction.atomic():
-            report.full_clean(exclude=["license", "jurisdiction", "system", "filed_by"], validate_unique=False)
             report.save()
             audit_create(report, action=_report_action(report))
             if system:
-                row = schedule_refresh(system=system, action=f"due date moved by {report}", profile=profile)
+                # Another report for the same system stored since the read: read again, inside the lock.
+                seen = sum(1 for e in events if e.source == "report")
+                if Report.objects.filter(system=system).exclude(review_status=ReviewStatus.REJECTED).count() != seen:
+                    events = None
+                row = schedule_refresh(system=system, action=f"due date moved by {report}", profile=profile, events=events)
                 if report.failure_flag and not row.failure_reported:
                     before = snapshot(row, ["failure_reported"])
                     row.failure_reported = True
