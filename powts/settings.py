@@ -159,6 +159,7 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 # Sections on the inventory's system page: (template, "module.function(system) -> context").
 POWTS_SYSTEM_PANELS = [
     ("maintenance/_system_maintenance.html", "powts.maintenance.views.system_context"),
+    ("permits/_system_permits.html", "powts.permits.panels.system_context"),
 ]
 
 LOGGING = {

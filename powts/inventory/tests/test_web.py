@@ -47,7 +47,7 @@ def test_htmx_request_gets_only_the_table(signed_in, system):
 
 def test_system_page_shows_parcel_owner_components_and_history(signed_in, system):
     page = signed_in.get(f"/inventory/systems/{system.pk}/").content.decode()
-    for text in ("0810-1", "Jane Smith", "Mound", "History", "system added", "<h2 id=\"h-maintenance\">Maintenance</h2>"):
+    for text in ("0810-1", "Jane Smith", "Mound", "History", "system added", "<h2 id=\"h-maintenance\">Maintenance</h2>", "Sanitary permits"):
         assert text in page
 
 
