@@ -68,8 +68,13 @@ class Command(BaseCommand):
         demo.add_argument("--as-of", default=None)
 
     def handle(self, *args, sub, **o):
-        with acting(channel=Channel.CLI, actor_label=f"powts maintenance {sub}"):
-            return getattr(self, "do_" + sub.replace("-", "_"))(**o)
+        try:
+            with acting(channel=Channel.CLI, actor_label=f"powts maintenance {sub}"):
+                return getattr(self, "do_" + sub.replace("-", "_"))(**o)
+        except BrokenPipeError:  # `powts maintenance due ... | head`: the reader left; not an error
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
     def do_due(self, jurisdiction, as_of, format, **o):
         from powts.maintenance.selectors import due_list
