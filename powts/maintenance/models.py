@@ -37,7 +37,6 @@ class Schedule(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["jurisdiction", "notice_on"], name="maint_sched_notice"),
             # Covering the due list (notice_on <= as_of): read from the index alone, no table lookups.
             models.Index(fields=["jurisdiction", "notice_on", "due_on", "system_ref"], name="maint_sched_due_list"),
             models.Index(fields=["jurisdiction", "due_on"], name="maint_sched_due"),
