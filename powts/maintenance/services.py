@@ -77,7 +77,7 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
     result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
                        last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
                        events=events)
-    row = Schedule.objects.select_for_update().filter(pk=system.pk).first()
+    row = Schedule.objects.select_for_update().filter(pk=system.pk).order_by().first()
     created = row is None
     if created:
         row = Schedule(system=system, jurisdiction_id=system.jurisdiction_id, system_ref=system.system_id)
@@ -302,9 +302,8 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     now = now or timezone.now()
     today = timezone.localdate(now)
     cleaned, system, lic = validate_report(jurisdiction=jurisdiction, data=data, filed_by=filed_by, today=today)
-    existing = Report.objects.filter(jurisdiction=jurisdiction, system_ref=cleaned["system_ref"], work_date=cleaned["work_date"], license=lic).first()
-    if existing:
-        return Submitted(existing, False)
+    # No look-up first: the unique constraint (jurisdiction, system_ref, work_date, license) recognises
+    # a report filed twice, below, at no cost to the usual case of a new one.
     profile = profile_for(jurisdiction)
     if system is not None:
         system.jurisdiction = jurisdiction
@@ -338,7 +337,7 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
             if report.failure_flag:
                 transaction.on_commit(lambda: _tell_staff_of_failure(report.pk))
     except IntegrityError:
-        # Filed twice at the same moment: the other request stored it.
+        # Filed twice (now or earlier): the stored report answers.
         existing = Report.objects.filter(jurisdiction=jurisdiction, system_ref=cleaned["system_ref"], work_date=cleaned["work_date"], license=lic).first()
         if existing is None:
             raise
