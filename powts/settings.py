@@ -162,6 +162,21 @@ POWTS_SYSTEM_PANELS = [
     ("permits/_system_permits.html", "powts.permits.panels.system_context"),
 ]
 
+# Run after an inventory import stored something: f(jurisdiction=...) -> summary dict.
+POWTS_AFTER_IMPORT = [
+    ("maintenance schedules", "powts.maintenance.services.schedule_sync"),
+]
+
+# Mail: written to files in $POWTS_DATA_DIR/outbox unless an SMTP server is configured.
+EMAIL_BACKEND = os.environ.get("POWTS_EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = DATA_DIR / "outbox"
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS") == "1"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "powts@localhost")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -41,6 +41,7 @@ class ImportResult:
     batch: str = ""
     encoding: str = ""
     rejects_preview: list[dict] = field(default_factory=list)
+    follow_up: dict = field(default_factory=dict)
 
     def counts(self) -> dict:
         return {k: getattr(self, k) for k in ("rows", "created", "updated", "unchanged", "rejected")}
@@ -91,6 +92,7 @@ def import_inventory(
     channel: str = Channel.CLI,
     progress: Callable[[int], None] | None = None,
     today: dt.date | None = None,
+    follow_up: bool = True,
 ) -> ImportResult:
     """Import `path` into `jurisdiction`'s inventory. Raises FileRefused for a file it cannot read."""
     path = Path(path)
@@ -136,10 +138,21 @@ def import_inventory(
         pass
     finally:
         rejects.close()
+    if follow_up and not dry_run and (result.created or result.updated):
+        result.follow_up = run_follow_up(jurisdiction)
     result.rejects_preview = rejects.preview
     result.rejects_path = str(rejects.path) if rejects.path and result.rejected else None
     assert result.rows == result.created + result.updated + result.unchanged + result.rejected
     return result
+
+
+def run_follow_up(jurisdiction) -> dict:
+    """What other apps derive from the inventory (settings.POWTS_AFTER_IMPORT), after the import committed."""
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    with acting(channel=Channel.JOB, actor_label="after inventory import"):
+        return {label: import_string(path)(jurisdiction=jurisdiction) for label, path in settings.POWTS_AFTER_IMPORT}
 
 
 def _count(result: ImportResult, outcome: dict) -> None:

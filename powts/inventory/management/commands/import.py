@@ -20,8 +20,10 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="Check and report; store nothing.")
         parser.add_argument("--rejects", type=Path, help="Where rejected rows go (default: FILE.rejects.csv beside the input).")
         parser.add_argument("--json", action="store_true", help="Print one JSON object with the counts.")
+        parser.add_argument("--skip-follow-up", action="store_true",
+                            help="Do not bring maintenance schedules up to date afterwards (run `powts maintenance sync` later).")
 
-    def handle(self, *args, what, file, jurisdiction, dry_run, rejects, json: bool, **options):
+    def handle(self, *args, what, file, jurisdiction, dry_run, rejects, json: bool, skip_follow_up: bool, **options):
         try:
             unit = jurisdiction_ensure(slug=jurisdiction)
         except ProfileError as exc:
@@ -40,7 +42,7 @@ class Command(BaseCommand):
 
         try:
             result = import_inventory(path=file, jurisdiction=unit, dry_run=dry_run, rejects_path=rejects,
-                                      channel=Channel.CLI, progress=progress)
+                                      channel=Channel.CLI, progress=progress, follow_up=not skip_follow_up)
         except FileRefused as exc:
             raise CommandError(str(exc)) from None
         finally:
@@ -54,6 +56,8 @@ class Command(BaseCommand):
             f"{result.rows:,} rows read ({result.encoding}): {result.created:,} {verb} created, "
             f"{result.updated:,} updated, {result.unchanged:,} unchanged, {result.rejected:,} rejected."
         )
+        for label, summary in result.follow_up.items():
+            self.stdout.write(f"Then {label}: {summary}")
         if result.rejects_path:
             self.stdout.write(f"Rejected rows, each with its line and reason: {result.rejects_path}")
         if dry_run:
