@@ -120,6 +120,16 @@ def fill(sentences: dict[str, tuple[str, str]], key: str, passed: bool, values: 
     return sentences[key][0 if passed else 1].format(**values)
 
 
+class FailedTests:
+    """For a decision dataclass with `tests` and `error`: the failed tests as output reasons."""
+
+    @property
+    def reasons(self) -> list[dict]:
+        if self.error:
+            return [{"test": "input", "citation": "", "text": self.error}]
+        return [t.reason() for t in self.tests if not t.passed]
+
+
 def explanation(tests: list[Test], arithmetic: str, outcome: str) -> str:
     """Tests in order, then the arithmetic of the amount, then the outcome."""
     return " ".join([*(t.line() for t in tests), arithmetic, outcome])

@@ -13,7 +13,7 @@ from typing import Any
 
 from . import fields as F
 from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
-from .explain import GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, Test, explanation, fill, money
+from .explain import GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, FailedTests, Test, explanation, fill, money
 from .funding_tables import table_amount_cents
 
 PROGRAM = "wisconsin-fund-grant"
@@ -49,7 +49,7 @@ class GrantApplication:
 
 
 @dataclass
-class GrantDecision:
+class GrantDecision(FailedTests):
     id: str
     eligible: bool
     amount: int  # cents paid if eligible, else 0
@@ -62,12 +62,6 @@ class GrantDecision:
     applicant_type: str | None = None
     experimental: bool = False
     governmental_unit: str | None = None
-
-    @property
-    def reasons(self) -> list[dict]:
-        if self.error:
-            return [{"test": "input", "citation": "", "text": self.error}]
-        return [t.reason() for t in self.tests if not t.passed]
 
     @property
     def explanation(self) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import fields as F
 from .engine import LawDateError, ParameterSet, default_parameters
-from .explain import WELL_SENTENCES, Test, explanation, fill, money
+from .explain import WELL_SENTENCES, FailedTests, Test, explanation, fill, money
 
 PROGRAM = "well-compensation"
 CLAIMANT_TYPES = {"landowner", "lessee", "spouse", "dependent", "heir", "assign", "legal_representative",
@@ -49,7 +49,7 @@ class WellClaim:
 
 
 @dataclass
-class WellDecision:
+class WellDecision(FailedTests):
     id: str
     eligible: bool
     award: int
@@ -57,12 +57,6 @@ class WellDecision:
     arithmetic: str = ""
     error: str | None = None
     claimed_on: dt.date | None = None
-
-    @property
-    def reasons(self) -> list[dict]:
-        if self.error:
-            return [{"test": "input", "citation": "", "text": self.error}]
-        return [t.reason() for t in self.tests if not t.passed]
 
     @property
     def explanation(self) -> str:
