@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 
 from powts.audit.choices import Channel
+from powts.core.querysets import RoleScopedQuerySet
 from powts.maintenance.choices import NoticeKind, ReportKind, ReviewStatus
 
 
@@ -47,8 +48,20 @@ class Schedule(models.Model):
         return f"Schedule of {self.system_ref}"
 
 
+class ReportQuerySet(RoleScopedQuerySet):
+    def restrict_others(self, user, action: str):
+        """Owners see their systems' reports (view only); contractors the reports they filed."""
+        from powts.accounts.choices import Role
+
+        if user.role == Role.OWNER:
+            return self.filter(system__parcel__owner__user=user) if action == "view" else self.none()
+        return self.filter(filed_by=user)
+
+
 class Report(models.Model):
     """An inspection, pumping or servicing report (SPS 383.55: POWTS id, location, date, license)."""
+
+    objects = ReportQuerySet.as_manager()
 
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
     system = models.ForeignKey("inventory.System", null=True, blank=True, on_delete=models.PROTECT, related_name="maintenance_reports")

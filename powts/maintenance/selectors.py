@@ -148,15 +148,4 @@ def system_maintenance(*, system: System) -> dict:
 
 def reports_visible(*, user):
     """Reports a user may see: staff their county's, auditors all, contractors their own, owners their systems'."""
-    from powts.accounts.choices import Role
-
-    qs = Report.objects.select_related("license", "system", "jurisdiction")
-    if not user.is_authenticated:
-        return qs.none()
-    if user.is_superuser or user.role == Role.STATE_AUDITOR:
-        return qs
-    if user.role == Role.COUNTY_STAFF:
-        return qs.filter(jurisdiction_id=user.jurisdiction_id)
-    if user.role == Role.OWNER:
-        return qs.filter(system__parcel__owner__user=user)
-    return qs.filter(filed_by=user)
+    return Report.objects.restrict(user, "view").select_related("license", "system", "jurisdiction")

@@ -9,17 +9,21 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q, Sum
 
+from powts.core.querysets import RoleScopedQuerySet
 from powts.permits import choices as c
 
 
-class PermitQuerySet(models.QuerySet):
-    def restrict(self, user, action: str = "view"):
-        """County staff: their county's permits. State auditors: all, read-only. Plumbers: the
-        permits they filed or now hold. Owners: permits for their parcels. Soil testers: none."""
+class PermitQuerySet(RoleScopedQuerySet):
+    def restrict_others(self, user, action: str):
+        """Plumbers: the permits they filed or now hold. Owners: permits for their parcels (view only).
+        Soil testers and pumpers: none."""
         from powts.accounts.choices import Role
 
-        if user is None or not user.is_authenticated:
-            return self.none()
+        if user.role == Role.PLUMBER:
+            return self.filter(Q(filed_by=user) | Q(plumber__user=user))
+        if user.role == Role.OWNER and action == "view":
+            return self.filter(Q(owner__user=user) | Q(parcel__owner__user=user))
+        return self.none()
         if user.is_superuser:
             return self
         if user.role == Role.COUNTY_STAFF:
