@@ -45,3 +45,23 @@ def write_csv(tmp_path):
         return path
 
     return write
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """cli("import", "inventory", ...) -> (exit code, stdout, stderr), through the real `powts` entry point."""
+    from powts.cli import main
+
+    # Django's command runner closes every connection when a command ends; the test's own
+    # connection (inside its transaction on PostgreSQL) must survive it.
+    monkeypatch.setattr("django.db.connections.close_all", lambda: None)
+
+    def run(*argv):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:  # Django's CommandError exits 1 through sys.exit
+            code = exc.code
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run

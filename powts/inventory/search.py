@@ -6,6 +6,8 @@ Both match any piece of three characters or more; shorter queries match the star
 """
 from __future__ import annotations
 
+import contextlib
+
 from django.db import connection
 from django.db.models import Q, QuerySet
 
@@ -59,28 +61,23 @@ class BulkIndexer:
         self.ranges: list[tuple[int, int]] = []
         self.enabled = connection.vendor == "sqlite"
 
+    @contextlib.contextmanager
     def inserting(self, ids: list[int]):
-        """Context for inserting systems with these ids (contiguous ranges are merged)."""
-        import contextlib
-
-        @contextlib.contextmanager
-        def ctx():
-            if not self.enabled or not ids:
+        """Around inserting systems with these ids: trigger off, ids remembered (contiguous ranges merged)."""
+        if not self.enabled or not ids:
+            yield
+            return
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE inventory_search_sync SET enabled = 0")
+            try:
                 yield
-                return
-            with connection.cursor() as cursor:
-                cursor.execute("UPDATE inventory_search_sync SET enabled = 0")
-                try:
-                    yield
-                finally:
-                    cursor.execute("UPDATE inventory_search_sync SET enabled = 1")
-            low, high = min(ids), max(ids)
-            if self.ranges and self.ranges[-1][1] + 1 == low:
-                self.ranges[-1] = (self.ranges[-1][0], high)
-            else:
-                self.ranges.append((low, high))
-
-        return ctx()
+            finally:
+                cursor.execute("UPDATE inventory_search_sync SET enabled = 1")
+        low, high = min(ids), max(ids)
+        if self.ranges and self.ranges[-1][1] + 1 == low:
+            self.ranges[-1] = (self.ranges[-1][0], high)
+        else:
+            self.ranges.append((low, high))
 
     def finish(self) -> None:
         with connection.cursor() as cursor:

@@ -5,12 +5,21 @@ from django.db import transaction
 from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
-from powts.inventory.choices import ComponentKind, SystemType
+from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import search_text_for
 
 SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
                    "structures_served", "permit_number")
+
+
+BUSINESS_WORDS = (" llc", " inc", " corp", " co.", " company", " church", " club", " association", " trust", " farms")
+
+
+def owner_kind(name: str) -> str:
+    """A business when the name says so ("Sunset Supper Club LLC"); a person otherwise."""
+    lowered = f" {name.lower()}"
+    return OwnerKind.BUSINESS if any(w in lowered for w in BUSINESS_WORDS) else OwnerKind.PERSON
 
 
 def refresh_search_text(*, parcel: Parcel) -> None:
@@ -26,8 +35,6 @@ def owner_get_or_create(*, jurisdiction, name: str, mailing_address: str = "", a
     owner = Owner.objects.filter(jurisdiction=jurisdiction, name=name, mailing_address=mailing_address).first()
     if owner:
         return owner
-    from powts.inventory.importing.writer import owner_kind
-
     owner = Owner(jurisdiction=jurisdiction, name=name, mailing_address=mailing_address, kind=owner_kind(name))
     owner.full_clean()
     owner.save()

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import io
 from pathlib import Path
 from typing import Iterator
 
@@ -142,15 +141,4 @@ def open_table(path: Path) -> Table:
     raise FileRefused(f"{path.name}: powts reads .csv and .xlsx files, not {suffix or 'files without an extension'}")
 
 
-def write_rejects(path: Path, original_headers: list[str], rejects: list[tuple[int, list, str]]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow([*original_headers, "line", "reason"])
-        width = len(original_headers)
-        for line, cells, reason in rejects:
-            cells = ["" if c is None else c for c in list(cells)[:width]]
-            cells += [""] * (width - len(cells))
-            writer.writerow([*cells, line, reason])
-
-
-__all__ = ["FileRefused", "Table", "open_table", "write_rejects", "io"]
+__all__ = ["FileRefused", "Table", "open_table"]

@@ -11,7 +11,8 @@ from powts.audit.context import current
 from powts.audit.models import AuditEvent
 from powts.core.bulk import allocate_ids, insert_rows
 from powts.inventory import services
-from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
+from powts.inventory.services import owner_kind
+from powts.inventory.choices import ComponentKind, SystemType
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
 import hashlib
 
@@ -23,14 +24,6 @@ from powts.inventory.search import BulkIndexer, search_text_for
 SYSTEM_FIELDS = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms", "permit_number")
 PARCEL_FIELDS = {"site_address": "site_address", "municipality": "municipality", "latitude": "latitude", "longitude": "longitude"}
 TANK_KINDS = (ComponentKind.SEPTIC_TANK, ComponentKind.HOLDING_TANK)
-BUSINESS_WORDS = (" llc", " inc", " corp", " co.", " company", " church", " club", " association", " trust", " farms")
-
-
-def owner_kind(name: str) -> str:
-    lowered = f" {name.lower()}"
-    return OwnerKind.BUSINESS if any(w in lowered for w in BUSINESS_WORDS) else OwnerKind.PERSON
-
-
 def owner_key(name: str, mailing_address: str) -> bytes:
     return hashlib.blake2b(f"{name}\x1f{mailing_address}".encode(), digest_size=16).digest()
 

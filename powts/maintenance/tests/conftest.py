@@ -4,23 +4,6 @@ import pytest
 
 
 @pytest.fixture
-def cli(capsys, monkeypatch):
-    from powts.cli import main
-
-    monkeypatch.setattr("django.db.connections.close_all", lambda: None)
-
-    def run(*argv):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = exc.code
-        out = capsys.readouterr()
-        return code, out.out, out.err
-
-    return run
-
-
-@pytest.fixture
 def make_system(dane):
     from powts.inventory.services import system_create
 
