@@ -21,11 +21,14 @@ from decimal import Decimal
 
 # One or more leading quotes (already-quoted text) or none, then a character a spreadsheet reads as a formula.
 _FORMULA_START = re.compile(r"'*[=+\-@\t\r]")
+_RISKY_FIRST = frozenset("=+-@\t\r'")
 _NUMBERS = (int, float, Decimal)
 
 
 def neutralise(value):
     """The cell to write for `value`: '' for None, numbers as they are, text made safe."""
+    if type(value) is str:  # the common case first: exports run this for every cell
+        return "'" + value if value[:1] in _RISKY_FIRST and _FORMULA_START.match(value) else value
     if value is None:
         return ""
     if isinstance(value, _NUMBERS) and not isinstance(value, bool):
