@@ -90,21 +90,21 @@ def test_the_import_removes_only_the_one_quote_an_export_adds(dane, write_csv):
 
 
 def test_the_rejects_file_prefixes_formula_cells_and_headers(dane, write_csv, tmp_path):
-    path = write_csv([["system_id", "parcel_id", "system_type", "owner_name", "=cmd"],
-                      ["D-1", "P-1", "not a type", FORMULAS[0], "-1+2"],
-                      ["D-2", "P-2", "mound", "@SUM(1)", "+1"]])
+    path = write_csv([["system_id", "parcel_id", "system_type", "owner_name", "=cmd", "note"],
+                      ["D-1", "P-1", "not a type", FORMULAS[0], "-1+2", "\t=1"],
+                      ["D-2", "P-2", "mound", "@SUM(1)", "+1", ""]])
     result = import_file(path, dane, rejects_path=tmp_path / "rejects.csv")
     assert result.rejected == 1 and result.created == 1
     header, row = read_rows(tmp_path / "rejects.csv")
-    assert header == ["system_id", "parcel_id", "system_type", "owner_name", "'=cmd", "line", "reason"]
-    assert row[:5] == ["D-1", "P-1", "not a type", "'" + FORMULAS[0], "'-1+2"] and row[5] == "2"
+    assert header == ["system_id", "parcel_id", "system_type", "owner_name", "'=cmd", "note", "line", "reason"]
+    assert row[:6] == ["D-1", "P-1", "not a type", "'" + FORMULAS[0], "'-1+2", "'\t=1"] and row[6] == "2"
     # Fixed and imported again, the rejected row comes in with the values the county's file had.
     row[2] = "mound"
     with open(tmp_path / "fixed.csv", "w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows([header[:5], row[:5]])
+        csv.writer(handle).writerows([header[:6], row[:6]])
     assert import_file(tmp_path / "fixed.csv", dane).created == 1
     fixed = System.objects.select_related("parcel__owner").get(system_id="D-1")
-    assert fixed.parcel.owner.name == FORMULAS[0] and fixed.extra == {"=cmd": "-1+2"}
+    assert fixed.parcel.owner.name == FORMULAS[0] and fixed.extra == {"=cmd": "-1+2", "note": "\t=1"}
 
 
 def test_xlsx_export_of_an_owner_survives_as_text(dane, tmp_path):

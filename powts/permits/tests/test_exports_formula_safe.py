@@ -13,6 +13,7 @@ def test_permits_csv_prefixes_formula_cells(dane, staff, client):
     plumber = license_create(kind="master_plumber", number="MP-7007", holder_name="@SUM(1)", business_name="=HYPERLINK(\"x\")")
     permit = file_complete(dane, plumber, building_use="-1+2 family dwelling")
     permit.parcel.site_address = "+1 County Rd"
+    permit.parcel.parcel_number = "\t=1"
     permit.parcel.save()
     client.force_login(staff)
     response = client.get("/api/permits/export.csv")
@@ -22,7 +23,7 @@ def test_permits_csv_prefixes_formula_cells(dane, staff, client):
     row = rows[0]
     assert row["ContractorCompanyName"] == "'=HYPERLINK(\"x\")"
     assert row["PermitClass"] == row["ProposedUse"] == "'-1+2 family dwelling"
-    assert row["OriginalAddress1"] == "'+1 County Rd"
+    assert row["OriginalAddress1"] == "'+1 County Rd" and row["PIN"] == "'\t=1"
     # The other side: ordinary cells are as they were.
     assert row["PermitNum"] == permit.number and row["OriginalState"] == "WI" and row["AppliedDate"] == "2026-03-02"
 
