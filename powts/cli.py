@@ -23,6 +23,7 @@ NO_AUTO_MIGRATE = {
     "migrate", "makemigrations", "sqlmigrate", "showmigrations", "squashmigrations",
     "check", "help", "version", "--help", "-h", "--version", "collectstatic", "startapp",
     "shell", "dbshell", "test", "diffsettings",
+    "restore",  # an empty database must stay empty until the backup is in it
 }
 
 

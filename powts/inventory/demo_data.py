@@ -1,12 +1,13 @@
 """A realistic, reproducible county inventory for demos and benchmarks (same seed, same rows)."""
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import random
+from decimal import Decimal
 from pathlib import Path
 from typing import Iterator
 
+from powts.core import spreadsheet
 from powts.inventory.importing.columns import KNOWN
 
 MUNICIPALITIES = {
@@ -74,15 +75,16 @@ def rows(jurisdiction: str, count: int, seed: int = 1, messy: bool = False) -> I
             "tank_capacity_gallons": gallons[kind] or "",
             "design_flow_gpd": rng.choice([300, 450, 600, 750]) if kind not in ("pit_privy", "vaulted_privy", "portable_restroom") else "",
             "bedrooms": rng.choice([2, 3, 3, 4, 5]) if not business else "",
-            "latitude": f"{43.07 + rng.uniform(-0.3, 0.3) if jurisdiction == 'dane' else 45.3 + rng.uniform(-0.3, 0.3):.6f}",
-            "longitude": f"{-89.4 + rng.uniform(-0.4, 0.4) if jurisdiction == 'dane' else -89.7 + rng.uniform(-0.4, 0.4):.6f}",
+            # Decimal, not text: numbers stay numbers in the (formula-safe) CSV.
+            "latitude": Decimal(f"{43.07 + rng.uniform(-0.3, 0.3) if jurisdiction == 'dane' else 45.3 + rng.uniform(-0.3, 0.3):.6f}"),
+            "longitude": Decimal(f"{-89.4 + rng.uniform(-0.4, 0.4) if jurisdiction == 'dane' else -89.7 + rng.uniform(-0.4, 0.4):.6f}"),
             "permit_number": f"{installed.year}-{i % 10000:04d}" if installed.year > 1980 else "",
         }
 
 
 def write_csv(path: Path, jurisdiction: str, count: int, seed: int = 1, messy: bool = False) -> Path:
     with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(KNOWN))
+        writer = spreadsheet.DictWriter(handle, fieldnames=list(KNOWN))
         writer.writeheader()
         writer.writerows(rows(jurisdiction, count, seed, messy))
     return path

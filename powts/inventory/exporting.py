@@ -1,18 +1,16 @@
-"""Writing the inventory in the import's own columns, so that importing an export changes nothing."""
+"""Writing the inventory in the import's own columns, so that importing an export changes nothing.
+
+Cells go through powts.core.spreadsheet (formula-safe; the import undoes its prefix); numeric columns
+are written as numbers so that they stay numbers in a spreadsheet.
+"""
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
+from powts.core import spreadsheet
 from powts.inventory.importing.columns import KNOWN
 from powts.inventory.importing.writer import TANK_KINDS
 from powts.inventory.models import Component, System
-
-
-def _text(value) -> str:
-    if value is None:
-        return ""
-    return value.isoformat() if hasattr(value, "isoformat") else str(value)
 
 
 def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
@@ -31,7 +29,7 @@ def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
               "design_flow_gpd", "bedrooms", "parcel__latitude", "parcel__longitude", "permit_number", "extra")
     written = 0
     with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
+        writer = spreadsheet.writer(handle)
         writer.writerow(columns)
         chunk = []
         for row in systems.order_by("id").values_list(*fields).iterator(chunk_size=batch):
@@ -53,8 +51,8 @@ def _write(writer, chunk, extra_keys) -> int:
     for (pk, system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status, flow, beds, lat, lon,
          permit, extra) in chunk:
         writer.writerow([
-            system_id, parcel, stype, owner or "", address, town, mailing or "", _text(installed), _text(serviced), status,
-            _text(tanks.get(pk)), _text(flow), _text(beds), _text(lat), _text(lon), permit,
+            system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status,
+            tanks.get(pk), flow, beds, lat, lon, permit,
             *[extra.get(k, "") for k in extra_keys],
         ])
     return len(chunk)

@@ -2,12 +2,12 @@
 delinquencies, failures found; as CSV and as PDF."""
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from pathlib import Path
 
 from django.db.models import Count, Q
 
+from powts.core import spreadsheet
 from powts.inventory.models import System
 from powts.maintenance.models import Notice, Report, Schedule
 
@@ -47,7 +47,7 @@ def annual_summary(*, jurisdiction, year: int) -> list[tuple[str, str, int]]:
 
 def write_csv(path: Path, jurisdiction, year: int, rows) -> None:
     with open(path, "w", newline="", encoding="utf-8") as handle:
-        w = csv.writer(handle)
+        w = spreadsheet.writer(handle)
         w.writerow(["jurisdiction", "year", "section", "item", "count"])
         for section, item, n in rows:
             w.writerow([jurisdiction.slug, year, section, item, n])

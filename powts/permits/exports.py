@@ -2,13 +2,13 @@
 the specification as we know it; not in ../shared/law), plain CSV and JSON."""
 from __future__ import annotations
 
-import csv
 import io
 import json
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, JsonResponse
 
+from powts.core import spreadsheet
 from powts.permits import choices as c
 
 BLDS_STATUS = {
@@ -55,7 +55,7 @@ def blds_inspection(i) -> dict:
 
 def _csv(rows, fields, name):
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    w = spreadsheet.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
     resp = HttpResponse(buf.getvalue(), content_type="text/csv; charset=utf-8")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 from powts.inventory.importing.columns import REQUIRED, normalise_header
+from powts.inventory.importing.values import unquote_cells
 
 
 class FileRefused(ValueError):
@@ -28,6 +29,7 @@ class Table:
         for line, cells in self._rows:
             if not any(c not in (None, "") for c in cells):
                 continue  # blank lines are not rows
+            cells = unquote_cells(cells)
             if len(cells) < width:
                 cells = list(cells) + [None] * (width - len(cells))
             yield line, dict(zip(headers, cells)), cells
@@ -80,7 +82,7 @@ def _open_csv(path: Path) -> Table:
         dialect = csv.excel
     reader = csv.reader(handle, dialect)
     try:
-        raw_headers = next(reader)
+        raw_headers = unquote_cells(next(reader))
     except StopIteration:
         raise FileRefused(f"{path.name} is empty") from None
     except csv.Error as exc:
@@ -112,7 +114,7 @@ def _open_xlsx(path: Path) -> Table:
     sheet = book.worksheets[0]
     iterator = sheet.iter_rows(values_only=True)
     try:
-        raw_headers = [("" if h is None else str(h)) for h in next(iterator)]
+        raw_headers = unquote_cells([("" if h is None else str(h)) for h in next(iterator)])
     except StopIteration:
         raise FileRefused(f"{path.name}: the first sheet is empty") from None
     headers = _check_headers(path, raw_headers)

@@ -6,7 +6,6 @@ it reports is exactly what a real run would do.
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -18,6 +17,7 @@ from django.utils import timezone
 
 from powts.audit.choices import Channel
 from powts.audit.context import acting
+from powts.core import spreadsheet
 from powts.inventory.importing.readers import FileRefused, open_table
 from powts.inventory.importing.rows import RowRejected, clean_row
 from powts.inventory.importing.writer import ChunkWriter
@@ -65,7 +65,7 @@ class _Rejects:
             return
         if self._writer is None:
             self._handle = open(self.path, "w", newline="", encoding="utf-8")
-            self._writer = csv.writer(self._handle)
+            self._writer = spreadsheet.writer(self._handle)  # formula-safe; the import reads it back as it was
             self._writer.writerow([*self.headers, "line", "reason"])
         width = len(self.headers)
         row = ["" if c is None else c for c in list(cells)[:width]]

@@ -4,11 +4,33 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal, InvalidOperation
 
+from powts.core import spreadsheet
+
 EXCEL_EPOCH = dt.date(1899, 12, 30)  # Excel's serial day 0 (after its 1900 leap-year bug)
 
 
 class BadValue(ValueError):
     pass
+
+
+class Verbatim(str):
+    """A cell that a powts export wrote with its formula guard (`'=...`): the guard is gone and the
+    rest is exactly the value that was exported, so it is not trimmed (a leading tab stays)."""
+
+
+def unquote_cells(cells: list) -> list:
+    """Undoes powts.core.spreadsheet's `'` prefix, so an import of an export changes nothing."""
+    try:
+        joined = "\x00".join(cells)  # one C-level pass: most rows have no quoted cell at all
+    except TypeError:  # XLSX rows hold numbers, dates and None too
+        joined = "\x00".join(c for c in cells if type(c) is str)
+    if joined[:1] != "'" and "\x00'" not in joined:
+        return cells
+    out = []
+    for cell in cells:
+        plain = spreadsheet.unquote(cell)
+        out.append(cell if plain is cell else Verbatim(plain))
+    return out
 
 
 def parse_date(column: str, raw) -> dt.date | None:
@@ -81,6 +103,8 @@ def text(raw) -> str:
         return raw.strip()
     if raw is None:
         return ""
+    if isinstance(raw, Verbatim):
+        return str(raw)
     if isinstance(raw, float) and raw.is_integer():
         raw = int(raw)  # XLSX gives 12345.0 for a number typed as 12345
     return str(raw).strip()

@@ -89,3 +89,12 @@ def test_annual_report_csv_and_pdf(db, cli, county, tmp_path):
     assert {"section": "systems in the inventory by type", "item": "total", "count": "5"}.items() <= rows[[r["item"] for r in rows].index("total")].items()
     code, _, _ = cli("maintenance", "annual-report", "--jurisdiction", "dane", "--year", "2026", "--output", str(tmp_path / "a.pdf"))
     assert code == 0 and "annual summary 2026" in PdfReader(tmp_path / "a.pdf").pages[0].extract_text()
+
+
+def test_due_list_csv_is_formula_safe(db, cli, make_system):
+    """Issue 8, item 4: every CSV the application writes neutralises cells that start like a formula."""
+    make_system(system_id="=1+1", installed_on=D(2020, 1, 1))
+    make_system(system_id="DA-PLAIN", installed_on=D(2020, 1, 1))
+    code, out, _ = cli("maintenance", "due", "--jurisdiction", "dane", "--as-of", "2026-06-01", "--format", "csv")
+    assert code == 0
+    assert {r["system_id"] for r in csv.DictReader(io.StringIO(out))} == {"'=1+1", "DA-PLAIN"}

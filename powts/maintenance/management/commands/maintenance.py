@@ -7,7 +7,6 @@
   annual-report  --jurisdiction SLUG --year YYYY --output FILE(.csv|.pdf)   the SPS 383.255 summary
   demo           --jurisdiction SLUG [--as-of DATE]                         maintenance data for the demo county
 """
-import csv
 import datetime as dt
 import json
 import sys
@@ -17,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from powts.audit.choices import Channel
 from powts.audit.context import acting
+from powts.core import spreadsheet
 from powts.jurisdictions.models import Jurisdiction
 from powts.jurisdictions.profiles import ProfileError
 
@@ -90,7 +90,7 @@ class Command(BaseCommand):
         if format == "json":
             out.write(json.dumps([{"system_id": ref, "due_on": due, "kind": kind} for ref, due, kind in rows]))
         elif format == "csv":
-            w = csv.writer(out, lineterminator="\n")
+            w = spreadsheet.writer(out, lineterminator="\n")
             w.writerow(["system_id", "due_on", "kind"])
             w.writerows((ref, due or "", kind) for ref, due, kind in rows)
         else:
