@@ -109,7 +109,9 @@ def import_upload(request):
             stored.unlink(missing_ok=True)
             form.add_error("file", str(exc))
         else:
-            (_uploads() / f"{token}.json").write_text(json.dumps({"name": upload.name, "suffix": suffix}))
+            # The token is the uploader's, for this county: nobody else confirms it (policies.may_use_upload).
+            meta = {"name": upload.name, "suffix": suffix, **policies.upload_owner(request.user)}
+            (_uploads() / f"{token}.json").write_text(json.dumps(meta))
             return render(request, "inventory/import_preview.html", {"result": result, "token": token, "name": upload.name})
     return render(request, "inventory/import_upload.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -127,6 +129,8 @@ def import_confirm(request, token: str):
         messages.error(request, "That upload has expired or was already imported; upload the file again.")
         return redirect("inventory:import")
     meta = json.loads(meta_path.read_text())
+    if not policies.may_use_upload(request.user, meta):
+        raise Http404
     stored = _uploads() / f"{token}{meta['suffix']}"
     result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user),
                               rejects_path=stored.with_suffix(".rejects.csv"), source_name=meta["name"],
@@ -143,7 +147,9 @@ def import_rejects(request, token: str):
     if not policies.can_import(request.user) or not token.isalnum():
         raise Http404
     path = _uploads() / f"{token}.rejects.csv"
-    if not path.exists():
+    meta_path = _uploads() / f"{token}.json"
+    # Rejects carry owners' names: only the uploader reads them (while the upload waits to be confirmed).
+    if not path.exists() or not meta_path.exists() or not policies.may_use_upload(request.user, json.loads(meta_path.read_text())):
         raise Http404
     from django.http import FileResponse
 

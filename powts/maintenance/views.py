@@ -6,6 +6,7 @@ import datetime as dt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -131,7 +132,9 @@ def mine(request):
 def failure_reviewed(request, pk: int):
     if not policies.can_manage(request.user):
         raise PermissionDenied("County staff review failure signs.")
-    report = get_object_or_404(Report, pk=pk, jurisdiction_id=request.user.jurisdiction_id)
+    report = get_object_or_404(Report, pk=pk)
+    if not policies.can_manage_report(request.user, report):
+        raise Http404
     services.failure_reviewed(report=report, note=request.POST.get("note", ""))
     messages.success(request, f"Marked reviewed: {report}.")
     return redirect("maintenance:dashboard")
@@ -142,7 +145,9 @@ def failure_reviewed(request, pk: int):
 def match(request, pk: int):
     if not policies.can_manage(request.user):
         raise PermissionDenied("County staff match queued reports.")
-    report = get_object_or_404(Report, pk=pk, jurisdiction_id=request.user.jurisdiction_id, review_status="pending")
+    report = get_object_or_404(Report, pk=pk, review_status="pending")
+    if not policies.can_manage_report(request.user, report):
+        raise Http404
     system = System.objects.filter(jurisdiction_id=report.jurisdiction_id, system_id=request.POST.get("system_id", "").strip()).first()
     if system is None:
         messages.error(request, f"No system {request.POST.get('system_id')!r} in the inventory.")

@@ -188,6 +188,8 @@ def soil_verify(request, pk):
 def building_permit_gate(request, parcel_number):
     """May a building permit for a new structure on this parcel issue? (Dane s. 46.14(2); Lincoln Sanitary Permits (6))"""
     unit = _county(request.user, request.GET.get("jurisdiction"))
+    if not policies.can_read_gate(request.user, unit.pk):
+        raise PermissionDenied(f"Only {unit.name} staff may query its building-permit gate.")
     return Response(site.building_permit_gate(parcel=_parcel(unit, parcel_number)))
 
 

@@ -37,7 +37,7 @@ class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         if not policies.can_edit_systems(request.user):
             raise PermissionDenied("Only county staff change systems.")
         system = selectors.system_get(user=request.user, pk=pk)
-        if system.jurisdiction_id != request.user.jurisdiction_id and not request.user.is_superuser:
+        if not policies.can_edit_system(request.user, system):
             raise PermissionDenied("That system is in another county.")
         data = s.SystemUpdateSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
