@@ -7,9 +7,6 @@ reports of every county (septage servicing and disposal, NR 113) and changes not
 """
 from powts.accounts.choices import CONTRACTOR_ROLES, COUNTY_ROLES, STATE_READ_ROLES, Role
 
-__all__ = ["COUNTY_ROLES", "is_county_staff", "is_county_staff_of", "staff_jurisdiction", "reads_every_county", "is_dnr",
-           "is_contractor"]
-
 
 def is_county_staff(user) -> bool:
     """Staff (or administrator) of some county, with the county on record; superusers are not this."""

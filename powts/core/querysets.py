@@ -2,6 +2,7 @@
 from django.db import models
 
 from powts.accounts import policies as who
+from powts.accounts.choices import COUNTY_ROLES
 
 
 class RoleScopedQuerySet(models.QuerySet):
@@ -23,7 +24,7 @@ class RoleScopedQuerySet(models.QuerySet):
             return self
         if who.is_county_staff(user):
             return self.filter(jurisdiction_id=user.jurisdiction_id)
-        if user.role in who.COUNTY_ROLES:  # county staff with no county on record
+        if user.role in COUNTY_ROLES:  # county staff with no county on record
             return self.none()
         if who.reads_every_county(user):
             return self if action == "view" else self.none()

@@ -8,7 +8,13 @@ County staff and administrators file for their own county only, on paper for any
 from django.core.exceptions import PermissionDenied
 
 from powts.accounts.choices import Role
-from powts.accounts.policies import is_contractor, is_county_staff, is_county_staff_of, reads_every_county, staff_jurisdiction
+from powts.accounts.policies import (
+    is_contractor,
+    is_county_staff,
+    is_county_staff_of,
+    reads_every_county,
+    staff_jurisdiction,
+)
 from powts.jurisdictions.models import Jurisdiction
 
 FILING_ROLES = (Role.PLUMBER, Role.PUMPER)

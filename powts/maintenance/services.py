@@ -226,7 +226,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
                                         f"({profile.citations['licenses']})")
         else:
             # The filer's own license first, when two kinds share a number.
-            lic = sorted(allowed, key=lambda x: x.user_id != getattr(filed_by, "pk", None))[0]
+            lic = min(allowed, key=lambda x: x.user_id != getattr(filed_by, "pk", None))
             if lic.expires_on and work_date and lic.expires_on < work_date:
                 errors["license_number"] = f"license {number} expired on {lic.expires_on}, before the work date"
             elif refusal := policies.license_refusal(filed_by, lic):
