@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from powts.audit.choices import Channel
 from powts.inventory import policies, selectors
@@ -31,6 +31,7 @@ SORTS = {
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def system_list(request):
     # The filter form submits every field; an empty one ("Any") means no filter, not an invalid choice.
     data = request.GET.copy()
@@ -66,6 +67,7 @@ def system_list(request):
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def system_detail(request, pk: int):
     system = selectors.system_get(user=request.user, pk=pk)
     return render(request, "inventory/system_detail.html", {
@@ -143,6 +145,7 @@ def import_confirm(request, token: str):
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def import_rejects(request, token: str):
     if not policies.can_import(request.user) or not token.isalnum():
         raise Http404

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from powts.accounts.choices import Role
 from powts.audit.choices import Channel
@@ -31,6 +31,7 @@ def _as_of(request) -> dt.date:
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def dashboard(request):
     user = request.user
     if user.role == Role.OWNER and not user.is_superuser:
@@ -118,6 +119,7 @@ def upload(request):
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def mine(request):
     """An owner's systems: due date, reports and notices."""
     systems = System.objects.restrict(request.user, "view").select_related("parcel", "jurisdiction")

@@ -190,7 +190,9 @@ def building_permit_gate(request, parcel_number):
     unit = _county(request.user, request.GET.get("jurisdiction"))
     if not policies.can_read_gate(request.user, unit.pk):
         raise PermissionDenied(f"Only {unit.name} staff may query its building-permit gate.")
-    return Response(site.building_permit_gate(parcel=_parcel(unit, parcel_number)))
+    # The parcel is the URL's resource: one not in this county is not found (404), whoever asks.
+    parcel = get_object_or_404(Parcel, jurisdiction=unit, parcel_number=parcel_number)
+    return Response(site.building_permit_gate(parcel=parcel))
 
 
 @extend_schema(request=ClearanceSerializer, responses={201: OpenApiTypes.OBJECT})
