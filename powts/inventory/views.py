@@ -17,8 +17,8 @@ from powts.audit.choices import Channel
 from powts.inventory import policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
-from powts.inventory.panels import system_panels
 from powts.inventory.importing.service import FileRefused, import_inventory
+from powts.inventory.panels import system_panels
 
 PER_PAGE = 50
 # ?sort= value -> ORDER BY; each backed by an index, so a page costs the same at any depth of a million rows
@@ -101,8 +101,7 @@ def import_upload(request):
         suffix = Path(upload.name).suffix.lower()
         stored = _uploads() / f"{token}{suffix}"
         with open(stored, "wb") as out:
-            for chunk in upload.chunks():
-                out.write(chunk)
+            out.writelines(upload.chunks())
         try:
             result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user), dry_run=True,
                                       rejects_path=stored.with_suffix(".rejects.csv"), source_name=upload.name,
@@ -159,4 +158,4 @@ def import_rejects(request, token: str):
     return FileResponse(open(path, "rb"), as_attachment=True, filename="rejected-rows.csv")
 
 
-__all__ = ["system_list", "system_detail", "import_upload", "import_confirm", "import_rejects"]
+__all__ = ["import_confirm", "import_rejects", "import_upload", "system_detail", "system_list"]

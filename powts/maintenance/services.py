@@ -17,7 +17,6 @@ from django.utils import timezone
 from powts.accounts.choices import COUNTY_ROLES
 from powts.accounts.models import License, User
 from powts.accounts.policies import is_county_staff, is_county_staff_of
-from powts.audit.models import AuditEvent
 from powts.audit.services import audit_create, audit_update, build_event, snapshot
 from powts.inventory.models import System
 from powts.maintenance import policies, rules
