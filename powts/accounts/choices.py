@@ -8,9 +8,16 @@ class Role(models.TextChoices):
     PUMPER = "pumper", "Septage pumper"
     OWNER = "owner", "Property owner"
     STATE_AUDITOR = "state_auditor", "State auditor"
+    COUNTY_ADMIN = "county_admin", "County administrator"
+    DSPS = "dsps", "DSPS (state Department of Safety and Professional Services)"
+    DNR = "dnr", "DNR (state Department of Natural Resources)"
 
 
 CONTRACTOR_ROLES = {Role.PLUMBER, Role.SOIL_TESTER, Role.PUMPER}
+# Roles tied to one county: they act for that county only (powts.accounts.policies.is_county_staff_of).
+COUNTY_ROLES = {Role.COUNTY_STAFF, Role.COUNTY_ADMIN}
+# State roles that read every county's records and change none (for now).
+STATE_READ_ROLES = {Role.STATE_AUDITOR, Role.DSPS}
 
 
 class LicenseKind(models.TextChoices):

@@ -15,7 +15,15 @@ class User(AbstractUser):
 
     @property
     def is_county_staff(self) -> bool:
-        return self.role == Role.COUNTY_STAFF
+        """Staff or administrator of a county (see powts.accounts.policies)."""
+        from powts.accounts.policies import is_county_staff
+
+        return is_county_staff(self)
+
+    def is_county_staff_of(self, jurisdiction_id) -> bool:
+        from powts.accounts.policies import is_county_staff_of
+
+        return is_county_staff_of(self, jurisdiction_id)
 
     @property
     def is_contractor(self) -> bool:

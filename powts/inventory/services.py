@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
-from powts.inventory.models import Component, Owner, Ownership, Parcel, System
+from powts.inventory.models import Assignment, Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import search_text_for
 
 SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
@@ -153,3 +153,30 @@ def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_ty
     system.save()
     audit_create(system, action=action)
     return system
+
+
+@transaction.atomic
+def assignment_create(*, system: System, user, on=None, note: str = "") -> Assignment:
+    """The county gives a contractor work on a system: they may then read it, its owner and its history."""
+    from django.core.exceptions import ValidationError
+
+    from powts.accounts.policies import is_contractor
+
+    if not is_contractor(user):
+        raise ValidationError({"user": f"{user.username} is not a licensed contractor"})
+    found = Assignment.objects.filter(system=system, user=user).first()
+    if found:
+        return found
+    assignment = Assignment(system=system, user=user, assigned_on=on or timezone.localdate(), note=note)
+    assignment.full_clean()
+    assignment.save()
+    audit_create(assignment, action=f"system assigned to {user.display_name}")
+    return assignment
+
+
+@transaction.atomic
+def assignment_end(*, assignment: Assignment) -> None:
+    from powts.audit.services import audit_delete
+
+    audit_delete(assignment, action=f"assignment to {assignment.user.display_name} ended")
+    assignment.delete()

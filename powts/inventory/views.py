@@ -11,14 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from powts.audit.choices import Channel
 from powts.inventory import policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
-from powts.inventory.panels import system_panels
 from powts.inventory.importing.service import FileRefused, import_inventory
+from powts.inventory.panels import system_panels
 
 PER_PAGE = 50
 # ?sort= value -> ORDER BY; each backed by an index, so a page costs the same at any depth of a million rows
@@ -31,6 +31,7 @@ SORTS = {
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def system_list(request):
     # The filter form submits every field; an empty one ("Any") means no filter, not an invalid choice.
     data = request.GET.copy()
@@ -66,6 +67,7 @@ def system_list(request):
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def system_detail(request, pk: int):
     system = selectors.system_get(user=request.user, pk=pk)
     return render(request, "inventory/system_detail.html", {
@@ -99,8 +101,7 @@ def import_upload(request):
         suffix = Path(upload.name).suffix.lower()
         stored = _uploads() / f"{token}{suffix}"
         with open(stored, "wb") as out:
-            for chunk in upload.chunks():
-                out.write(chunk)
+            out.writelines(upload.chunks())
         try:
             result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user), dry_run=True,
                                       rejects_path=stored.with_suffix(".rejects.csv"), source_name=upload.name,
@@ -109,7 +110,9 @@ def import_upload(request):
             stored.unlink(missing_ok=True)
             form.add_error("file", str(exc))
         else:
-            (_uploads() / f"{token}.json").write_text(json.dumps({"name": upload.name, "suffix": suffix}))
+            # The token is the uploader's, for this county: nobody else confirms it (policies.may_use_upload).
+            meta = {"name": upload.name, "suffix": suffix, **policies.upload_owner(request.user)}
+            (_uploads() / f"{token}.json").write_text(json.dumps(meta))
             return render(request, "inventory/import_preview.html", {"result": result, "token": token, "name": upload.name})
     return render(request, "inventory/import_upload.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -127,6 +130,8 @@ def import_confirm(request, token: str):
         messages.error(request, "That upload has expired or was already imported; upload the file again.")
         return redirect("inventory:import")
     meta = json.loads(meta_path.read_text())
+    if not policies.may_use_upload(request.user, meta):
+        raise Http404
     stored = _uploads() / f"{token}{meta['suffix']}"
     result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user),
                               rejects_path=stored.with_suffix(".rejects.csv"), source_name=meta["name"],
@@ -139,15 +144,18 @@ def import_confirm(request, token: str):
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def import_rejects(request, token: str):
     if not policies.can_import(request.user) or not token.isalnum():
         raise Http404
     path = _uploads() / f"{token}.rejects.csv"
-    if not path.exists():
+    meta_path = _uploads() / f"{token}.json"
+    # Rejects carry owners' names: only the uploader reads them (while the upload waits to be confirmed).
+    if not path.exists() or not meta_path.exists() or not policies.may_use_upload(request.user, json.loads(meta_path.read_text())):
         raise Http404
     from django.http import FileResponse
 
     return FileResponse(open(path, "rb"), as_attachment=True, filename="rejected-rows.csv")
 
 
-__all__ = ["system_list", "system_detail", "import_upload", "import_confirm", "import_rejects"]
+__all__ = ["import_confirm", "import_rejects", "import_upload", "system_detail", "system_list"]

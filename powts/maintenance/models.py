@@ -49,13 +49,17 @@ class Schedule(models.Model):
 
 
 class ReportQuerySet(RoleScopedQuerySet):
+    dnr_reads = True
+
     def restrict_others(self, user, action: str):
         """Owners see their systems' reports (view only); contractors the reports they filed."""
         from powts.accounts.choices import Role
 
         if user.role == Role.OWNER:
             return self.filter(system__parcel__owner__user=user) if action == "view" else self.none()
-        return self.filter(filed_by=user)
+        from powts.accounts.choices import CONTRACTOR_ROLES
+
+        return self.filter(filed_by=user) if user.role in CONTRACTOR_ROLES else self.none()
 
 
 class Report(models.Model):

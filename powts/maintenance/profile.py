@@ -58,6 +58,9 @@ class MaintenanceProfile:
     who_may_do_it: str
     water_meter_remedy: bool
     citations: dict[str, str] = field(default_factory=dict)
+    # Who may report on which system, and what filing lets them read (reports.contractors).
+    any_contractor_reports: bool = True
+    filer_reads_system: bool = False
 
     def type_rule(self, system_type: str) -> TypeRule:
         found = self.types.get(system_type)
@@ -158,6 +161,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         winter = ((f_m, f_d), (t_m, t_d))
     holding = raw.get("holding_tanks") or {}
     _need_cite(holding, f"{where} holding_tanks", "contract_citation")
+    contractors = reports.get("contractors") or {}
+    _need_cite(contractors, f"{where} reports.contractors")
     try:
         fraction = Fraction(str(sludge.get("pump_at_fraction", "1/3")))
     except (ValueError, ZeroDivisionError):
@@ -178,6 +183,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         winter_pause=winter,
         who_may_do_it=str(notices.get("who_may_do_it", "")),
         water_meter_remedy=bool(holding.get("water_meter_remedy")),
+        any_contractor_reports=bool(contractors.get("any_system", True)),
+        filer_reads_system=bool(contractors.get("filer_reads_system", False)),
         citations={
             "program": program["citation"], "sludge": sludge["citation"], "late": reports["citation"],
             "licenses": reports["license_citation"], "lead_time": notices["lead_time_citation"],
@@ -186,6 +193,7 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
             "holding_contract": holding["contract_citation"],
             "holding_report": holding.get("report_citation", ""),
             "water_meter": holding.get("water_meter_citation", ""),
+            "contractors": contractors["citation"],
         },
     )
 

@@ -9,17 +9,17 @@ import logging
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from powts.accounts.choices import Role
+from powts.accounts.choices import COUNTY_ROLES
 from powts.accounts.models import License, User
-from powts.audit.models import AuditEvent
+from powts.accounts.policies import is_county_staff, is_county_staff_of
 from powts.audit.services import audit_create, audit_update, build_event, snapshot
 from powts.inventory.models import System
-from powts.maintenance import rules
+from powts.maintenance import policies, rules
 from powts.maintenance.choices import ReportKind, ReviewStatus
 from powts.maintenance.models import HoldingTankReport, Report, Schedule, ServicingContract
 from powts.maintenance.profile import maintenance_profile
@@ -195,6 +195,8 @@ def _date(data, name, errors):
 
 def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None):
     """Check a report as filed. Returns (cleaned, system, license) or raises ValidationError naming each bad field."""
+    if filed_by is not None and is_county_staff(filed_by) and not is_county_staff_of(filed_by, jurisdiction.pk):
+        raise PermissionDenied("County staff file reports in their own county only.")
     profile = profile_for(jurisdiction)
     today = today or timezone.localdate()
     errors: dict[str, str] = {}
@@ -222,12 +224,12 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
             errors["license_number"] = (f"license {number} ({found[0].get_kind_display()}) may not inspect or service a POWTS "
                                         f"({profile.citations['licenses']})")
         else:
-            lic = allowed[0]
+            # The filer's own license first, when two kinds share a number.
+            lic = min(allowed, key=lambda x: x.user_id != getattr(filed_by, "pk", None))
             if lic.expires_on and work_date and lic.expires_on < work_date:
                 errors["license_number"] = f"license {number} expired on {lic.expires_on}, before the work date"
-            elif (filed_by is not None and getattr(filed_by, "is_contractor", False) and lic.user_id
-                  and lic.user_id != filed_by.pk):
-                errors["license_number"] = f"license {number} is not yours"
+            elif refusal := policies.license_refusal(filed_by, lic):
+                errors["license_number"] = refusal
     fraction = None
     raw = data.get("sludge_scum_fraction")
     if raw not in (None, ""):
@@ -270,6 +272,8 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     system = None
     if ref and "system_id" not in errors:
         system = System.objects.select_related("parcel").filter(jurisdiction=jurisdiction, system_id=ref).first()
+        if refusal := policies.system_refusal(filed_by, profile, system):
+            errors["system_id"] = refusal
         if system and work_date and system.installed_on and work_date < system.installed_on:
             errors["work_date"] = f"work_date {work_date} is before the system was installed ({system.installed_on})"
         if (system and kind == ReportKind.PUMPING and meter is None and system.system_type == "holding_tank" and profile.water_meter_remedy
@@ -358,7 +362,7 @@ def _report_action(report: Report) -> str:
 
 def _tell_staff_of_failure(report_id: int) -> None:
     report = Report.objects.select_related("jurisdiction").get(pk=report_id)
-    emails = list(User.objects.filter(role=Role.COUNTY_STAFF, jurisdiction=report.jurisdiction, is_active=True)
+    emails = list(User.objects.filter(role__in=COUNTY_ROLES, jurisdiction=report.jurisdiction, is_active=True)
                   .exclude(email="").values_list("email", flat=True))
     if not emails:
         return

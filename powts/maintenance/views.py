@@ -6,9 +6,10 @@ import datetime as dt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from powts.accounts.choices import Role
 from powts.audit.choices import Channel
@@ -30,6 +31,7 @@ def _as_of(request) -> dt.date:
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def dashboard(request):
     user = request.user
     if user.role == Role.OWNER and not user.is_superuser:
@@ -117,6 +119,7 @@ def upload(request):
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def mine(request):
     """An owner's systems: due date, reports and notices."""
     systems = System.objects.restrict(request.user, "view").select_related("parcel", "jurisdiction")
@@ -131,7 +134,9 @@ def mine(request):
 def failure_reviewed(request, pk: int):
     if not policies.can_manage(request.user):
         raise PermissionDenied("County staff review failure signs.")
-    report = get_object_or_404(Report, pk=pk, jurisdiction_id=request.user.jurisdiction_id)
+    report = get_object_or_404(Report, pk=pk)
+    if not policies.can_manage_report(request.user, report):
+        raise Http404
     services.failure_reviewed(report=report, note=request.POST.get("note", ""))
     messages.success(request, f"Marked reviewed: {report}.")
     return redirect("maintenance:dashboard")
@@ -142,7 +147,9 @@ def failure_reviewed(request, pk: int):
 def match(request, pk: int):
     if not policies.can_manage(request.user):
         raise PermissionDenied("County staff match queued reports.")
-    report = get_object_or_404(Report, pk=pk, jurisdiction_id=request.user.jurisdiction_id, review_status="pending")
+    report = get_object_or_404(Report, pk=pk, review_status="pending")
+    if not policies.can_manage_report(request.user, report):
+        raise Http404
     system = System.objects.filter(jurisdiction_id=report.jurisdiction_id, system_id=request.POST.get("system_id", "").strip()).first()
     if system is None:
         messages.error(request, f"No system {request.POST.get('system_id')!r} in the inventory.")

@@ -188,7 +188,11 @@ def soil_verify(request, pk):
 def building_permit_gate(request, parcel_number):
     """May a building permit for a new structure on this parcel issue? (Dane s. 46.14(2); Lincoln Sanitary Permits (6))"""
     unit = _county(request.user, request.GET.get("jurisdiction"))
-    return Response(site.building_permit_gate(parcel=_parcel(unit, parcel_number)))
+    if not policies.can_read_gate(request.user, unit.pk):
+        raise PermissionDenied(f"Only {unit.name} staff may query its building-permit gate.")
+    # The parcel is the URL's resource: one not in this county is not found (404), whoever asks.
+    parcel = get_object_or_404(Parcel, jurisdiction=unit, parcel_number=parcel_number)
+    return Response(site.building_permit_gate(parcel=parcel))
 
 
 @extend_schema(request=ClearanceSerializer, responses={201: OpenApiTypes.OBJECT})

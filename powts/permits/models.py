@@ -24,17 +24,6 @@ class PermitQuerySet(RoleScopedQuerySet):
         if user.role == Role.OWNER and action == "view":
             return self.filter(Q(owner__user=user) | Q(parcel__owner__user=user))
         return self.none()
-        if user.is_superuser:
-            return self
-        if user.role == Role.COUNTY_STAFF:
-            return self.filter(jurisdiction_id=user.jurisdiction_id) if user.jurisdiction_id else self.none()
-        if user.role == Role.STATE_AUDITOR:
-            return self if action == "view" else self.none()
-        if user.role == Role.PLUMBER:
-            return self.filter(Q(filed_by=user) | Q(plumber__user=user))
-        if user.role == Role.OWNER and action == "view":
-            return self.filter(Q(owner__user=user) | Q(parcel__owner__user=user))
-        return self.none()
 
 
 class Permit(models.Model):

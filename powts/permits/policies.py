@@ -1,11 +1,15 @@
-"""Who may do what with permits, beyond which rows they may see (Permit.objects.restrict)."""
-from powts.accounts.choices import Role
+"""Who may do what with permits, beyond which rows they may see (Permit.objects.restrict).
+
+One place for the web views and the API: county staff (and administrators) act for their own county
+only; plumbers for the permits they filed or hold; state auditors and DSPS read.
+"""
+from powts.accounts.policies import is_county_staff, is_county_staff_of, reads_every_county
 
 APPLICANT_KINDS = ("master_plumber", "master_plumber_restricted")
 
 
 def is_county_staff_for(user, jurisdiction_id) -> bool:
-    return user.is_authenticated and (user.is_superuser or (user.role == Role.COUNTY_STAFF and user.jurisdiction_id == jurisdiction_id))
+    return is_county_staff_of(user, jurisdiction_id)
 
 
 def can_decide(user, permit) -> bool:
@@ -21,10 +25,16 @@ def plumber_license(user):
 
 
 def can_file(user) -> bool:
-    return user.is_authenticated and (user.is_superuser or user.role == Role.COUNTY_STAFF or plumber_license(user) is not None)
+    return bool(user.is_authenticated and (user.is_superuser or is_county_staff(user) or plumber_license(user) is not None))
 
 
 def acts_for_permit(user, permit) -> bool:
     """The permit's plumber (request inspections, changes, add documents) or its county staff."""
     return can_decide(user, permit) or (permit.plumber.user_id is not None and permit.plumber.user_id == user.pk) \
         or permit.filed_by_id == user.pk
+
+
+def can_read_gate(user, jurisdiction_id) -> bool:
+    """The building-permit gate (Dane s. 46.14(2); Lincoln Sanitary Permits (6)) tells the county's own
+    staff whether a building permit may issue; state auditors and DSPS may read it too."""
+    return is_county_staff_of(user, jurisdiction_id) or reads_every_county(user)

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from rest_framework import serializers as drf_serializers
 
 from powts.accounts.models import License
@@ -50,6 +50,7 @@ def _lines(value: str | None) -> list[str]:
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def permit_list(request):
     qs = selectors.permit_list(user=request.user)
     status = request.GET.get("status", "")
@@ -111,6 +112,7 @@ def permit_new(request):
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def permit_detail(request, pk: int):
     permit = selectors.permit_get(user=request.user, pk=pk)
     svg = ""
@@ -236,6 +238,7 @@ def permit_post(request, pk: int, action: str):
 
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def permit_card(request, pk: int):
     permit = selectors.permit_get(user=request.user, pk=pk)
     if permit.status not in (c.PermitStatus.ISSUED, c.PermitStatus.COMPLETED):
@@ -246,6 +249,7 @@ def permit_card(request, pk: int):
     return resp
 
 
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def inspections_ics(request):
     """The inspector's feed; calendar apps that cannot sign in pass ?token=<API token>."""
     user = request.user
@@ -280,6 +284,7 @@ def complaint_new(request):
 # -- soil evaluations, orders, failing systems, variances, complaints ---------------------------
 
 @login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
 def site_and_enforcement(request):
     """Staff's page for soil reports, failing systems, correction orders, variances and complaints;
     a soil tester sees and files their own reports. Every form posts to `site_post`."""

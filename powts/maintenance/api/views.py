@@ -19,11 +19,9 @@ from powts.maintenance.csv_upload import FileRefused, upload_reports
 
 
 def _jurisdiction(request, slug):
-    unit = policies.filing_jurisdiction(request.user, slug)
+    unit = policies.filing_jurisdiction(request.user, slug)  # PermissionDenied for staff naming another county
     if unit is None:
         raise ValidationError({"jurisdiction": f"jurisdiction {slug!r} is not known" if slug else "jurisdiction is required"})
-    if request.user.role == "county_staff" and not request.user.is_superuser and unit.pk != request.user.jurisdiction_id:
-        raise PermissionDenied("County staff file in their own county.")
     return unit
 
 

@@ -57,15 +57,6 @@ def test_api_owner_may_not_file(dane, make_system, make_user):
     assert c.post("/api/maintenance/reports/", _body(), format="json").status_code == 403
 
 
-def test_contractor_then_sees_the_system_they_reported_on(dane, make_system, api, pumper_license):
-    from powts.inventory.models import System
-
-    system = make_system()
-    assert not System.objects.restrict(pumper_license.user).exists()
-    api.post("/api/maintenance/reports/", _body(), format="json")
-    assert list(System.objects.restrict(pumper_license.user)) == [system]
-
-
 def test_api_csv_upload(dane, make_system, api):
     make_system()
     data = b"system_id,kind,work_date,license_number,gallons_pumped\nDA-1,pumping,2026-01-05,SSO-1,900\nDA-1,pumping,2026-01-06,SSO-1,-1\n"

@@ -1,5 +1,4 @@
 """powts demo --jurisdiction dane --systems N: a realistic demo county, with sign-ins for each role."""
-import datetime as dt
 import tempfile
 from pathlib import Path
 
@@ -14,7 +13,8 @@ from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.inventory import demo_data
 from powts.inventory.importing.service import import_inventory
-from powts.inventory.models import Assignment, Owner, System
+from powts.inventory.models import Owner, System
+from powts.inventory.services import assignment_create
 from powts.jurisdictions.services import ProfileError, jurisdiction_ensure
 
 DEMO_PASSWORD = "powts-demo"
@@ -83,7 +83,7 @@ class Command(BaseCommand):
                     Owner.objects.filter(pk=owner.pk).update(user=user)
             elif role in (Role.PLUMBER, Role.PUMPER, Role.SOIL_TESTER):
                 for system in first_systems[:3]:
-                    Assignment.objects.get_or_create(system=system, user=user, defaults={"assigned_on": dt.date.today()})
+                    assignment_create(system=system, user=user, note="demo")
         if not User.objects.filter(username="admin").exists():
             user_create(username="admin", password=DEMO_PASSWORD, role=Role.COUNTY_STAFF, jurisdiction=unit,
                         first_name="Ada", last_name="Admin", is_superuser=True)

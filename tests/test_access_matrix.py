@@ -1,0 +1,507 @@
+"""Issue 8, item 2: "Who may write what, decided in one place per app and tested as a matrix."
+
+Every role (anonymous, staff of county A (Dane) and of county B (Lincoln), county administrator of
+A, state auditor, plumber, pumper, soil tester, owner, DSPS, DNR) against every URL in the URL conf,
+GET (read) and POST (write; PATCH where the resource is changed that way). What each role may do is
+in one table, TABLE, below. The test fails:
+
+- for a URL in the URL conf that has no entry in TABLE (a new URL must be classified there);
+- for a TABLE entry that is no longer in the URL conf;
+- when a role not listed as a reader gets a 2xx on GET, or a listed reader does not get 200;
+- when a role not listed as a writer gets anything but 401/403/404/405 (or, anonymous on a web
+  page, a redirect to the sign-in page), or when its refused write changed any table;
+- when a listed writer is refused (401/403) or anything answers 5xx;
+- when staff of county B get anything but 403/404 on a URL naming one of county A's records;
+- when any 2xx response shows the owner's name of a county-A system to a role that may not read it
+  (the pumper who filed a report on that system among them).
+
+Every request runs in a savepoint that is rolled back, so each one meets the same records.
+
+To classify a new URL: add `"<namespace:name>": Case(read=..., write=..., kwargs=..., body=...)`.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from django.apps import apps
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+ROLES = ("anonymous", "staff_a", "staff_b", "admin_a", "auditor", "plumber", "pumper", "soil_tester", "owner", "dsps", "dnr")
+AN, SA, SB, AA, AU, PL, PU, ST, OW, DS, DN = ROLES
+EVERYONE = frozenset(ROLES)
+SIGNED_IN = EVERYONE - {AN}
+NOBODY: frozenset = frozenset()
+STAFF_A = frozenset({SA, AA})  # county A's staff and administrator
+STAFF = STAFF_A | {SB}  # staff acting in their own county (B's own county is Lincoln)
+# Who may read county A's marked system, its owner and its history: A's staff, the state's readers,
+# DNR (systems and maintenance reports, read-only) and the owner. Not the pumper who reported on it.
+SYSTEM_READERS = STAFF_A | {AU, DS, DN, OW}
+PERMIT_READERS = STAFF_A | {AU, DS, PL}  # the permit's plumber; DNR reads no permits
+REPORT_FILERS = STAFF_A | {PL, PU}
+MARKER = "Quintessa Markerowner"  # the owner of county A's system MX-1
+TODAY = dt.date.today()
+
+
+def _iso(days: int = 0) -> str:
+    return (TODAY + dt.timedelta(days=days)).isoformat()
+
+
+@dataclass(frozen=True)
+class Case:
+    read: frozenset = NOBODY  # roles whose GET answers 200
+    write: frozenset = NOBODY  # roles whose write may succeed
+    kwargs: Callable = lambda w: {}  # URL parameters, from the world
+    body: Callable = lambda w: {}  # the write's body (valid, so that only the role decides)
+    api: bool = False  # JSON body
+    a_object: bool = False  # the URL names a county-A record: staff of B must get 403/404
+    method: str = "post"
+    query: str = ""
+    note: str = ""
+
+
+def _csv(content: bytes, name: str = "file.csv"):
+    return SimpleUploadedFile(name, content, content_type="text/csv")
+
+
+REPORT_CSV = f"system_id,kind,work_date,license_number\nMX-1,pumping,{_iso(-3)},SSO-44556\n".encode()
+INVENTORY_CSV = b"system_id,parcel_id,system_type,owner_name\nNEW-1,PN-1,Mound,New Owner\nNEW-2,PN-2,Spaceship,Bad Row\n"
+PLAN = {"type": "FeatureCollection", "features": [
+    {"type": "Feature", "properties": {"kind": "lot_line", "name": "Lot"},
+     "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [200, 0], [200, 300], [0, 300], [0, 0]]]}},
+    {"type": "Feature", "properties": {"kind": "dispersal_area", "name": "Mound"},
+     "geometry": {"type": "Polygon", "coordinates": [[[60, 40], [140, 40], [140, 100], [60, 100], [60, 40]]]}},
+]}
+
+
+def _report(**kw):
+    return {"jurisdiction": "dane", "system_id": "MX-1", "kind": "pumping", "work_date": _iso(-2), "license_number": "SSO-44556",
+            "gallons_pumped": "900", **kw}
+
+
+ADMIN = Case(note="Django admin: superusers only; every test role is sent to the admin sign-in page")
+
+TABLE: dict[str, Case | list[Case]] = {
+    # -- core
+    "home": Case(note="redirects to the inventory; shows nothing itself"),
+    "healthz": Case(read=EVERYONE),
+    "login": Case(read=EVERYONE, write=EVERYONE, body=lambda w: {"username": "nobody", "password": "wrong-password"}),
+    "logout": Case(write=EVERYONE),
+    "api-schema": Case(read=EVERYONE),
+    "api-docs": Case(read=EVERYONE),
+    "admin:logout": Case(write=EVERYONE, note="signs out, or sends a non-staff user to the admin index"),
+    "admin:login": Case(read=EVERYONE, write=EVERYONE, body=lambda w: {"username": "nobody", "password": "wrong-password"}),
+    # -- inventory
+    "inventory:system-list": Case(read=SIGNED_IN, note="each sees only their own rows: the marker check covers it"),
+    "inventory:system-detail": Case(read=SYSTEM_READERS, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True),
+    "inventory:import": Case(read=STAFF, write=STAFF, body=lambda w: {"file": _csv(INVENTORY_CSV)}),
+    "inventory:import-confirm": Case(write=frozenset({SA}), kwargs=lambda w: {"token": w.token}, a_object=True,
+                                     note="only the uploader, in the county the file was previewed for"),
+    "inventory:import-rejects": Case(read=frozenset({SA}), kwargs=lambda w: {"token": w.token}, a_object=True),
+    "api:token": Case(write=EVERYONE, api=True, body=lambda w: {"username": "nobody", "password": "wrong-password"}),
+    "api:api-root": Case(read=SIGNED_IN, kwargs=lambda w: {"format": ".json"}),
+    "api:system-list": Case(read=SIGNED_IN, write=STAFF, api=True,
+                            body=lambda w: {"system_id": "NEW-9", "parcel_number": "PN-9", "system_type": "mound",
+                                            "owner_name": "New Owner"}),
+    "api:system-detail": Case(read=SYSTEM_READERS, write=STAFF_A, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True,
+                              api=True, method="patch", body=lambda w: {"bedrooms": 4}),
+    "api:system-history": Case(read=SYSTEM_READERS, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True),
+    # -- maintenance
+    "maintenance:dashboard": Case(read=STAFF | {AU, DS}),
+    "maintenance:report": Case(read=STAFF | {PL, PU}, write=REPORT_FILERS, body=lambda w: _report(),
+                               note="staff of B name county A: refused"),
+    "maintenance:upload": Case(read=STAFF | {PL, PU}, write=REPORT_FILERS,
+                               body=lambda w: {"jurisdiction": "dane", "file": _csv(REPORT_CSV)}),
+    "maintenance:mine": Case(read=SIGNED_IN),
+    "maintenance:failure-reviewed": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.failure_report.pk}, a_object=True,
+                                         body=lambda w: {"note": "called the owner"}),
+    "maintenance:match": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.pending_report.pk}, a_object=True,
+                              body=lambda w: {"system_id": "DA-1"}),
+    "maintenance-due": Case(read=STAFF | {AU, DS}),
+    "maintenance-system": Case(read=SYSTEM_READERS, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True),
+    "maintenance-report-list": Case(read=SIGNED_IN, write=REPORT_FILERS, api=True, body=lambda w: _report()),
+    "maintenance-report-upload": Case(write=REPORT_FILERS, body=lambda w: {"jurisdiction": "dane", "file": _csv(REPORT_CSV)}),
+    "maintenance-report-detail": Case(read=SYSTEM_READERS | {PU}, kwargs=lambda w: {"pk": w.failure_report.pk}, a_object=True,
+                                      note="the pumper reads the report they filed, not the system"),
+    # -- permits (web)
+    "permits:list": Case(read=SIGNED_IN),
+    "permits:new": Case(read=STAFF | {PL}, write=STAFF | {PL},
+                        body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-9", "plumber_license": "MP-222333"}),
+    "permits:ics": Case(read=SIGNED_IN, note="each signed-in person's own inspections"),
+    "permits:complaint-new": Case(read=EVERYONE, write=EVERYONE, note="the public complaint form",
+                                  body=lambda w: {"jurisdiction": "dane", "service_code": "failing-septic",
+                                                  "description": "Wet ground", "address": "1 Main St"}),
+    "permits:site": Case(read=SIGNED_IN, note="staff see their county's; a soil tester their own reports"),
+    "permits:site-post": [
+        Case(write=STAFF, kwargs=lambda w: {"what": "order"},
+             body=lambda w: {"jurisdiction": "dane", "system_id": "DA-7", "on": _iso(), "correct_by": _iso(30),
+                             "requirement": "Replace the tank"}),
+        Case(write=frozenset({ST}), kwargs=lambda w: {"what": "soil"},
+             body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-1", "on": _iso(), "fieldwork_completed_on": _iso(-5),
+                             "a_name": "Primary", "a_pits": "3", "a_depth_below_infiltrative_in": "36",
+                             "a_suitable_soil_in": "40"}),
+        Case(write=STAFF | {PL}, kwargs=lambda w: {"what": "emergency"},
+             body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-1", "plumber_license": "MP-222333", "on": _iso(),
+                             "work_started_on": _iso(), "description": "Pump failed"}),
+        Case(write=STAFF_A, kwargs=lambda w: {"what": "variance-decide"},
+             body=lambda w: {"jurisdiction": "dane", "variance": w.variance.pk, "on": _iso(), "reason": "no"}),
+    ],
+    "permits:detail": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),
+    "permits:card": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),
+    "permits:post": [
+        Case(write=STAFF_A, kwargs=lambda w: {"pk": w.permit.pk, "action": "suspend"}, a_object=True,
+             body=lambda w: {"on": _iso(), "reasons": "Work without inspection"}),
+        Case(write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.permit.pk, "action": "document"}, a_object=True,
+             body=lambda w: {"on": _iso(), "kind": "other", "title": "Letter"}),
+    ],
+    # -- permits (API)
+    "permits-api-list": Case(read=SIGNED_IN, write=STAFF | {PL}, api=True,
+                             body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-9", "plumber_license": "MP-222333"}),
+    "permits-api-export": Case(read=SIGNED_IN, kwargs=lambda w: {"fmt": "csv"}),
+    "permits-api-ics": Case(read=SIGNED_IN),
+    "permits-api-detail": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),
+    "permits-api-card": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),
+    "permits-api-documents": Case(write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True, api=True,
+                                  body=lambda w: {"kind": "other", "title": "Letter"}),
+    "permits-api-plot-plan": Case(write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True, api=True,
+                                  body=lambda w: PLAN),
+    "permits-api-action": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.permit.pk, "action": "suspend"}, a_object=True,
+                               api=True, body=lambda w: {"reasons": ["Work without inspection"]}),
+    "permits-api-changes": Case(write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True, api=True,
+                                body=lambda w: {"kind": "renewal"}),
+    "permits-api-inspection-request": Case(write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True,
+                                           api=True, body=lambda w: {"stage": w.stage}),
+    "permits-api-change-decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.change.pk, "decision": "refuse"}, a_object=True,
+                                      api=True, body=lambda w: {"note": "not paid"}),
+    "permits-api-inspection-result": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.inspection.pk}, a_object=True, api=True,
+                                          body=lambda w: {"result": "passed"}),
+    "permits-api-payment": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.invoice.pk}, a_object=True, api=True,
+                                body=lambda w: {"amount": "1.00"}),
+    "open311-services": Case(read=EVERYONE),
+    "open311-requests": Case(read=EVERYONE, write=EVERYONE, api=True, note="the public Open311 endpoint",
+                             body=lambda w: {"jurisdiction_id": "dane", "service_code": "failing-septic",
+                                             "description": "Wet ground", "address_string": "1 Main St"}),
+    "open311-request": Case(read=EVERYONE, kwargs=lambda w: {"pk": w.complaint.pk}),
+    "permits-api-soil": Case(read=SIGNED_IN, write=STAFF | {ST}, api=True,
+                             body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-1", "soil_tester_license": "CST-1234",
+                                             "fieldwork_completed_on": _iso(-5),
+                                             "areas": [{"name": "Primary", "pits": 3, "depth_below_infiltrative_in": 36,
+                                                        "suitable_soil_in": 40}]}),
+    "permits-api-soil-verify": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.soil.pk}, a_object=True, api=True,
+                                    body=lambda w: {"outcome": "deny", "note": "2 pits"}),
+    "permits-api-gate": Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"parcel_number": w.marked.parcel.parcel_number},
+                             query="?jurisdiction=dane", a_object=True),
+    "permits-api-clearances": Case(write=STAFF, api=True,
+                                   body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-1", "kind": "flow_change",
+                                                   "bedrooms_before": 3, "bedrooms_after": 4}),
+    "permits-api-emergency": Case(write=STAFF | {PL}, api=True,
+                                  body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-1", "plumber_license": "MP-222333",
+                                                  "work_started_on": _iso(), "description": "Pump failed"}),
+    "permits-api-failures": Case(write=STAFF, api=True, body=lambda w: {"system_id": "DA-7", "conditions": ["d"], "basis": "order"}),
+    "permits-api-orders": Case(read=STAFF, write=STAFF, api=True,
+                               body=lambda w: {"system_id": "DA-7", "correct_by": _iso(30), "requirement": "Replace the tank"}),
+    "permits-api-order-update": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.order.pk, "what": "close"}, a_object=True, api=True),
+    "permits-api-variances": Case(write=STAFF, api=True, body=lambda w: {"system_id": "DA-7", "standard": "siting"}),
+    "permits-api-variance-decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.variance.pk}, a_object=True, api=True,
+                                        body=lambda w: {"grant": False, "reason": "no"}),
+}
+# Whole areas classified at once (a new URL there needs no entry): Django's admin.
+PREFIXES: list[tuple[str, Case]] = [("admin/", ADMIN)]
+# Values for URL parameters the table leaves out.
+DEFAULT_KWARGS = {"format": "json", "object_id": "1", "content_type_id": "1", "app_label": "auth", "url": "nothing-here"}
+
+
+# ---------------------------------------------------------------- the URL conf
+
+@dataclass(frozen=True)
+class Url:
+    key: str  # "namespace:name", or the route when the pattern has no name
+    route: str
+    params: tuple[str, ...]
+
+
+def url_conf() -> list[Url]:
+    found = []
+
+    def walk(patterns, prefix, namespace):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                ns = ":".join(x for x in (namespace, p.namespace) if x) or None
+                walk(p.url_patterns, prefix + str(p.pattern), ns)
+            elif isinstance(p, URLPattern):
+                route = prefix + str(p.pattern)
+                key = (f"{namespace}:{p.name}" if namespace else p.name) if p.name else route
+                found.append(Url(key, route, tuple(sorted(p.pattern.regex.groupindex))))
+
+    walk(get_resolver().url_patterns, "", None)
+    return found
+
+
+def case_for(url: Url) -> list[Case] | None:
+    if url.key in TABLE:
+        entry = TABLE[url.key]
+        return entry if isinstance(entry, list) else [entry]
+    for prefix, case in PREFIXES:
+        if url.route.startswith(prefix):
+            return [case]
+    return None
+
+
+def unclassified(urls: list[Url]) -> list[Url]:
+    return [u for u in urls if case_for(u) is None]
+
+
+def build_path(route: str, kwargs: dict) -> str:
+    path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: str(kwargs[m[1]]), route)  # regex groups first: they hold <name> too
+    path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(kwargs[m[1]]), path)
+    return "/" + path.replace("^", "").replace("$", "").replace("/?", "/").replace("\\.", ".")
+
+
+def test_every_url_is_in_the_table():
+    """A URL in the URL conf without an entry in TABLE fails, naming the URL; so does a stale entry."""
+    urls = url_conf()
+    missing = unclassified(urls)
+    assert not missing, "URLs with no entry in TABLE of tests/test_access_matrix.py (say which roles may read and write them):\n" + \
+        "\n".join(f"  {u.key!r}  (/{u.route})" for u in missing)
+    keys = {u.key for u in urls}
+    stale = sorted(k for k in TABLE if k not in keys)
+    assert not stale, f"TABLE entries no URL has any more: {stale}"
+
+
+def test_a_new_url_without_an_entry_is_named():
+    """The check above cannot pass silently: an unknown URL is reported by key and route."""
+    new = Url("reports:brand-new", "reports/brand-new/", ())
+    assert unclassified([*url_conf(), new]) == [new]
+
+
+# ---------------------------------------------------------------- the world: county A with one of everything
+
+@dataclass
+class World:
+    users: dict = field(default_factory=dict)
+    marked: object = None
+    permit: object = None
+    inspection: object = None
+    invoice: object = None
+    change: object = None
+    stage: str = ""
+    failure_report: object = None
+    pending_report: object = None
+    complaint: object = None
+    soil: object = None
+    order: object = None
+    variance: object = None
+    token: str = ""
+    uploads: object = None
+
+
+@pytest.fixture
+def world(db, tmp_path, settings):
+    from powts.accounts.services import license_create, user_create
+    from powts.inventory.models import System
+    from powts.inventory.services import system_create
+    from powts.jurisdictions.services import jurisdiction_ensure
+    from powts.maintenance import services as maint
+    from powts.permits import demo as permits_demo
+    from powts.permits import services as permits
+    from powts.permits import services_enforcement as enf
+    from powts.permits.models import Complaint, CorrectionOrder, Permit, SoilEvaluation
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    dane, lincoln = jurisdiction_ensure(slug="dane"), jurisdiction_ensure(slug="lincoln")
+    w = World()
+
+    def person(key, username, role, county=None, license=None):
+        user = user_create(username=username, password="a-long-test-password", role=role, jurisdiction=county)
+        if license:
+            license_create(kind=license[0], number=license[1], holder_name=username.title(), user=user)
+        w.users[key] = user
+
+    person(SA, "staff", "county_staff", dane)
+    person(SB, "staff-lincoln", "county_staff", lincoln)
+    person(AA, "county-admin", "county_admin", dane)
+    person(AU, "auditor", "state_auditor")
+    person(PL, "plumber", "plumber", license=("master_plumber", "MP-222333"))
+    person(PU, "pumper", "pumper", license=("septage_operator", "SSO-44556"))
+    person(ST, "soiltester", "soil_tester", license=("soil_tester", "CST-1234"))
+    person(OW, "owner", "owner")
+    person(DS, "dsps", "dsps")
+    person(DN, "dnr", "dnr")
+    for i in range(10):
+        system_create(jurisdiction=dane, system_id=f"DA-{i}", parcel_number=f"PA-{i}", system_type="conventional",
+                      owner_name=f"Demo Owner {i}", site_address=f"{i} Main St", municipality="Town of Dunn",
+                      installed_on=dt.date(2015, 5, 1))
+    w.marked = system_create(jurisdiction=dane, system_id="MX-1", parcel_number="PMX-1", system_type="conventional",
+                             owner_name=MARKER, owner_mailing_address="1 Marker Lane", site_address="1 Marker Lane",
+                             installed_on=dt.date(2015, 5, 1))
+    owner = w.marked.parcel.owner
+    owner.user = w.users[OW]
+    owner.save(update_fields=["user"])
+    system_create(jurisdiction=lincoln, system_id="LI-1", parcel_number="PL-1", system_type="conventional",
+                  owner_name="Lincoln Owner", installed_on=dt.date(2015, 5, 1))
+    permits_demo.load(dane)  # one permit in each state, a soil evaluation, an order and a complaint, through the services
+    w.permit = Permit.objects.filter(jurisdiction=dane, status="issued", inspections__isnull=False).first()
+    assert w.permit.plumber.user == w.users[PL]
+    w.inspection = w.permit.inspections.first()
+    w.invoice = w.permit.invoices.first()
+    w.stage = permits.stages_for(w.permit)[0].id
+    w.change = permits.permit_request_change(permit=w.permit, kind="renewal", received_on=TODAY)
+    w.complaint = Complaint.objects.filter(jurisdiction=dane).first()
+    w.soil = SoilEvaluation.objects.filter(jurisdiction=dane).first()
+    w.order = CorrectionOrder.objects.filter(jurisdiction=dane).first()
+    w.variance = enf.variance_petition(system=System.objects.get(jurisdiction=dane, system_id="DA-8"), standard="siting",
+                                       on=TODAY, reason="small lot")
+    # The pumper reports on the marked system (which gives them no read access) and on one not in the inventory.
+    w.failure_report = maint.report_submit(jurisdiction=dane, filed_by=w.users[PU], data=_report(
+        work_date=_iso(-20), failure_observed="yes")).report
+    w.pending_report = maint.report_submit(jurisdiction=dane, filed_by=w.users[PU], data=_report(
+        system_id="NOT-YET-1", work_date=_iso(-20))).report
+    assert w.failure_report.failure_flag and w.pending_report.review_status == "pending"
+    # Staff of A previewed an inventory file: the token for confirm and rejects.
+    c = Client()
+    c.force_login(w.users[SA])
+    w.token = c.post("/inventory/import/", {"file": _csv(INVENTORY_CSV)}).context["token"]
+    w.uploads = settings.MEDIA_ROOT / "imports"
+    shutil.copytree(w.uploads, tmp_path / "uploads-as-previewed")
+    return w
+
+
+# ---------------------------------------------------------------- the matrix
+
+COUNTED = [m for m in apps.get_models() if m._meta.app_label not in ("sessions", "admin") and m._meta.managed
+           and not m._meta.proxy]
+TEXT_TYPES = ("text/", "application/json", "application/geo+json")
+
+
+def fingerprint() -> tuple[int, ...]:
+    """Row counts of every table (audit events among them: an audited change shows here too), in one query."""
+    from django.db import connection
+
+    quote = connection.ops.quote_name
+    counts = ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in COUNTED)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {counts}")
+        return tuple(cursor.fetchone())
+
+
+@contextlib.contextmanager
+def rolled_back():
+    sid = transaction.savepoint()
+    try:
+        yield
+    finally:
+        transaction.savepoint_rollback(sid)
+
+
+def to_login(response) -> bool:
+    """Sent to sign in first (Django's login_required and the admin add ?next=; a sign-out's redirect does not)."""
+    location = response.get("Location", "")
+    return response.status_code in (301, 302, 303) and "/login/" in location and "next=" in location
+
+
+def send(client: Client, case: Case, path: str, world: World, method: str):
+    if method == "get":
+        return client.get(path)
+    body = case.body(world)
+    if case.api:
+        return getattr(client, case.method)(path, body, content_type="application/json")
+    if case.method == "post":
+        return client.post(path, body)
+    return getattr(client, case.method)(path, body, content_type="application/x-www-form-urlencoded")
+
+
+def _shows_marker(response) -> bool:
+    if not 200 <= response.status_code < 300 or not response.get("Content-Type", "").startswith(TEXT_TYPES):
+        return False
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    return MARKER.encode() in content
+
+
+def check(role: str, case: Case, method: str, response, changed: bool) -> str | None:
+    """What is wrong with this answer, or None."""
+    status = response.status_code
+    if status >= 500:
+        return f"{status} server error"
+    if role not in (SYSTEM_READERS | {SA}) and _shows_marker(response):
+        return f"{status}: shows the owner's name of county A's system MX-1"
+    if case.a_object and role == SB and status not in (403, 404, 405):
+        return f"{status}: staff of county B must get 403/404 on county A's record"
+    allowed = case.read if method == "get" else case.write
+    if role in allowed:
+        if method == "get" and status != 200:
+            return f"{status}: a reader should get 200"
+        if method != "get" and (status in (401, 403) or to_login(response)):
+            return f"{status}: a writer was refused"
+        return None
+    if method == "get":
+        refused = not 200 <= status < 300  # a redirect serves nothing itself
+    else:
+        refused = status in (401, 403, 404, 405) or to_login(response)
+    if not refused:
+        return f"{status}: not allowed to {'read' if method == 'get' else 'write'}, yet not refused (401/403/404/405)"
+    if changed:
+        return f"{status}: refused, yet the write changed the database"
+    return None
+
+
+@pytest.fixture
+def quiet_refusals():
+    """Some 1,700 refusals would each log a warning (and 403s a traceback): only server errors are logged."""
+    logger = logging.getLogger("django.request")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
+
+
+def test_access_matrix(world, capsys, quiet_refusals):
+    """Item 2: every role against every URL, read and write; prints the number of role-by-URL pairs tested."""
+    clients = {}
+    for role in ROLES:
+        clients[role] = Client(raise_request_exception=False)
+        if role != AN:
+            clients[role].force_login(world.users[role])
+    failures, pairs = [], 0
+    for url in url_conf():
+        cases = case_for(url)
+        assert cases is not None, f"{url.key} is not in TABLE"
+        for case in cases:
+            path = build_path(url.route, {**DEFAULT_KWARGS, **case.kwargs(world)}) + case.query
+            for role in ROLES:
+                for method in ("get", case.method):
+                    with rolled_back():
+                        before = fingerprint() if method != "get" else None
+                        response = send(clients[role], case, path, world, method)
+                        changed = method != "get" and fingerprint() != before
+                    pairs += 1
+                    problem = check(role, case, method, response, changed)
+                    if problem:
+                        failures.append(f"{method.upper():5} {path:55} {role:12} {problem}")
+                    if url.key.startswith("inventory:import"):  # files are not rolled back: put the preview back
+                        shutil.rmtree(world.uploads)
+                        shutil.copytree(world.uploads.parent.parent / "uploads-as-previewed", world.uploads)
+                    if method != "get" and url.key in ("logout", "admin:logout") and role != AN:
+                        clients[role].force_login(world.users[role])  # signed out by the write: sign in again
+    with capsys.disabled():
+        print(f"\naccess matrix: {pairs} role-by-URL requests ({len(ROLES)} roles, {len(url_conf())} URL patterns)")
+    assert not failures, f"{len(failures)} of {pairs} role-by-URL requests are wrong:\n" + "\n".join(failures)
+
+
+def test_matrix_catches_a_leak():
+    """The matrix's checks can fail: a refused write that changed a table, a 2xx to a non-reader, the owner's name shown."""
+    from django.http import HttpResponse
+
+    case = Case(read=STAFF_A)
+    assert check(PU, case, "get", HttpResponse(f"<p>{MARKER}</p>"), False).endswith("system MX-1")
+    assert "not refused" in check(PU, case, "get", HttpResponse("ok"), False)
+    assert "changed the database" in check(PU, case, "post", HttpResponse(status=403), True)
+    assert check(SA, case, "get", HttpResponse("ok"), False) is None
