@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from rest_framework import serializers as drf_serializers
 
 from powts.accounts.models import License
+from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
 from powts.inventory.models import Owner
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
@@ -260,21 +261,35 @@ def inspections_ics(request):
 
 
 def complaint_new(request):
-    """A public web form for complaints (no sign-in), the same rules as the Open311 endpoint."""
-    errors, done = [], None
+    """A public web form for complaints (no sign-in), the same rules and the same per-address limit as
+    the Open311 endpoint (powts.core.public_posts)."""
+    errors, done, status, wait = [], None, 200, None
+    too_big = request.method == "POST" and body_too_large(request)
     if request.method == "POST":
-        jurisdiction = Jurisdiction.objects.filter(slug=request.POST.get("jurisdiction", "")).first()
-        try:
-            if jurisdiction is None:
-                raise ValidationError({"jurisdiction": "choose the county"})
-            done = enf.complaint_create(jurisdiction=jurisdiction, service_code=request.POST.get("service_code", ""),
-                                        description=request.POST.get("description", ""),
-                                        address=request.POST.get("address", ""), email=request.POST.get("email", ""),
-                                        first_name=request.POST.get("first_name", ""), phone=request.POST.get("phone", ""))
-        except ValidationError as exc:
-            errors = _errors(exc)
-    return render(request, "permits/complaint_new.html", {"errors": errors, "done": done, "services": enf.SERVICES,
-                                                          "jurisdictions": Jurisdiction.objects.all(), "values": request.POST})
+        if too_big:  # refused before the body is read
+            limit = enf.COMPLAINT_MAX["description"]
+            errors, status = [f"description (What did you see?): too long; at most {limit:,} characters."], 400
+        elif (wait := public_post_wait(request)) is not None:
+            errors, status = [too_many_message(wait)], 429
+        else:
+            jurisdiction = Jurisdiction.objects.filter(slug=request.POST.get("jurisdiction", "")[:50]).first()
+            try:
+                if jurisdiction is None:
+                    raise ValidationError({"jurisdiction": "choose the county"})
+                done = enf.complaint_create(
+                    jurisdiction=jurisdiction, service_code=request.POST.get("service_code", ""),
+                    description=request.POST.get("description", ""), address=request.POST.get("address", ""),
+                    email=request.POST.get("email", ""), first_name=request.POST.get("first_name", ""),
+                    phone=request.POST.get("phone", ""))
+            except ValidationError as exc:
+                errors = _errors(exc)
+    values = {} if too_big else request.POST
+    response = render(request, "permits/complaint_new.html", {
+        "errors": errors, "done": done, "services": enf.SERVICES, "jurisdictions": Jurisdiction.objects.all(),
+        "values": values, "limits": enf.COMPLAINT_MAX}, status=status)
+    if status == 429:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 # -- soil evaluations, orders, failing systems, variances, complaints ---------------------------
