@@ -24,7 +24,7 @@ class InlineCode(HTMLParser):
             self.found.append("inline <script>")
         if tag == "style":
             self.found.append("<style> element")
-        self.found += [f"{tag} {k}=" for k in names if k == "style" or k.startswith("on") or k.startswith("hx-on")]
+        self.found += [f"{tag} {k}=" for k in names if k == "style" or k.startswith(("on", "hx-on"))]
 
 
 def _directives(header: str) -> dict[str, list[str]]:
