@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 # Runs in the web server's process: load the WSGI application, sign in as the demo's county staff, upload an
