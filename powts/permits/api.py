@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -19,6 +20,7 @@ from rest_framework.response import Response
 from powts.accounts.models import License
 from powts.core.public_posts import MAX_BODY_BYTES, body_too_large, public_post_wait, too_many_message
 from powts.inventory.models import Owner, Parcel
+from powts.inventory.services import owner_get_or_create
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import documents, exports, policies, selectors, services
@@ -205,6 +207,7 @@ def _detail(permit, request, status=200):
     return Response(PermitDetailSerializer(permit, context={"request": request}).data, status=status)
 
 
+@transaction.atomic  # an owner put on record for a refused application is rolled back with it
 def file_application(user, data: dict) -> Permit:
     """Shared by the API and the web form: find the parcel and owner, the signing plumber, then file."""
     data = dict(data)
@@ -223,8 +226,8 @@ def file_application(user, data: dict) -> Permit:
     owner_name = data.pop("owner_name", None)
     address = data.pop("owner_mailing_address", "")
     if owner_name:
-        owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or \
-            Owner.objects.create(jurisdiction=jurisdiction, name=owner_name, mailing_address=address)
+        owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or owner_get_or_create(
+            jurisdiction=jurisdiction, name=owner_name, mailing_address=address, action="owner named in a permit application")
     elif parcel.owner_id:
         owner = parcel.owner
     else:
@@ -329,14 +332,11 @@ def permit_changes(request, pk):
     if not (policies.acts_for_permit(request.user, permit) or permit.owner.user_id == request.user.pk):
         raise PermissionDenied("The owner, the permit's plumber or county staff apply for changes.")
     d = _valid(ChangeSerializer, request)
-    new_owner = None
-    if d.get("new_owner_name"):
-        new_owner = Owner.objects.create(jurisdiction=permit.jurisdiction, name=d["new_owner_name"],
-                                         mailing_address=d.get("new_owner_mailing_address", ""))
     new_plumber = _license(d["new_plumber_license"], "new_plumber_license") if d.get("new_plumber_license") else None
     change = services.permit_request_change(permit=permit, kind=d["kind"], received_on=d.get("received_on") or _today(),
-                                            new_owner=new_owner, new_plumber=new_plumber,
-                                            new_state_approval=d["new_state_approval"])
+                                            new_owner_name=d.get("new_owner_name") or "",
+                                            new_owner_mailing_address=d.get("new_owner_mailing_address") or "",
+                                            new_plumber=new_plumber, new_state_approval=d["new_state_approval"])
     return Response({"change": change.id, "permit": PermitDetailSerializer(Permit.objects.get(pk=pk)).data}, status=201)
 
 

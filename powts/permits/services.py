@@ -510,8 +510,12 @@ def permits_expire(*, today: dt.date, jurisdiction=None) -> list[Permit]:
 
 @transaction.atomic
 def permit_request_change(*, permit: Permit, kind: str, received_on: dt.date, new_owner=None, new_plumber=None,
-                          new_state_approval: bool = False) -> PermitChange:
-    """Apply for a renewal, a transfer to a new owner or a change of plumber; the fee is charged."""
+                          new_state_approval: bool = False, new_owner_name: str = "",
+                          new_owner_mailing_address: str = "") -> PermitChange:
+    """Apply for a renewal, a transfer to a new owner or a change of plumber; the fee is charged.
+
+    A transfer names its new owner as `new_owner`, or by `new_owner_name` (and address): that owner is put on
+    record here, audited, in this transaction, so a refused transfer leaves no owner behind (issue 8)."""
     permit = _lock(permit)
     slug = permit.slug
     r = rules.permit_rules(slug)
@@ -544,6 +548,12 @@ def permit_request_change(*, permit: Permit, kind: str, received_on: dt.date, ne
             refuse(f"a {c.ChangeKind(kind).label.lower()} must be approved before the installation; inspections of "
                    f"permit {permit.number} have begun", cite)
         if kind == c.ChangeKind.TRANSFER:
+            if new_owner is None and (new_owner_name or "").strip():
+                from powts.inventory.services import owner_get_or_create
+
+                new_owner = owner_get_or_create(jurisdiction=permit.jurisdiction, name=new_owner_name.strip(),
+                                                mailing_address=(new_owner_mailing_address or "").strip(),
+                                                action=f"owner named in a transfer of permit {permit.number}")
             if new_owner is None or new_owner.pk == permit.owner_id:
                 refuse("a transfer needs the new owner", cite, "new_owner")
             explanation = f"to {new_owner.name}; the expiration date {permit.expires_on or '(set at issuance)'} is unchanged"

@@ -16,7 +16,6 @@ from rest_framework import serializers as drf_serializers
 
 from powts.accounts.models import License
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
-from powts.inventory.models import Owner
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import documents, policies, selectors, services
@@ -192,16 +191,14 @@ def permit_post(request, pk: int, action: str):
                                     method=p.get("method", "check"), reference=p.get("reference", ""))
         elif action == "change":
             kind = p.get("kind", "")
-            new_owner = None
-            if p.get("new_owner_name", "").strip():
-                new_owner = Owner.objects.create(jurisdiction=permit.jurisdiction, name=p["new_owner_name"].strip(),
-                                                 mailing_address=p.get("new_owner_mailing_address", ""))
             new_plumber = License.objects.filter(number=p.get("new_plumber_license", "").strip()).first() \
                 if p.get("new_plumber_license") else None
             if p.get("new_plumber_license") and new_plumber is None:
                 raise ValidationError({"new_plumber_license": "no such license on record"})
-            services.permit_request_change(permit=permit, kind=kind, received_on=on, new_owner=new_owner,
-                                           new_plumber=new_plumber, new_state_approval="new_state_approval" in p)
+            services.permit_request_change(permit=permit, kind=kind, received_on=on, new_plumber=new_plumber,
+                                           new_owner_name=p.get("new_owner_name", ""),
+                                           new_owner_mailing_address=p.get("new_owner_mailing_address", ""),
+                                           new_state_approval="new_state_approval" in p)
         elif action in ("grant", "refuse"):
             change = get_object_or_404(PermitChange, pk=p.get("change"), permit=permit)
             if action == "grant":
