@@ -245,6 +245,11 @@ def permit_update_application(*, permit: Permit, data: dict) -> Permit:
     return _save(permit, before, "application amended")
 
 
+def setback_violation_count(result: dict) -> int:
+    """Results stored before the count was kept list every violation."""
+    return result.get("violation_count", len(result.get("violations", [])))
+
+
 @transaction.atomic
 def permit_set_plot_plan(*, permit: Permit, plot_plan: dict, on: dt.date | None = None) -> Permit:
     """Store the plot plan and its setback check (powts.setbacks) against the county profile."""
@@ -257,10 +262,11 @@ def permit_set_plot_plan(*, permit: Permit, plot_plan: dict, on: dt.date | None 
     result = check_plan(plan, rules_for(permit.slug))
     before = snapshot(permit, ["plot_plan", "setback_result"])
     permit.plot_plan = plot_plan
-    permit.setback_result = result.as_json()
+    # the count is complete; the list stops at 200, so the stored result and the pages stay small
+    permit.setback_result = result.as_json(limit=200)
     permit.save(update_fields=["plot_plan", "setback_result"])
     audit_update(permit, before=before, action="plot plan stored and checked")
-    n = len(result.violations)
+    n = setback_violation_count(permit.setback_result)
     _event(permit, step="plot_plan", on=on or timezone.localdate(),
            summary="Plot plan checked: complies with the setbacks" if result.complies else
            f"Plot plan checked: {n} setback violation(s): " + "; ".join(
@@ -348,7 +354,7 @@ def permit_approve(*, permit: Permit, on: dt.date) -> Permit:
                "Lincoln County Ch. 22 (draft), Soil and Site Evaluation (3)(c)-(d)")
     if permit.setback_result and not permit.setback_result.get("complies"):
         v = permit.setback_result["violations"][0]
-        refuse(f"the plot plan breaks {len(permit.setback_result['violations'])} setback(s), e.g. {v['feature']} is "
+        refuse(f"the plot plan breaks {setback_violation_count(permit.setback_result)} setback(s), e.g. {v['feature']} is "
                f"{v['measured_ft']} ft from {v['other']}, {v['required_ft']} ft required", v["citation"])
     permit.decided_on = on
     _save(permit, before, "application approved")

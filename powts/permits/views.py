@@ -133,6 +133,7 @@ def permit_detail(request, pk: int):
         "changes": permit.changes.select_related("new_owner", "new_plumber"), "notices": permit.notices.all(),
         "events": permit.events.select_related("actor"), "documents": permit.documents.all(), "svg": svg,
         "stages": stages, "can_decide": policies.can_decide(request.user, permit),
+        "setback_violations": services.setback_violation_count(permit.setback_result or {}),
         "acts": policies.acts_for_permit(request.user, permit),
         "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
         "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),

@@ -32,8 +32,9 @@ HALO = 'paint-order="stroke" stroke="#fff" stroke-width="3" stroke-linejoin="rou
 
 
 def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 800,
-               title: str = "Plot plan") -> str:
-    """SVG text of the plan; with `result`, its violations are marked in red."""
+               title: str = "Plot plan", max_marked: int = 100) -> str:
+    """SVG text of the plan; with `result`, its first `max_marked` violations are marked in red (more would
+    hide the drawing and only make the page heavy; the verdict line gives the full count)."""
     geoms = [f.geometry for f in plan.features]
     if geoms:
         minx, miny, maxx, maxy = shapely.total_bounds(geoms)
@@ -84,7 +85,7 @@ def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 80
                    f'dx="6" dy="-6" fill="#1b1b1b" {HALO}>{escape(f.name or f.kind)}</text></g>')
     if result is not None:
         by_index = {f.index: f for f in plan.features}
-        for v in result.violations:
+        for v in result.violations[:max_marked]:
             a, b = by_index[v.feature_index], by_index[v.other_index]
             line = shapely.shortest_line(a.measured, b.measured)
             (x1, y1), (x2, y2) = line.coords
@@ -96,7 +97,9 @@ def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 80
                        f'<circle cx="{mx}" cy="{my}" r="9" fill="none" stroke="{VIOLATION}" stroke-width="2"/>'
                        f'<text x="{mx}" y="{my}" dx="11" dy="4" fill="{VIOLATION}" font-weight="bold" {HALO}>'
                        f'{escape(label)}</text></g>')
-        verdict = "complies" if result.complies else f"{len(result.violations)} setback violation(s)"
+        n = len(result.violations)
+        verdict = "complies" if result.complies else f"{n} setback violation(s)" + (
+            f", the first {max_marked} marked" if n > max_marked else "")
         colour = "#00a91c" if result.complies else VIOLATION
         out.append(f'<text x="{margin}" y="24" font-size="14" font-weight="bold" fill="{colour}" {HALO}>'
                    f'{escape(title)}: {verdict}</text>')

@@ -89,3 +89,22 @@ def test_transfer_without_a_new_owner_is_refused_naming_the_field(dane, master, 
     with pytest.raises(ValidationError) as exc:
         services.permit_request_change(permit=permit, kind="transfer", received_on=D(2026, 3, 5), new_owner_name=name)
     assert "new_owner" in exc.value.message_dict
+
+
+def test_plot_plan_over_the_cap_is_a_400_and_the_page_at_the_cap_stays_small(client, dane, staff, master):
+    """Issue 8, "a 4,000-feature plot plan makes a 65 MB page": through the API a 4,000-feature plan is a 400
+    naming plot_plan and nothing changes; a crowded plan at the 500-feature cap gives a page under 2 MB."""
+    from powts.setbacks.tests.test_plan_size import crowded
+
+    permit = _applied(dane, master)
+    client.force_login(staff)
+    before = permit.plot_plan
+    r = client.post(f"/api/permits/{permit.pk}/plot-plan/", crowded(4000), content_type="application/json")
+    assert r.status_code == 400 and "at most 500" in str(r.json()["errors"]["plot_plan"])
+    permit.refresh_from_db()
+    assert permit.plot_plan == before
+    r = client.post(f"/api/permits/{permit.pk}/plot-plan/", crowded(500), content_type="application/json")
+    assert r.status_code == 200 and len(r.content) < 1_000_000
+    page = client.get(f"/permits/{permit.pk}/")
+    assert page.status_code == 200 and len(page.content) < 2_000_000
+    assert "The first 200 are listed." in page.content.decode()
