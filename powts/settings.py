@@ -10,6 +10,7 @@ POWTS_PROXY_SSL_HEADER  "1" behind a proxy that sets X-Forwarded-Proto: https
 POWTS_SSL_REDIRECT  "1" to redirect plain HTTP to HTTPS (with POWTS_HTTPS)
 POWTS_SESSION_HOURS  sign-in lasts this long, default 8
 POWTS_PUBLIC_POST_RATE  public complaints per address, default "10/hour"
+POWTS_NUM_PROXIES  how many proxies in front add X-Forwarded-For (default 0: the socket's address counts)
 """
 from __future__ import annotations
 
@@ -249,6 +250,9 @@ FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 # the data directory so every thread and every server process sees the same count (a per-process memory
 # cache would give each process its own allowance), with no extra service and no table to create.
 POWTS_PUBLIC_POST_RATE = os.environ.get("POWTS_PUBLIC_POST_RATE", "10/hour")
+# The client's address is REMOTE_ADDR unless proxies in front add X-Forwarded-For: without this, DRF would
+# believe whatever X-Forwarded-For a caller sends and each made-up address would get a fresh allowance.
+REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("POWTS_NUM_PROXIES", "0"))
 POWTS_PUBLIC_POST_MAX_BYTES = 64 * 1024
 CACHES = {
     "default": {

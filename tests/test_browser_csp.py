@@ -1,6 +1,6 @@
 """Issue 8, item 8, in a real browser (Debian's chromium through Playwright): under the
 Content-Security-Policy the dashboard's charts draw, the inventory's htmx search works, a permit's plot plan
-shows, and the browser reports no violation of the policy."""
+shows, the API docs draw, and the browser reports no violation of the policy."""
 import pytest
 
 from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
@@ -59,6 +59,11 @@ def test_pages_work_under_the_policy_without_violations(live_server, county, bro
     # a permit page with its plot plan drawn inline as SVG
     page.goto(f"{live_server.url}{county.get_absolute_url()}")
     page.locator("figure svg").wait_for()
+    assert page.evaluate("() => window.__csp") == []
+
+    # the API docs: Swagger UI starts from its script file and draws the operations
+    page.goto(f"{live_server.url}/api/docs/")
+    page.locator(".opblock").first.wait_for()
     assert page.evaluate("() => window.__csp") == []
 
     assert not [m for m in console if "Content Security Policy" in m], console

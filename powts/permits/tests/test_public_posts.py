@@ -11,11 +11,12 @@ URL = "/api/open311/v2/requests.json"
 FORM = "/permits/complaints/new/"
 
 
-def _post(client, addr="203.0.113.7", **over):
+def _post(client, addr="203.0.113.7", HTTP_X_FORWARDED_FOR=None, **over):
     data = {"jurisdiction_id": "dane", "service_code": "failing-septic", "description": "Sewage in the ditch",
             "address_string": "4 Elm St", "first_name": "Pat", "last_name": "Private", "email": "pat@example.org",
             "phone": "608-555-0100", **over}
-    return client.post(URL, data, REMOTE_ADDR=addr)
+    extra = {"HTTP_X_FORWARDED_FOR": HTTP_X_FORWARDED_FOR} if HTTP_X_FORWARDED_FOR else {}
+    return client.post(URL, data, REMOTE_ADDR=addr, **extra)
 
 
 @override_settings(POWTS_PUBLIC_POST_RATE="10/hour")
@@ -119,3 +120,10 @@ def test_staff_page_still_shows_the_description(dane, client, staff):
     _post(client, description="Sewage surfacing behind the barn")
     client.force_login(staff)
     assert "Sewage surfacing behind the barn" in client.get("/permits/site/").content.decode()
+
+
+@override_settings(POWTS_PUBLIC_POST_RATE="10/hour")
+def test_a_made_up_forwarded_address_gets_no_fresh_allowance(dane, client):
+    """Item 7: the limit is per address; a caller sending its own X-Forwarded-For is still the same address."""
+    codes = [_post(client, HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code for i in range(12)]
+    assert codes == [201] * 10 + [429] * 2
