@@ -451,11 +451,6 @@ class Open311ServiceSerializer(serializers.Serializer):
     group = serializers.CharField()
 
 
-class Open311ErrorSerializer(serializers.Serializer):
-    code = serializers.IntegerField()
-    description = serializers.CharField()
-
-
 class Open311CreatedSerializer(serializers.Serializer):
     service_request_id = serializers.CharField()
     service_notice = serializers.CharField()
@@ -492,7 +487,10 @@ def _open311_errors(status: int, messages: list[str], headers: dict | None = Non
     return Response([{"code": status, "description": m} for m in messages], status=status, headers=headers)
 
 
-_OPEN311_ERRORS = {400: Open311ErrorSerializer(many=True), 429: Open311ErrorSerializer(many=True)}
+# A raw schema: drf-spectacular drops many=True on error responses, and Open311 errors are a list.
+_OPEN311_ERROR_LIST = {"type": "array", "items": {"type": "object", "required": ["code", "description"], "properties": {
+    "code": {"type": "integer"}, "description": {"type": "string"}}}}
+_OPEN311_ERRORS = {400: _OPEN311_ERROR_LIST, 429: _OPEN311_ERROR_LIST}
 
 
 @extend_schema(responses=Open311ServiceSerializer(many=True), auth=[])
@@ -547,7 +545,7 @@ def open311_requests(request):
                       "account_id": None}], status=201)
 
 
-@extend_schema(responses={200: Open311RequestSerializer(many=True)}, auth=[])
+@extend_schema(responses={200: Open311RequestSerializer(many=True), 404: OpenApiTypes.OBJECT}, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def open311_request(request, pk):

@@ -127,3 +127,22 @@ def test_a_made_up_forwarded_address_gets_no_fresh_allowance(dane, client):
     """Item 7: the limit is per address; a caller sending its own X-Forwarded-For is still the same address."""
     codes = [_post(client, HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code for i in range(12)]
     assert codes == [201] * 10 + [429] * 2
+
+
+def test_schema_says_open311_answers_are_lists(db):
+    """Issue 8, schemathesis: "Open311 ... return arrays where the schema says otherwise". The schema now
+    describes the lists (and the 400/429 error lists) the endpoints return, without private fields."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    paths = schema["paths"]
+
+    def body(path, method, code):
+        return paths[path][method]["responses"][code]["content"]["application/json"]["schema"]
+
+    for path in ("/api/open311/v2/requests.json", "/api/open311/v2/requests/{id}.json", "/api/open311/v2/services.json"):
+        assert body(path, "get", "200")["type"] == "array"
+    for code in ("201", "400", "429"):
+        assert body("/api/open311/v2/requests.json", "post", code)["type"] == "array"
+    listed = schema["components"]["schemas"]["Open311Request"]["properties"]
+    assert not {"description", "email", "first_name", "last_name", "phone", "status_notes"} & set(listed)
