@@ -500,7 +500,7 @@ def open311_services(request):
     return Response(enf.SERVICES)
 
 
-@extend_schema(methods=["GET"], responses={200: Open311RequestSerializer(many=True)}, auth=[],
+@extend_schema(methods=["GET"], responses={200: Open311RequestSerializer(many=True), 400: _OPEN311_ERROR_LIST}, auth=[],
                parameters=[OpenApiParameter("jurisdiction_id", str), OpenApiParameter("status", str),
                            OpenApiParameter("service_code", str)])
 @extend_schema(methods=["POST"], request=Open311PostSerializer, auth=[],
@@ -514,8 +514,11 @@ def open311_requests(request):
         qs = Complaint.objects.select_related("jurisdiction")
         for param, lookup in (("jurisdiction_id", "jurisdiction__slug"), ("status", "status"),
                               ("service_code", "service_code")):
-            if request.GET.get(param):
-                qs = qs.filter(**{lookup: request.GET[param][:100]})
+            value = request.GET.get(param, "")
+            if "\x00" in value or len(value) > 100:  # PostgreSQL refuses NUL in text: a 400, not a 500
+                return _open311_errors(400, [f"{param}: at most 100 characters, without NUL characters"])
+            if value:
+                qs = qs.filter(**{lookup: value})
         return Response([_open311_request(x) for x in qs[:1000]])
     # checked before the body is read or parsed, so an oversized post costs nothing
     if body_too_large(request):

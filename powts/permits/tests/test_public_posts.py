@@ -146,3 +146,13 @@ def test_schema_says_open311_answers_are_lists(db):
         assert body("/api/open311/v2/requests.json", "post", code)["type"] == "array"
     listed = schema["components"]["schemas"]["Open311Request"]["properties"]
     assert not {"description", "email", "first_name", "last_name", "phone", "status_notes"} & set(listed)
+
+
+@pytest.mark.parametrize("param", ["jurisdiction_id", "status", "service_code"])
+def test_list_filters_with_nul_or_too_long_are_a_400(dane, client, param):
+    """Issue 8, PostgreSQL parity: a NUL in a filter of the public list was a 500 on PostgreSQL; now a 400
+    naming the filter. Both sides of the 100-character limit."""
+    for bad in ("open\x00", "x" * 101):
+        r = client.get(URL, {param: bad})
+        assert r.status_code == 400 and r.json()[0]["description"].startswith(f"{param}:")
+    assert client.get(URL, {param: "x" * 100}).status_code == 200
