@@ -532,8 +532,7 @@ def open311_requests(request):
     data = request.data
     if not hasattr(data, "get"):
         return _open311_errors(400, ["the request body must be form fields or a JSON object"])
-    slug = data.get("jurisdiction_id", "")
-    jurisdiction = Jurisdiction.objects.filter(slug=slug).first() if isinstance(slug, str) and len(slug) <= 50 else None
+    jurisdiction = selectors.complaint_jurisdiction(data.get("jurisdiction_id"))
     if jurisdiction is None:
         return _open311_errors(400, ["jurisdiction_id: unknown county; e.g. dane or lincoln"])
     try:

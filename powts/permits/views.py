@@ -270,7 +270,7 @@ def complaint_new(request):
         elif (wait := public_post_wait(request)) is not None:
             errors, status = [too_many_message(wait)], 429
         else:
-            jurisdiction = Jurisdiction.objects.filter(slug=request.POST.get("jurisdiction", "")[:50]).first()
+            jurisdiction = selectors.complaint_jurisdiction(request.POST.get("jurisdiction"))
             try:
                 if jurisdiction is None:
                     raise ValidationError({"jurisdiction": "choose the county"})

@@ -156,3 +156,13 @@ def test_list_filters_with_nul_or_too_long_are_a_400(dane, client, param):
         r = client.get(URL, {param: bad})
         assert r.status_code == 400 and r.json()[0]["description"].startswith(f"{param}:")
     assert client.get(URL, {param: "x" * 100}).status_code == 200
+
+
+def test_nul_in_the_county_is_a_400_on_both_channels(dane, client):
+    """Issue 8, PostgreSQL parity: a NUL in the county of a public complaint is bad input, not a 500."""
+    r = _post(client, jurisdiction_id="da\x00ne")
+    assert r.status_code == 400 and r.json()[0]["description"].startswith("jurisdiction_id:")
+    r = client.post(FORM, {"jurisdiction": "da\x00ne", "service_code": "failing-septic", "description": "Odor",
+                           "address": "9 Oak Ln"})
+    assert r.status_code == 200 and "choose the county" in r.content.decode()
+    assert Complaint.objects.count() == 0
