@@ -5,7 +5,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-PUBLIC_PAGES = ["/accounts/login/", "/permits/complaints/new/", "/api/open311/v2/requests.json", "/healthz"]
+PUBLIC_PAGES = ["/accounts/login/", "/admin/login/", "/permits/complaints/new/", "/api/open311/v2/requests.json", "/healthz"]
 STAFF_PAGES = ["/inventory/", "{system}", "/inventory/import/", "/maintenance/", "/maintenance/report/",
                "/maintenance/upload/", "/permits/", "/permits/new/", "{permit}", "/permits/site/",
                "/permits/complaints/new/", "/api/systems/", "/api/docs/"]
