@@ -65,3 +65,12 @@ def cli(capsys, monkeypatch):
         return code, out.out, out.err
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache, so per-address limits (public posts) do not carry over."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -42,8 +42,14 @@ def _auto_migrate() -> None:
         call_command("migrate", interactive=False, verbosity=0)
 
 
+# Files the application writes (database, letters, uploads, outbox, exports) hold owners' names and
+# addresses: readable by the service account only (0600 files, 0700 directories; issue 8).
+PRIVATE_UMASK = 0o077
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    os.umask(PRIVATE_UMASK)
     if argv and argv[0] in PURE_COMMANDS:
         module = importlib.import_module(PURE_COMMANDS[argv[0]])
         return int(module.main(argv[1:]) or 0)

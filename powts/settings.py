@@ -5,6 +5,12 @@ POWTS_DATA_DIR  default: ~/.local/share/powts (the SQLite file, the secret key, 
 SECRET_KEY      default: generated once and kept in $POWTS_DATA_DIR/secret_key (local use only)
 POWTS_DEBUG     "1" for development error pages
 POWTS_ALLOWED_HOSTS  comma-separated, default "127.0.0.1,localhost"
+POWTS_HTTPS     "1" when served over HTTPS: Secure cookies, HSTS (see the deployment block below)
+POWTS_PROXY_SSL_HEADER  "1" behind a proxy that sets X-Forwarded-Proto: https
+POWTS_SSL_REDIRECT  "1" to redirect plain HTTP to HTTPS (with POWTS_HTTPS)
+POWTS_SESSION_HOURS  sign-in lasts this long, default 8
+POWTS_PUBLIC_POST_RATE  public complaints per address, default "10/hour"
+POWTS_NUM_PROXIES  how many proxies in front add X-Forwarded-For (default 0: the socket's address counts)
 """
 from __future__ import annotations
 
@@ -17,6 +23,10 @@ import dj_database_url
 BASE_DIR = Path(__file__).resolve().parent
 DATA_DIR = Path(os.environ.get("POWTS_DATA_DIR") or Path.home() / ".local" / "share" / "powts")
 DATA_DIR.mkdir(parents=True, exist_ok=True)
+try:
+    DATA_DIR.chmod(0o700)  # owners' names and addresses: for the service account only (issue 8)
+except OSError:  # a directory the service account does not own; its owner set its mode
+    pass
 
 
 def _secret_key() -> str:
@@ -24,8 +34,10 @@ def _secret_key() -> str:
         return os.environ["SECRET_KEY"]
     path = DATA_DIR / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        # created 0600, never readable by others even for a moment
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
     return path.read_text().strip()
 
 
@@ -48,6 +60,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_tables2",
     "django_htmx",
+    "csp",
     "powts.core",
     "powts.accounts",
     "powts.jurisdictions",
@@ -59,6 +72,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -182,4 +196,68 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("POWTS_LOG_LEVEL", "WARNING")},
+}
+
+
+# -- Deployment hardening (issue 8, item 8) ---------------------------------------------------
+# Off by default so `powts serve` on a laptop works over plain HTTP; a county server sets POWTS_HTTPS=1.
+_HTTPS = os.environ.get("POWTS_HTTPS") == "1"
+SESSION_COOKIE_SECURE = _HTTPS
+CSRF_COOKIE_SECURE = _HTTPS
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if _HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _HTTPS
+SECURE_SSL_REDIRECT = _HTTPS and os.environ.get("POWTS_SSL_REDIRECT") == "1"
+if os.environ.get("POWTS_PROXY_SSL_HEADER") == "1":
+    # only behind a proxy that always sets (and strips client-sent) X-Forwarded-Proto
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_AGE = int(float(os.environ.get("POWTS_SESSION_HOURS", "8")) * 3600)
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# CSRF cookie stays readable by script: Swagger UI's "Try it out" sends it as X-CSRFToken (Django's docs:
+# HttpOnly on it adds no protection).
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy on every response (django-csp): the pages' own scripts and styles only, no
+# inline script or style. Data for scripts travels in json_script / data-* attributes. The API docs page
+# alone allows Swagger UI's inline <style> (powts/urls.py).
+from csp.constants import NONE, SELF
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],  # USWDS and Swagger UI draw some icons from data: URIs
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# Files the application writes are the service account's alone (0600 files, 0700 directories);
+# powts/cli.py and powts/wsgi.py also set the process umask to 077.
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
+
+# Public posts (Open311 and the complaint form): limited per address. The counts live in a file cache in
+# the data directory so every thread and every server process sees the same count (a per-process memory
+# cache would give each process its own allowance), with no extra service and no table to create.
+POWTS_PUBLIC_POST_RATE = os.environ.get("POWTS_PUBLIC_POST_RATE", "10/hour")
+# The client's address is REMOTE_ADDR unless proxies in front add X-Forwarded-For: without this, DRF would
+# believe whatever X-Forwarded-For a caller sends and each made-up address would get a fresh allowance.
+REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("POWTS_NUM_PROXIES", "0"))
+POWTS_PUBLIC_POST_MAX_BYTES = 64 * 1024
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(DATA_DIR / "cache"),
+        "OPTIONS": {"MAX_ENTRIES": 10000},
+    }
 }

@@ -7,6 +7,7 @@ text that differs.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,7 +215,9 @@ class Press:
         out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
         out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
         out += b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, info, xref)
-        Path(path).write_bytes(bytes(out))
+        # 0600 from the start: a letter names its owner and address
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as handle:
+            handle.write(bytes(out))
 
     def close(self) -> None:
         self.canvas.save()

@@ -145,7 +145,7 @@ def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool 
     if sync:
         schedule_sync(jurisdiction=jurisdiction)
     output_dir = Path(output_dir)
-    output_dir.mkdir(parents=True, exist_ok=True)
+    output_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # letters name owners: private
     now = timezone.now()
     delinquent_kinds = {s.kind for s in profile.steps if s.marks_delinquent}
     with transaction.atomic():
@@ -213,7 +213,7 @@ def _deliver(jurisdiction, profile, notices: list[Notice], output_dir: Path, bat
     by_owner: dict[str, list[Notice]] = defaultdict(list)
     for n in notices:
         by_owner[n.pdf_path].append(n)  # the owner's file, named when the notice was recorded
-    (output_dir / batch).mkdir(parents=True, exist_ok=True)
+    (output_dir / batch).mkdir(mode=0o700, parents=True, exist_ok=True)
     merged = output_dir / f"{batch}.pdf"
     press = Press(merged, sender)
     for path, items in by_owner.items():

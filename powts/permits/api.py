@@ -5,24 +5,27 @@ the field and the rule with its citation; someone else's permit is a 404, a move
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from powts.accounts.models import License
+from powts.core.public_posts import MAX_BODY_BYTES, body_too_large, public_post_wait, too_many_message
 from powts.inventory.models import Owner, Parcel
+from powts.inventory.services import owner_get_or_create
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import documents, exports, policies, selectors, services
 from powts.permits import services_enforcement as enf
 from powts.permits.models import Complaint, Invoice, Permit, PermitChange
-
 
 # -- serializers ----------------------------------------------------------------------------
 
@@ -204,6 +207,7 @@ def _detail(permit, request, status=200):
     return Response(PermitDetailSerializer(permit, context={"request": request}).data, status=status)
 
 
+@transaction.atomic  # an owner put on record for a refused application is rolled back with it
 def file_application(user, data: dict) -> Permit:
     """Shared by the API and the web form: find the parcel and owner, the signing plumber, then file."""
     data = dict(data)
@@ -222,8 +226,8 @@ def file_application(user, data: dict) -> Permit:
     owner_name = data.pop("owner_name", None)
     address = data.pop("owner_mailing_address", "")
     if owner_name:
-        owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or \
-            Owner.objects.create(jurisdiction=jurisdiction, name=owner_name, mailing_address=address)
+        owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or owner_get_or_create(
+            jurisdiction=jurisdiction, name=owner_name, mailing_address=address, action="owner named in a permit application")
     elif parcel.owner_id:
         owner = parcel.owner
     else:
@@ -328,14 +332,11 @@ def permit_changes(request, pk):
     if not (policies.acts_for_permit(request.user, permit) or permit.owner.user_id == request.user.pk):
         raise PermissionDenied("The owner, the permit's plumber or county staff apply for changes.")
     d = _valid(ChangeSerializer, request)
-    new_owner = None
-    if d.get("new_owner_name"):
-        new_owner = Owner.objects.create(jurisdiction=permit.jurisdiction, name=d["new_owner_name"],
-                                         mailing_address=d.get("new_owner_mailing_address", ""))
     new_plumber = _license(d["new_plumber_license"], "new_plumber_license") if d.get("new_plumber_license") else None
     change = services.permit_request_change(permit=permit, kind=d["kind"], received_on=d.get("received_on") or _today(),
-                                            new_owner=new_owner, new_plumber=new_plumber,
-                                            new_state_approval=d["new_state_approval"])
+                                            new_owner_name=d.get("new_owner_name") or "",
+                                            new_owner_mailing_address=d.get("new_owner_mailing_address") or "",
+                                            new_plumber=new_plumber, new_state_approval=d["new_state_approval"])
     return Response({"change": change.id, "permit": PermitDetailSerializer(Permit.objects.get(pk=pk)).data}, status=201)
 
 
@@ -424,59 +425,129 @@ def export(request, fmt):
 
 
 # -- Open311 GeoReport v2 -------------------------------------------------------------------
+# The public sees a request's service, status, place and dates; never what the complainant wrote or who
+# they are (issue 8). Staff read everything on the staff pages.
+
+class Open311RequestSerializer(serializers.Serializer):
+    service_request_id = serializers.CharField()
+    status = serializers.CharField()
+    service_name = serializers.CharField()
+    service_code = serializers.CharField()
+    agency_responsible = serializers.CharField()
+    requested_datetime = serializers.DateTimeField()
+    updated_datetime = serializers.DateTimeField()
+    address = serializers.CharField(allow_blank=True)
+    lat = serializers.FloatField(allow_null=True)
+    long = serializers.FloatField(allow_null=True)
+
+
+class Open311ServiceSerializer(serializers.Serializer):
+    service_code = serializers.CharField()
+    service_name = serializers.CharField()
+    description = serializers.CharField()
+    metadata = serializers.BooleanField()
+    type = serializers.CharField()
+    keywords = serializers.CharField()
+    group = serializers.CharField()
+
+
+class Open311CreatedSerializer(serializers.Serializer):
+    service_request_id = serializers.CharField()
+    service_notice = serializers.CharField()
+    account_id = serializers.CharField(allow_null=True)
+
+
+class Open311PostSerializer(serializers.Serializer):
+    """What a POST may carry (GeoReport v2 names); checked by enf.complaint_create."""
+    jurisdiction_id = serializers.CharField(help_text="the county: dane or lincoln")
+    service_code = serializers.CharField(max_length=enf.COMPLAINT_MAX["service_code"])
+    description = serializers.CharField(max_length=enf.COMPLAINT_MAX["description"])
+    address_string = serializers.CharField(required=False, max_length=enf.COMPLAINT_MAX["address_string"])
+    lat = serializers.DecimalField(required=False, max_digits=9, decimal_places=6, min_value=-90, max_value=90)
+    long = serializers.DecimalField(required=False, max_digits=9, decimal_places=6, min_value=-180, max_value=180)
+    email = serializers.EmailField(required=False, max_length=enf.COMPLAINT_MAX["email"])
+    first_name = serializers.CharField(required=False, max_length=enf.COMPLAINT_MAX["first_name"])
+    last_name = serializers.CharField(required=False, max_length=enf.COMPLAINT_MAX["last_name"])
+    phone = serializers.CharField(required=False, max_length=enf.COMPLAINT_MAX["phone"])
+
+
+def _service_name(code: str) -> str:
+    return next((s["service_name"] for s in enf.SERVICES if s["service_code"] == code), "")
+
 
 def _open311_request(comp: Complaint) -> dict:
-    return {"service_request_id": str(comp.pk), "status": comp.status, "status_notes": comp.status_notes,
-            "service_name": next((s["service_name"] for s in enf.SERVICES if s["service_code"] == comp.service_code), ""),
-            "service_code": comp.service_code, "description": comp.description, "agency_responsible": comp.jurisdiction.name,
+    return {"service_request_id": str(comp.pk), "status": comp.status, "service_name": _service_name(comp.service_code),
+            "service_code": comp.service_code, "agency_responsible": comp.jurisdiction.name,
             "requested_datetime": comp.requested_at.isoformat(), "updated_datetime": comp.updated_at.isoformat(),
             "address": comp.address, "lat": float(comp.lat) if comp.lat is not None else None,
             "long": float(comp.long) if comp.long is not None else None}
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT, auth=[])
+def _open311_errors(status: int, messages: list[str], headers: dict | None = None) -> Response:
+    return Response([{"code": status, "description": m} for m in messages], status=status, headers=headers)
+
+
+# A raw schema: drf-spectacular drops many=True on error responses, and Open311 errors are a list.
+_OPEN311_ERROR_LIST = {"type": "array", "items": {"type": "object", "required": ["code", "description"], "properties": {
+    "code": {"type": "integer"}, "description": {"type": "string"}}}}
+_OPEN311_ERRORS = {400: _OPEN311_ERROR_LIST, 429: _OPEN311_ERROR_LIST}
+
+
+@extend_schema(responses=Open311ServiceSerializer(many=True), auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def open311_services(request):
     return Response(enf.SERVICES)
 
 
-@extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT, auth=[])
+@extend_schema(methods=["GET"], responses={200: Open311RequestSerializer(many=True), 400: _OPEN311_ERROR_LIST}, auth=[],
+               parameters=[OpenApiParameter("jurisdiction_id", str), OpenApiParameter("status", str),
+                           OpenApiParameter("service_code", str)])
+@extend_schema(methods=["POST"], request=Open311PostSerializer, auth=[],
+               responses={201: Open311CreatedSerializer(many=True), **_OPEN311_ERRORS})
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
 def open311_requests(request):
-    """GET: requests (public fields only). POST: a new service request; `jurisdiction_id` is the county slug."""
+    """GET: requests, public fields only. POST: a new service request; `jurisdiction_id` is the county slug.
+    Posts are limited per address (settings.POWTS_PUBLIC_POST_RATE); too many is a 429."""
     if request.method == "GET":
         qs = Complaint.objects.select_related("jurisdiction")
-        if request.GET.get("jurisdiction_id"):
-            qs = qs.filter(jurisdiction__slug=request.GET["jurisdiction_id"])
-        if request.GET.get("status"):
-            qs = qs.filter(status=request.GET["status"])
-        if request.GET.get("service_code"):
-            qs = qs.filter(service_code=request.GET["service_code"])
+        for param, lookup in (("jurisdiction_id", "jurisdiction__slug"), ("status", "status"),
+                              ("service_code", "service_code")):
+            value = request.GET.get(param, "")
+            if "\x00" in value or len(value) > 100:  # PostgreSQL refuses NUL in text: a 400, not a 500
+                return _open311_errors(400, [f"{param}: at most 100 characters, without NUL characters"])
+            if value:
+                qs = qs.filter(**{lookup: value})
         return Response([_open311_request(x) for x in qs[:1000]])
+    # checked before the body is read or parsed, so an oversized post costs nothing
+    if body_too_large(request):
+        limit = enf.COMPLAINT_MAX["description"]
+        message = (f"description: too long; at most {limit:,} characters "
+                   f"(a request may be at most {MAX_BODY_BYTES // 1024} KB)")
+        return _open311_errors(400, [message])
+    wait = public_post_wait(request)
+    if wait is not None:
+        return _open311_errors(429, [too_many_message(wait)], headers={"Retry-After": str(wait)})
     data = request.data
-    jurisdiction = Jurisdiction.objects.filter(slug=data.get("jurisdiction_id", "")).first()
+    if not hasattr(data, "get"):
+        return _open311_errors(400, ["the request body must be form fields or a JSON object"])
+    jurisdiction = selectors.complaint_jurisdiction(data.get("jurisdiction_id"))
     if jurisdiction is None:
-        return Response([{"code": 400, "description": "jurisdiction_id: unknown county; e.g. dane or lincoln"}], status=400)
+        return _open311_errors(400, ["jurisdiction_id: unknown county; e.g. dane or lincoln"])
     try:
         comp = enf.complaint_create(jurisdiction=jurisdiction, service_code=data.get("service_code", ""),
                                     description=data.get("description", ""), address=data.get("address_string", ""),
-                                    lat=data.get("lat") or None, long=data.get("long") or None, email=data.get("email", ""),
+                                    lat=data.get("lat"), long=data.get("long"), email=data.get("email", ""),
                                     first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
                                     phone=data.get("phone", ""))
-    except Exception as exc:  # ValidationError: Open311 wants a list of {code, description}
-        from django.core.exceptions import ValidationError
-
-        if not isinstance(exc, ValidationError):
-            raise
-        msgs = [f"{k}: {m}" for k, v in exc.message_dict.items() for m in v]
-        return Response([{"code": 400, "description": m} for m in msgs], status=400)
+    except DjangoValidationError as exc:  # Open311 wants a list of {code, description}
+        return _open311_errors(400, [f"{k}: {m}" for k, v in exc.message_dict.items() for m in v])
     return Response([{"service_request_id": str(comp.pk), "service_notice": f"Received by {jurisdiction.name}",
                       "account_id": None}], status=201)
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT, auth=[])
+@extend_schema(responses={200: Open311RequestSerializer(many=True), 404: OpenApiTypes.OBJECT}, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def open311_request(request, pk):

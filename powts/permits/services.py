@@ -245,6 +245,11 @@ def permit_update_application(*, permit: Permit, data: dict) -> Permit:
     return _save(permit, before, "application amended")
 
 
+def setback_violation_count(result: dict) -> int:
+    """Results stored before the count was kept list every violation."""
+    return result.get("violation_count", len(result.get("violations", [])))
+
+
 @transaction.atomic
 def permit_set_plot_plan(*, permit: Permit, plot_plan: dict, on: dt.date | None = None) -> Permit:
     """Store the plot plan and its setback check (powts.setbacks) against the county profile."""
@@ -257,10 +262,11 @@ def permit_set_plot_plan(*, permit: Permit, plot_plan: dict, on: dt.date | None 
     result = check_plan(plan, rules_for(permit.slug))
     before = snapshot(permit, ["plot_plan", "setback_result"])
     permit.plot_plan = plot_plan
-    permit.setback_result = result.as_json()
+    # the count is complete; the list stops at 200, so the stored result and the pages stay small
+    permit.setback_result = result.as_json(limit=200)
     permit.save(update_fields=["plot_plan", "setback_result"])
     audit_update(permit, before=before, action="plot plan stored and checked")
-    n = len(result.violations)
+    n = setback_violation_count(permit.setback_result)
     _event(permit, step="plot_plan", on=on or timezone.localdate(),
            summary="Plot plan checked: complies with the setbacks" if result.complies else
            f"Plot plan checked: {n} setback violation(s): " + "; ".join(
@@ -348,7 +354,7 @@ def permit_approve(*, permit: Permit, on: dt.date) -> Permit:
                "Lincoln County Ch. 22 (draft), Soil and Site Evaluation (3)(c)-(d)")
     if permit.setback_result and not permit.setback_result.get("complies"):
         v = permit.setback_result["violations"][0]
-        refuse(f"the plot plan breaks {len(permit.setback_result['violations'])} setback(s), e.g. {v['feature']} is "
+        refuse(f"the plot plan breaks {setback_violation_count(permit.setback_result)} setback(s), e.g. {v['feature']} is "
                f"{v['measured_ft']} ft from {v['other']}, {v['required_ft']} ft required", v["citation"])
     permit.decided_on = on
     _save(permit, before, "application approved")
@@ -510,8 +516,12 @@ def permits_expire(*, today: dt.date, jurisdiction=None) -> list[Permit]:
 
 @transaction.atomic
 def permit_request_change(*, permit: Permit, kind: str, received_on: dt.date, new_owner=None, new_plumber=None,
-                          new_state_approval: bool = False) -> PermitChange:
-    """Apply for a renewal, a transfer to a new owner or a change of plumber; the fee is charged."""
+                          new_state_approval: bool = False, new_owner_name: str = "",
+                          new_owner_mailing_address: str = "") -> PermitChange:
+    """Apply for a renewal, a transfer to a new owner or a change of plumber; the fee is charged.
+
+    A transfer names its new owner as `new_owner`, or by `new_owner_name` (and address): that owner is put on
+    record here, audited, in this transaction, so a refused transfer leaves no owner behind (issue 8)."""
     permit = _lock(permit)
     slug = permit.slug
     r = rules.permit_rules(slug)
@@ -544,6 +554,12 @@ def permit_request_change(*, permit: Permit, kind: str, received_on: dt.date, ne
             refuse(f"a {c.ChangeKind(kind).label.lower()} must be approved before the installation; inspections of "
                    f"permit {permit.number} have begun", cite)
         if kind == c.ChangeKind.TRANSFER:
+            if new_owner is None and (new_owner_name or "").strip():
+                from powts.inventory.services import owner_get_or_create
+
+                new_owner = owner_get_or_create(jurisdiction=permit.jurisdiction, name=new_owner_name.strip(),
+                                                mailing_address=(new_owner_mailing_address or "").strip(),
+                                                action=f"owner named in a transfer of permit {permit.number}")
             if new_owner is None or new_owner.pk == permit.owner_id:
                 refuse("a transfer needs the new owner", cite, "new_owner")
             explanation = f"to {new_owner.name}; the expiration date {permit.expires_on or '(set at issuance)'} is unchanged"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -163,23 +164,67 @@ SERVICES = [
 ]
 
 
+# Longest accepted value of each public field, named as Open311 names it (the model's limits, and a
+# description long enough for any report but not a dump: issue 8, "1 MB descriptions").
+COMPLAINT_MAX = {"service_code": 40, "description": 4000, "address_string": 200, "email": 254,
+                 "first_name": 100, "last_name": 100, "phone": 40, "lat": 20, "long": 20}
+
+
+def _public_text(field: str, value) -> str:
+    """A submitted value as text, refused (naming the field) if it is not text, too long or has NUL bytes."""
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and field in ("lat", "long"):
+        value = str(value)
+    if not isinstance(value, str):
+        refuse("must be text", field=field)
+    if len(value) > COMPLAINT_MAX[field]:
+        refuse(f"too long: at most {COMPLAINT_MAX[field]:,} characters (got {len(value):,})", field=field)
+    if "\x00" in value:
+        refuse("must not contain NUL characters", field=field)
+    return value.strip()
+
+
+def _coordinate(field: str, value: str, limit: int):
+    """Decimal degrees within +/-limit, or None when blank. The text is short (checked above) before it is read."""
+    if not value:
+        return None
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        number = Decimal(value)
+    except InvalidOperation:
+        number = None
+    if number is None or not number.is_finite() or not -limit <= number <= limit:
+        refuse(f"must be decimal degrees between -{limit} and {limit}", field=field)
+    return number.quantize(Decimal("0.000001"))
+
+
 @transaction.atomic
 def complaint_create(*, jurisdiction, service_code: str, description: str, address: str = "", lat=None, long=None,
                      email: str = "", first_name: str = "", last_name: str = "", phone: str = "") -> Complaint:
+    values = {k: _public_text(k, v) for k, v in (
+        ("service_code", service_code), ("description", description), ("address_string", address), ("email", email),
+        ("first_name", first_name), ("last_name", last_name), ("phone", phone), ("lat", lat), ("long", long))}
     codes = [s["service_code"] for s in SERVICES]
-    if service_code not in codes:
-        refuse(f"service_code {service_code!r} is not one of {', '.join(codes)}", field="service_code")
-    if not (description or "").strip():
+    if values["service_code"] not in codes:
+        refuse(f"service_code {values['service_code']!r} is not one of {', '.join(codes)}", field="service_code")
+    if not values["description"]:
         refuse("description is required: what did you see, and where?", field="description")
-    if not address.strip() and (lat in (None, "") or long in (None, "")):
+    lat, long = _coordinate("lat", values["lat"], 90), _coordinate("long", values["long"], 180)
+    if not values["address_string"] and (lat is None or long is None):
         refuse("a location is required: address_string, or lat and long", field="address_string")
     now = timezone.now()
-    comp = Complaint(jurisdiction=jurisdiction, service_code=service_code, description=description.strip(),
-                     address=address.strip(), lat=lat or None, long=long or None, email=email, first_name=first_name,
-                     last_name=last_name, phone=phone, requested_at=now, updated_at=now)
-    comp.full_clean()
+    comp = Complaint(jurisdiction=jurisdiction, service_code=values["service_code"], description=values["description"],
+                     address=values["address_string"], lat=lat, long=long, email=values["email"],
+                     first_name=values["first_name"], last_name=values["last_name"], phone=values["phone"],
+                     requested_at=now, updated_at=now)
+    try:
+        comp.full_clean()
+    except ValidationError as exc:  # name the fields as the public sees them
+        raise ValidationError({"address_string" if k == "address" else k: v for k, v in exc.message_dict.items()})
     comp.save()
-    audit_create(comp, action=f"public complaint received ({service_code})")
+    audit_create(comp, action=f"public complaint received ({values['service_code']})")
     return comp
 
 

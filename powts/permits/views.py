@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 from rest_framework import serializers as drf_serializers
 
 from powts.accounts.models import License
-from powts.inventory.models import Owner
+from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import documents, policies, selectors, services
@@ -135,6 +135,7 @@ def permit_detail(request, pk: int):
         "changes": permit.changes.select_related("new_owner", "new_plumber"), "notices": permit.notices.all(),
         "events": permit.events.select_related("actor"), "documents": permit.documents.all(), "svg": svg,
         "stages": stages, "can_decide": policies.can_decide(request.user, permit),
+        "setback_violations": services.setback_violation_count(permit.setback_result or {}),
         "acts": policies.acts_for_permit(request.user, permit),
         "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
         "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
@@ -193,16 +194,14 @@ def permit_post(request, pk: int, action: str):
                                     method=p.get("method", "check"), reference=p.get("reference", ""))
         elif action == "change":
             kind = p.get("kind", "")
-            new_owner = None
-            if p.get("new_owner_name", "").strip():
-                new_owner = Owner.objects.create(jurisdiction=permit.jurisdiction, name=p["new_owner_name"].strip(),
-                                                 mailing_address=p.get("new_owner_mailing_address", ""))
             new_plumber = License.objects.filter(number=p.get("new_plumber_license", "").strip()).first() \
                 if p.get("new_plumber_license") else None
             if p.get("new_plumber_license") and new_plumber is None:
                 raise ValidationError({"new_plumber_license": "no such license on record"})
-            services.permit_request_change(permit=permit, kind=kind, received_on=on, new_owner=new_owner,
-                                           new_plumber=new_plumber, new_state_approval="new_state_approval" in p)
+            services.permit_request_change(permit=permit, kind=kind, received_on=on, new_plumber=new_plumber,
+                                           new_owner_name=p.get("new_owner_name", ""),
+                                           new_owner_mailing_address=p.get("new_owner_mailing_address", ""),
+                                           new_state_approval="new_state_approval" in p)
         elif action in ("grant", "refuse"):
             change = get_object_or_404(PermitChange, pk=p.get("change"), permit=permit)
             if action == "grant":
@@ -264,21 +263,35 @@ def inspections_ics(request):
 
 
 def complaint_new(request):
-    """A public web form for complaints (no sign-in), the same rules as the Open311 endpoint."""
-    errors, done = [], None
+    """A public web form for complaints (no sign-in), the same rules and the same per-address limit as
+    the Open311 endpoint (powts.core.public_posts)."""
+    errors, done, status, wait = [], None, 200, None
+    too_big = request.method == "POST" and body_too_large(request)
     if request.method == "POST":
-        jurisdiction = Jurisdiction.objects.filter(slug=request.POST.get("jurisdiction", "")).first()
-        try:
-            if jurisdiction is None:
-                raise ValidationError({"jurisdiction": "choose the county"})
-            done = enf.complaint_create(jurisdiction=jurisdiction, service_code=request.POST.get("service_code", ""),
-                                        description=request.POST.get("description", ""),
-                                        address=request.POST.get("address", ""), email=request.POST.get("email", ""),
-                                        first_name=request.POST.get("first_name", ""), phone=request.POST.get("phone", ""))
-        except ValidationError as exc:
-            errors = _errors(exc)
-    return render(request, "permits/complaint_new.html", {"errors": errors, "done": done, "services": enf.SERVICES,
-                                                          "jurisdictions": Jurisdiction.objects.all(), "values": request.POST})
+        if too_big:  # refused before the body is read
+            limit = enf.COMPLAINT_MAX["description"]
+            errors, status = [f"description (What did you see?): too long; at most {limit:,} characters."], 400
+        elif (wait := public_post_wait(request)) is not None:
+            errors, status = [too_many_message(wait)], 429
+        else:
+            jurisdiction = selectors.complaint_jurisdiction(request.POST.get("jurisdiction"))
+            try:
+                if jurisdiction is None:
+                    raise ValidationError({"jurisdiction": "choose the county"})
+                done = enf.complaint_create(
+                    jurisdiction=jurisdiction, service_code=request.POST.get("service_code", ""),
+                    description=request.POST.get("description", ""), address=request.POST.get("address", ""),
+                    email=request.POST.get("email", ""), first_name=request.POST.get("first_name", ""),
+                    phone=request.POST.get("phone", ""))
+            except ValidationError as exc:
+                errors = _errors(exc)
+    values = {} if too_big else request.POST
+    response = render(request, "permits/complaint_new.html", {
+        "errors": errors, "done": done, "services": enf.SERVICES, "jurisdictions": Jurisdiction.objects.all(),
+        "values": values, "limits": enf.COMPLAINT_MAX}, status=status)
+    if status == 429:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 # -- soil evaluations, orders, failing systems, variances, complaints ---------------------------

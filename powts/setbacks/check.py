@@ -51,8 +51,13 @@ class CheckResult:
     def complies(self) -> bool:
         return not self.violations
 
-    def as_json(self) -> dict:
-        return {"complies": self.complies, "violations": [v.as_json() for v in self.violations]}
+    def as_json(self, limit: int | None = None) -> dict:
+        """With `limit`, only the first violations are listed (a stored result and its pages stay small) and
+        `violation_count` gives them all."""
+        if limit is None:
+            return {"complies": self.complies, "violations": [v.as_json() for v in self.violations]}
+        return {"complies": self.complies, "violation_count": len(self.violations),
+                "violations": [v.as_json() for v in self.violations[:limit]]}
 
 
 def _floor2(feet: float) -> float:

@@ -20,6 +20,10 @@ KINDS = (
     "replacement_area", "privy", "portable_restroom",
 )
 LOT_LINE_TYPES = {"LineString", "MultiLineString", "Polygon", "MultiPolygon"}
+# A plot plan shows one lot: tens of features. Far beyond that it is a mistake or an attack, and checking
+# and drawing it would cost seconds and tens of megabytes per page (issue 8: 4,000 features, a 65 MB page).
+MAX_FEATURES = 500
+MAX_POSITIONS = 20_000  # coordinate pairs over all features
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,19 @@ def _finite(coords) -> bool:
     return False
 
 
-def parse_plan(data) -> Plan:
+def _positions(coords, budget: int) -> int:
+    """How many coordinate pairs `coords` holds, counting no further than `budget` + 1."""
+    if not isinstance(coords, (list, tuple)) or not coords or not isinstance(coords[0], (list, tuple)):
+        return 1
+    total = 0
+    for part in coords:
+        total += _positions(part, budget - total)
+        if total > budget:
+            break
+    return total
+
+
+def parse_plan(data, *, max_features: int = MAX_FEATURES, max_positions: int = MAX_POSITIONS) -> Plan:
     """Validate a decoded GeoJSON object and return the Plan; raises PlanError listing problems."""
     if not isinstance(data, dict) or data.get("type") != "FeatureCollection":
         got = data.get("type") if isinstance(data, dict) else type(data).__name__
@@ -66,6 +82,16 @@ def parse_plan(data) -> Plan:
     raw = data.get("features")
     if not isinstance(raw, list):
         raise PlanError(["plan has no 'features' list"])
+    if len(raw) > max_features:
+        raise PlanError([f"plan has {len(raw):,} features; a plot plan may have at most {max_features:,}"])
+    positions = 0
+    for feature in raw:
+        geo = feature.get("geometry") if isinstance(feature, dict) else None
+        if isinstance(geo, dict):
+            positions += _positions(geo.get("coordinates"), max_positions - positions)
+        if positions > max_positions:
+            too_many = f"plan has more than {max_positions:,} coordinate pairs; draw lines and outlines with fewer points"
+            raise PlanError([too_many])
     problems: list[str] = []
     features: list[PlanFeature] = []
     for index, feature in enumerate(raw):

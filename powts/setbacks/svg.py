@@ -26,11 +26,15 @@ STYLE = {  # kind -> (stroke, fill)
     "privy": ("#8b0a03", "#f4e3db"), "portable_restroom": ("#8b0a03", "#f4e3db"),
 }
 VIOLATION = "#d83933"
+# A white halo keeps labels readable where they cross lines. Attributes, not a <style> element: the SVG
+# is drawn inside pages whose Content-Security-Policy refuses inline styles.
+HALO = 'paint-order="stroke" stroke="#fff" stroke-width="3" stroke-linejoin="round"'
 
 
 def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 800,
-               title: str = "Plot plan") -> str:
-    """SVG text of the plan; with `result`, its violations are marked in red."""
+               title: str = "Plot plan", max_marked: int = 100) -> str:
+    """SVG text of the plan; with `result`, its first `max_marked` violations are marked in red (more would
+    hide the drawing and only make the page heavy; the verdict line gives the full count)."""
     geoms = [f.geometry for f in plan.features]
     if geoms:
         minx, miny, maxx, maxy = shapely.total_bounds(geoms)
@@ -69,8 +73,6 @@ def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 80
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="plan-title" '
            f'font-family="Source Sans Pro, Helvetica, Arial, sans-serif" font-size="11">'
-           # a white halo keeps labels readable where they cross lines
-           '<style>text{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}</style>',
            f'<title id="plan-title">{escape(title)}</title>',
            f'<rect width="{width}" height="{height}" fill="white"/>']
     for f in plan.features:
@@ -80,10 +82,10 @@ def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 80
         out += draw(f.geometry, stroke, fill, dash)
         p = f.geometry.representative_point()
         out.append(f'<text x="{sx(p.x)}" y="{sy(p.y)}" '
-                   f'dx="6" dy="-6" fill="#1b1b1b">{escape(f.name or f.kind)}</text></g>')
+                   f'dx="6" dy="-6" fill="#1b1b1b" {HALO}>{escape(f.name or f.kind)}</text></g>')
     if result is not None:
         by_index = {f.index: f for f in plan.features}
-        for v in result.violations:
+        for v in result.violations[:max_marked]:
             a, b = by_index[v.feature_index], by_index[v.other_index]
             line = shapely.shortest_line(a.measured, b.measured)
             (x1, y1), (x2, y2) = line.coords
@@ -93,11 +95,13 @@ def render_svg(plan: Plan, result: CheckResult | None = None, *, width: int = 80
                        f'<line x1="{sx(x1)}" y1="{sy(y1)}" x2="{sx(x2)}" y2="{sy(y2)}" '
                        f'stroke="{VIOLATION}" stroke-width="3" stroke-dasharray="4 3"/>'
                        f'<circle cx="{mx}" cy="{my}" r="9" fill="none" stroke="{VIOLATION}" stroke-width="2"/>'
-                       f'<text x="{mx}" y="{my}" dx="11" dy="4" fill="{VIOLATION}" font-weight="bold">'
+                       f'<text x="{mx}" y="{my}" dx="11" dy="4" fill="{VIOLATION}" font-weight="bold" {HALO}>'
                        f'{escape(label)}</text></g>')
-        verdict = "complies" if result.complies else f"{len(result.violations)} setback violation(s)"
+        n = len(result.violations)
+        verdict = "complies" if result.complies else f"{n} setback violation(s)" + (
+            f", the first {max_marked} marked" if n > max_marked else "")
         colour = "#00a91c" if result.complies else VIOLATION
-        out.append(f'<text x="{margin}" y="24" font-size="14" font-weight="bold" fill="{colour}">'
+        out.append(f'<text x="{margin}" y="24" font-size="14" font-weight="bold" fill="{colour}" {HALO}>'
                    f'{escape(title)}: {verdict}</text>')
     out.append("</svg>")
     return "\n".join(out)
