@@ -42,7 +42,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "powts.accounts.access_log.AccessLogMiddleware",  # outermost: times and logs every response
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -68,6 +70,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
+    "axes.middleware.AxesMiddleware",  # turns a lockout into the lockout page (web) or JSON (API)
 ]
 
 ROOT_URLCONF = "powts.urls"
@@ -103,10 +106,6 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -133,7 +132,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "powts.accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -183,3 +182,57 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("POWTS_LOG_LEVEL", "WARNING")},
 }
+
+# -- Sign-in, tokens, access log, passwords (issue 8, item 6) ------------------------------------
+# POWTS_LOGIN_FAILURE_LIMIT     wrong passwords before a lockout (default 5), counted per account and per address
+# POWTS_LOGIN_COOLOFF_MINUTES   how long a lockout lasts (default 15)
+# POWTS_PROXY_COUNT             reverse proxies in front of powts; the client address is then read from
+#                               X-Forwarded-For (default: none, REMOTE_ADDR)
+# POWTS_TOKEN_TTL_HOURS         API token lifetime (default 10)
+# POWTS_SESSION_HOURS           web sign-in lifetime (default 8)
+# POWTS_ACCESS_LOG_DAYS         daily access logs kept (default 90)
+from datetime import timedelta
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account or address before the password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("POWTS_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("POWTS_LOGIN_COOLOFF_MINUTES", "15")))
+# Two separate counters: one account tried from many addresses, and one address trying many accounts.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "powts.accounts.lockout.lockout_response"
+AXES_COOLOFF_MESSAGE = (f"Too many failed sign-ins. Try again in {AXES_COOLOFF_TIME.seconds // 60} minutes, "
+                        "or ask your administrator to unlock the account.")
+AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are in the access log below; axes keeps the failures
+AXES_VERBOSE = False
+if os.environ.get("POWTS_PROXY_COUNT"):
+    AXES_IPWARE_PROXY_COUNT = int(os.environ["POWTS_PROXY_COUNT"])
+    AXES_CLIENT_IP_CALLABLE = "powts.accounts.lockout.client_ip"
+    POWTS_PROXY_COUNT = AXES_IPWARE_PROXY_COUNT
+
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=float(os.environ.get("POWTS_TOKEN_TTL_HOURS", "10"))),
+    "AUTH_HEADER_PREFIX": "Token",  # the header clients already send: "Authorization: Token <key>"
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+SESSION_COOKIE_AGE = int(float(os.environ.get("POWTS_SESSION_HOURS", "8")) * 3600)
+
+LOGGING["formatters"] = {"access": {"()": "powts.accounts.access_log.UTCFormatter", "format": "%(asctime)s %(message)s"}}
+LOGGING["handlers"]["access"] = {
+    "class": "powts.accounts.access_log.PrivateTimedRotatingFileHandler",
+    "filename": str(DATA_DIR / "logs" / "access.log"),
+    "when": "midnight",
+    "utc": True,
+    "backupCount": int(os.environ.get("POWTS_ACCESS_LOG_DAYS", "90")),
+    "formatter": "access",
+}
+LOGGING["loggers"] = {"powts.access": {"handlers": ["access"], "level": "INFO", "propagate": False}}
