@@ -55,8 +55,9 @@ class AccessLogMiddleware:
         response = self.get_response(request)
         ms = (time.perf_counter() - start) * 1000
         user = getattr(request, "user", None)
-        username = user.get_username() if user is not None and user.is_authenticated else "-"
+        # Anonymous is a bare -, so it cannot be confused with an account named "-".
+        username = json.dumps(user.get_username()) if user is not None and user.is_authenticated else "-"
         # json.dumps quotes and escapes, so a newline in a path or name cannot forge a line.
-        logger.info("user=%s ip=%s method=%s path=%s status=%d ms=%.1f", json.dumps(username), client_ip(request) or "-",
+        logger.info("user=%s ip=%s method=%s path=%s status=%d ms=%.1f", username, client_ip(request) or "-",
                     json.dumps(request.method[:10]), json.dumps(_path(request)), response.status_code, ms)
         return response

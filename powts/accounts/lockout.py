@@ -1,4 +1,6 @@
 """What a locked-out sign-in sees (django-axes calls `lockout_response`), and the client's address."""
+import ipaddress
+
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
@@ -22,4 +24,8 @@ def client_ip(request) -> str:
     if not proxies:
         return remote
     hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
-    return hops[-proxies] if len(hops) >= proxies else remote
+    candidate = hops[-proxies] if len(hops) >= proxies else remote
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:  # not an address: never let header text into the lockout table or the log
+        return remote
