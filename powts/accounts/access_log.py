@@ -12,7 +12,7 @@ from logging.handlers import TimedRotatingFileHandler
 from powts.accounts.lockout import client_ip
 
 logger = logging.getLogger("powts.access")
-SECRET_URL_KWARGS = ("secret",)
+SECRET_URL_KWARGS = ("secret", "token")  # the calendar address; an import upload (a capability until confirmed)
 
 
 class UTCFormatter(logging.Formatter):

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from powts.accounts.services import api_token_create
 
 
-class TokenRequestSerializer(serializers.Serializer):
+class TokenSignInSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
 
@@ -21,19 +21,21 @@ class TokenResponseSerializer(serializers.Serializer):
 
 
 _error = inline_serializer("TokenError", {"detail": serializers.CharField()})
+_bad = inline_serializer("TokenBadRequest", {"errors": serializers.DictField(
+    child=serializers.ListField(child=serializers.CharField()), help_text="Each field (or non_field_errors) and its problems.")})
 
 
 class TokenView(APIView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
 
-    @extend_schema(request=TokenRequestSerializer, responses={
+    @extend_schema(request=TokenSignInSerializer, responses={
         200: TokenResponseSerializer,
-        400: OpenApiResponse(description="A field is missing, or the user name and password do not match."),
+        400: OpenApiResponse(_bad, description="A field is missing, or the user name and password do not match."),
         429: OpenApiResponse(_error, description="Too many failed sign-ins from this account or address; wait and retry."),
     }, auth=[])
     def post(self, request):
-        form = TokenRequestSerializer(data=request.data)
+        form = TokenSignInSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         # The Django request, so django-axes can count failures and lock out (AxesMiddleware answers 429).
         user = authenticate(request._request, username=form.validated_data["username"],

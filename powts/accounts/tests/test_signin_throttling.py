@@ -93,3 +93,14 @@ def test_a_successful_sign_in_resets_the_count(client, staff):
     for _ in range(LIMIT - 1):
         web_login(client, "sam", "wrong-password-123")
     assert web_login(client, "sam", PASSWORD).status_code == 302
+
+
+def test_an_administrator_can_lift_a_lockout(client, staff):
+    """The lockout page says to ask the administrator: `powts axes_reset` (or the admin site) lifts it."""
+    from django.core.management import call_command
+
+    for _ in range(LIMIT):
+        web_login(client, "sam", "wrong-password-123")
+    assert web_login(client, "sam", PASSWORD).status_code == 429
+    call_command("axes_reset", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert web_login(client, "sam", PASSWORD).status_code == 302

@@ -100,3 +100,15 @@ def test_token_request_with_bad_input_is_a_400_naming_the_field(db):
     assert r.status_code == 400
     r = client.post("/api/token/", {"username": "x" * 151, "password": "p"}, format="json")
     assert r.status_code == 400 and "username" in r.json()["errors"]
+
+
+def test_account_page_lists_and_revokes_my_tokens_only(client, staff, make_user):
+    """Revocable by the holder, without changing the password; the page shows dates, never a key."""
+    make_user("lee", "county_staff", staff.jurisdiction)
+    mine, lees = get_token()["token"], get_token("lee")["token"]
+    client.force_login(staff)
+    page = client.get("/accounts/me/").content.decode()
+    assert "Revoke all my API tokens" in page and mine not in page
+    client.post("/accounts/me/tokens/revoke/")
+    assert api(mine).get("/api/systems/").status_code == 401
+    assert api(lees).get("/api/systems/").status_code == 200
