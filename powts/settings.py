@@ -207,10 +207,8 @@ AXES_COOLOFF_MESSAGE = (f"Too many failed sign-ins. Try again in {AXES_COOLOFF_T
                         "or ask your administrator to unlock the account.")
 AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are in the access log below; axes keeps the failures
 AXES_VERBOSE = False
-if os.environ.get("POWTS_PROXY_COUNT"):
-    AXES_IPWARE_PROXY_COUNT = int(os.environ["POWTS_PROXY_COUNT"])
-    AXES_CLIENT_IP_CALLABLE = "powts.accounts.lockout.client_ip"
-    POWTS_PROXY_COUNT = AXES_IPWARE_PROXY_COUNT
+POWTS_PROXY_COUNT = int(os.environ.get("POWTS_PROXY_COUNT") or 0)
+AXES_CLIENT_IP_CALLABLE = "powts.accounts.lockout.client_ip"  # the same address the access log writes
 
 REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=float(os.environ.get("POWTS_TOKEN_TTL_HOURS", "10"))),

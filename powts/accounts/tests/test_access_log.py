@@ -66,3 +66,17 @@ def test_the_log_is_private(client, settings, access_log):
     path = settings.DATA_DIR / "logs" / "access.log"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_client_address_behind_a_proxy(rf, settings):
+    """POWTS_PROXY_COUNT: only the X-Forwarded-For entries our own proxies added are believed; text that is
+    not an address never reaches the lockout table or the log."""
+    from powts.accounts.lockout import client_ip
+
+    forwarded = {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "6.6.6.6, 192.0.2.7"}
+    settings.POWTS_PROXY_COUNT = 0
+    assert client_ip(rf.get("/", **forwarded)) == "10.0.0.2"
+    settings.POWTS_PROXY_COUNT = 1
+    assert client_ip(rf.get("/", **forwarded)) == "192.0.2.7"
+    assert client_ip(rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR='x" user="admin')) == "10.0.0.2"
+    assert client_ip(rf.get("/", REMOTE_ADDR="10.0.0.2")) == "10.0.0.2"
