@@ -104,3 +104,11 @@ def test_an_administrator_can_lift_a_lockout(client, staff):
     assert web_login(client, "sam", PASSWORD).status_code == 429
     call_command("axes_reset", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert web_login(client, "sam", PASSWORD).status_code == 302
+
+
+def test_nul_bytes_in_a_sign_in_are_bad_input_not_a_500(client, staff):
+    """Item 9 for the sign-in forms: a NUL byte is refused before axes or the database sees it (PostgreSQL
+    text cannot hold one)."""
+    for username, password in (("sa\x00m", PASSWORD), ("sam", "pass\x00word-long"), ("\x00", "\x00")):
+        assert web_login(client, username, password).status_code == 200
+        assert api_login(username, password).status_code == 400
