@@ -3,6 +3,7 @@ import secrets
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from knox.models import get_token_model
 
 from powts.accounts.models import CalendarFeed, License, User
@@ -44,9 +45,17 @@ def credentials_revoke(*, user: User, reason: str) -> int:
     return tokens + feeds
 
 
+MAX_API_TOKENS = 10  # per person: signing in again and again cannot fill the table
+
+
 @transaction.atomic
 def api_token_create(*, user: User) -> tuple[object, str]:
-    """A new API token (only its digest is stored); returns (token record, the key to show once)."""
+    """A new API token (only its digest is stored); returns (token record, the key to show once).
+    The person's expired tokens are deleted, and the oldest beyond MAX_API_TOKENS."""
+    tokens = get_token_model().objects.filter(user=user)
+    tokens.filter(expiry__lt=timezone.now()).delete()
+    stale = list(tokens.order_by("-created").values_list("pk", flat=True)[MAX_API_TOKENS - 1:])
+    tokens.filter(pk__in=stale).delete()
     record, key = get_token_model().objects.create(user=user)
     _audit_user(user, action="API token created", changes={"api_token_expiry": [None, record.expiry.isoformat()]})
     return record, key

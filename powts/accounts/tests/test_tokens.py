@@ -113,3 +113,16 @@ def test_account_page_lists_and_revokes_my_tokens_only(client, staff, make_user)
     client.post("/accounts/me/tokens/revoke/")
     assert api(mine).get("/api/systems/").status_code == 401
     assert api(lees).get("/api/systems/").status_code == 200
+
+
+def test_tokens_per_person_are_capped(staff):
+    """Signing in again and again keeps at most MAX_API_TOKENS live tokens; the oldest goes first."""
+    from powts.accounts.services import MAX_API_TOKENS
+
+    keys = [get_token()["token"] for _ in range(MAX_API_TOKENS)]
+    assert AuthToken.objects.filter(user=staff).count() == MAX_API_TOKENS
+    assert api(keys[0]).get("/api/systems/").status_code == 200
+    keys.append(get_token()["token"])
+    assert AuthToken.objects.filter(user=staff).count() == MAX_API_TOKENS
+    assert api(keys[0]).get("/api/systems/").status_code == 401
+    assert api(keys[1]).get("/api/systems/").status_code == 200
