@@ -293,7 +293,7 @@ print(json.dumps({"latencies": lat, "codes": {str(k): v for k, v in codes.items(
 
 def bench_api(unit, rate: float, seconds: float, workers: int = 1, threads: int = 4):
     from django.db import connection
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     from powts.accounts.models import License, User
     from powts.accounts.services import license_create, user_create
@@ -304,7 +304,7 @@ def bench_api(unit, rate: float, seconds: float, workers: int = 1, threads: int 
     for i in range(50):
         if not License.objects.filter(number=f"BENCH-SSO-{i}").exists():
             license_create(kind="septage_operator", number=f"BENCH-SSO-{i}", holder_name="Bench Pumper", user=user)
-    token, _ = Token.objects.get_or_create(user=user)
+    token = AuthToken.objects.create(user=user)[1]
     systems = list(System.objects.filter(jurisdiction=unit, installed_on__lt="2025-01-01").order_by("?").values_list("system_id", flat=True)[:3000]) \
         if connection.vendor == "postgresql" else \
         list(System.objects.filter(jurisdiction=unit, installed_on__lt="2025-01-01", pk__lte=200000).values_list("system_id", flat=True)[::67][:3000])
@@ -329,7 +329,7 @@ def bench_api(unit, rate: float, seconds: float, workers: int = 1, threads: int 
                 break
             except OSError:
                 time.sleep(0.1)
-        gen = subprocess.run([sys.executable, "-c", LOADGEN, str(port), token.key, str(rate), str(seconds), "16", json.dumps(systems)],
+        gen = subprocess.run([sys.executable, "-c", LOADGEN, str(port), token, str(rate), str(seconds), "16", json.dumps(systems)],
                              capture_output=True, text=True, env=env)
         if gen.returncode:
             print("   load generator failed:", gen.stderr[-2000:])

@@ -10,7 +10,7 @@ POWTS_PROXY_SSL_HEADER  "1" behind a proxy that sets X-Forwarded-Proto: https
 POWTS_SSL_REDIRECT  "1" to redirect plain HTTP to HTTPS (with POWTS_HTTPS)
 POWTS_SESSION_HOURS  sign-in lasts this long, default 8
 POWTS_PUBLIC_POST_RATE  public complaints per address, default "10/hour"
-POWTS_NUM_PROXIES  how many proxies in front add X-Forwarded-For (default 0: the socket's address counts)
+POWTS_PROXY_COUNT  how many proxies in front add X-Forwarded-For (default 0: the socket's address counts)
 """
 from __future__ import annotations
 
@@ -54,7 +54,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
@@ -71,6 +72,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "powts.accounts.access_log.AccessLogMiddleware",  # outermost: times and logs every response
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -82,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
+    "axes.middleware.AxesMiddleware",  # turns a lockout into the lockout page (web) or JSON (API)
 ]
 
 ROOT_URLCONF = "powts.urls"
@@ -117,10 +120,6 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -147,7 +146,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "powts.accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -250,9 +249,6 @@ FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 # the data directory so every thread and every server process sees the same count (a per-process memory
 # cache would give each process its own allowance), with no extra service and no table to create.
 POWTS_PUBLIC_POST_RATE = os.environ.get("POWTS_PUBLIC_POST_RATE", "10/hour")
-# The client's address is REMOTE_ADDR unless proxies in front add X-Forwarded-For: without this, DRF would
-# believe whatever X-Forwarded-For a caller sends and each made-up address would get a fresh allowance.
-REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("POWTS_NUM_PROXIES", "0"))
 POWTS_PUBLIC_POST_MAX_BYTES = 64 * 1024
 CACHES = {
     "default": {
@@ -261,3 +257,55 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 10000},
     }
 }
+
+# -- Sign-in, tokens, access log, passwords (issue 8, item 6) ------------------------------------
+# POWTS_LOGIN_FAILURE_LIMIT     wrong passwords before a lockout (default 5), counted per account and per address
+# POWTS_LOGIN_COOLOFF_MINUTES   how long a lockout lasts (default 15)
+# POWTS_PROXY_COUNT             reverse proxies in front of powts; the client address is then read from
+#                               X-Forwarded-For (default: none, REMOTE_ADDR)
+# POWTS_TOKEN_TTL_HOURS         API token lifetime (default 10)
+# POWTS_SESSION_HOURS           web sign-in lifetime (default 8)
+# POWTS_ACCESS_LOG_DAYS         daily access logs kept (default 90)
+from datetime import timedelta
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account or address before the password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("POWTS_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("POWTS_LOGIN_COOLOFF_MINUTES", "15")))
+# Two separate counters: one account tried from many addresses, and one address trying many accounts.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "powts.accounts.lockout.lockout_response"
+AXES_COOLOFF_MESSAGE = (f"Too many failed sign-ins. Try again in {AXES_COOLOFF_TIME.seconds // 60} minutes, "
+                        "or ask your administrator to unlock the account.")
+AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are in the access log below; axes keeps the failures
+AXES_VERBOSE = False
+POWTS_PROXY_COUNT = int(os.environ.get("POWTS_PROXY_COUNT") or 0)
+# The public-post throttle counts the same client address (DRF would otherwise trust any X-Forwarded-For).
+REST_FRAMEWORK["NUM_PROXIES"] = POWTS_PROXY_COUNT
+AXES_CLIENT_IP_CALLABLE = "powts.accounts.lockout.client_ip"  # the same address the access log writes
+
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=float(os.environ.get("POWTS_TOKEN_TTL_HOURS", "10"))),
+    "AUTH_HEADER_PREFIX": "Token",  # the header clients already send: "Authorization: Token <key>"
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGGING["formatters"] = {"access": {"()": "powts.accounts.access_log.UTCFormatter", "format": "%(asctime)s %(message)s"}}
+LOGGING["handlers"]["access"] = {
+    "class": "powts.accounts.access_log.PrivateTimedRotatingFileHandler",
+    "filename": str(DATA_DIR / "logs" / "access.log"),
+    "when": "midnight",
+    "utc": True,
+    "backupCount": int(os.environ.get("POWTS_ACCESS_LOG_DAYS", "90")),
+    "formatter": "access",
+}
+LOGGING["loggers"] = {"powts.access": {"handlers": ["access"], "level": "INFO", "propagate": False}}

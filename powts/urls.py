@@ -12,6 +12,7 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(template_name="core/login.html"), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include("powts.accounts.urls")),  # own account: password, tokens, calendar address
     path("inventory/", include("powts.inventory.urls")),
     path("maintenance/", include("powts.maintenance.urls")),
     path("permits/", include("powts.permits.urls")),

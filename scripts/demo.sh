@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs powts in .venv, loads a demo Dane County on the embedded SQLite database and serves it
-# at http://127.0.0.1:8000 (sign in as "staff", password "powts-demo").
+# at http://127.0.0.1:8000 (sign in as "staff", password "powts-demo-county").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv

@@ -100,6 +100,14 @@ TABLE: dict[str, Case | list[Case]] = {
     "api-docs": Case(read=EVERYONE),
     "admin:logout": Case(write=EVERYONE, note="signs out, or sends a non-staff user to the admin index"),
     "admin:login": Case(read=EVERYONE, write=EVERYONE, body=lambda w: {"username": "nobody", "password": "wrong-password"}),
+    # -- each person's own account
+    "accounts:account": Case(read=SIGNED_IN),
+    "accounts:password-change": Case(read=SIGNED_IN, write=SIGNED_IN, note="a wrong old password: the form says so",
+                                     body=lambda w: {"old_password": "not-the-password", "new_password1": "x" * 14,
+                                                     "new_password2": "x" * 14}),
+    "accounts:calendar-renew": Case(write=SIGNED_IN, note="each person's own calendar address"),
+    "accounts:calendar-revoke": Case(write=SIGNED_IN),
+    "accounts:tokens-revoke": Case(write=SIGNED_IN, note="each person's own API tokens"),
     # -- inventory
     "inventory:system-list": Case(read=SIGNED_IN, note="each sees only their own rows: the marker check covers it"),
     "inventory:system-detail": Case(read=SYSTEM_READERS, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True),
@@ -136,6 +144,8 @@ TABLE: dict[str, Case | list[Case]] = {
     "permits:list": Case(read=SIGNED_IN),
     "permits:new": Case(read=STAFF | {PL}, write=STAFF | {PL},
                         body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-9", "plumber_license": "MP-222333"}),
+    "permits:calendar-feed": Case(kwargs=lambda w: {"secret": "not-a-known-secret"},
+                                  note="a secret address: an unknown secret is a 404 to everyone"),
     "permits:ics": Case(read=SIGNED_IN, note="each signed-in person's own inspections"),
     "permits:complaint-new": Case(read=EVERYONE, write=EVERYONE, note="the public complaint form",
                                   body=lambda w: {"jurisdiction": "dane", "service_code": "failing-septic",

@@ -1,3 +1,5 @@
+import hashlib
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
@@ -33,6 +35,16 @@ class User(AbstractUser):
     def display_name(self) -> str:
         return self.get_full_name() or self.username
 
+    def save(self, *args, **kwargs):
+        # Every way a password changes (the page, the admin, `powts changepassword`) passes here:
+        # the API tokens and calendar address made under the old one stop working.
+        password_changed = self._password is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if password_changed:
+            from powts.accounts.services import credentials_revoke
+
+            credentials_revoke(user=self, reason="password changed")
+
 
 class License(models.Model):
     """A license, certification or registration held by a person who files with the county."""
@@ -51,3 +63,21 @@ class License(models.Model):
 
     def __str__(self) -> str:
         return f"{self.holder_name} ({self.get_kind_display()} {self.number})"
+
+
+class CalendarFeed(models.Model):
+    """A person's secret calendar address (/permits/calendar/<secret>.ics) for apps that cannot sign in.
+
+    Only the SHA-256 of the secret is kept: the address is shown once, when it is made.
+    """
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="calendar_feed")
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"calendar feed of {self.user}"
+
+    @staticmethod
+    def digest_of(secret: str) -> str:
+        return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()

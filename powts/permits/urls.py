@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.permit_list, name="list"),
     path("new/", views.permit_new, name="new"),
     path("inspections.ics", views.inspections_ics, name="ics"),
+    path("calendar/<str:secret>.ics", views.calendar_feed, name="calendar-feed"),
     path("complaints/new/", views.complaint_new, name="complaint-new"),
     path("site/", views.site_and_enforcement, name="site"),
     path("site/<str:what>/", views.site_post, name="site-post"),

@@ -8,7 +8,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
@@ -250,15 +250,21 @@ def permit_card(request, pk: int):
 
 @require_safe  # read-only: a POST is refused (405), never answered like a GET
 def inspections_ics(request):
-    """The inspector's feed; calendar apps that cannot sign in pass ?token=<API token>."""
-    user = request.user
-    if not user.is_authenticated and request.GET.get("token"):
-        from rest_framework.authtoken.models import Token
+    """The signed-in inspector's feed. Calendar apps that cannot sign in use the secret address
+    from the account page (`calendar_feed`); API tokens are never accepted in a URL."""
+    if not request.user.is_authenticated:
+        return HttpResponse("Sign in, or use the calendar address from your account page (/accounts/me/).",
+                            status=401, content_type="text/plain")
+    return HttpResponse(documents.inspector_feed(request.user), content_type="text/calendar; charset=utf-8")
 
-        tok = Token.objects.select_related("user").filter(key=request.GET["token"]).first()
-        user = tok.user if tok else user
-    if not user.is_authenticated:
-        return HttpResponse("Sign in, or add ?token=<your API token>.", status=401, content_type="text/plain")
+
+def calendar_feed(request, secret: str):
+    """The inspector's feed at their secret address; an unknown or revoked secret is a 404."""
+    from powts.accounts.selectors import calendar_feed_user
+
+    user = calendar_feed_user(secret=secret)
+    if user is None:
+        raise Http404("No calendar at this address.")
     return HttpResponse(documents.inspector_feed(user), content_type="text/calendar; charset=utf-8")
 
 

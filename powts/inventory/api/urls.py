@@ -1,10 +1,10 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from powts.accounts.api import TokenView
 from powts.inventory.api.views import SystemViewSet
 
 app_name = "api"
 router = DefaultRouter()
 router.register("systems", SystemViewSet, basename="system")
-urlpatterns = [path("token/", obtain_auth_token, name="token"), *router.urls]
+urlpatterns = [path("token/", TokenView.as_view(), name="token"), *router.urls]

@@ -1,6 +1,6 @@
 """The REST API: token auth, the web list's filters and search, pagination, 4xx JSON naming the field."""
 import pytest
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from powts.audit.models import AuditEvent
@@ -11,7 +11,7 @@ from powts.inventory.services import system_create
 @pytest.fixture
 def api(staff):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=staff).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=staff)[1]}")
     return client
 
 

@@ -4,7 +4,7 @@ import io
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from powts.maintenance.models import Report
@@ -15,8 +15,7 @@ D = dt.date
 @pytest.fixture
 def api(pumper_license):
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=pumper_license.user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=pumper_license.user)[1]}")
     return client
 
 

@@ -3,7 +3,7 @@ issues, inspections are requested and recorded; errors are 4xx JSON naming the f
 import datetime as dt
 
 import pytest
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from powts.permits.tests.conftest import COMPLIANT_PLAN, DOCS, make_parcel
@@ -13,7 +13,7 @@ BOTH = pytest.mark.parametrize("county", ["dane", "lincoln"], indirect=True)
 
 def client_for(user):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
     return client
 
 

@@ -1,5 +1,5 @@
 """API for soil evaluations, building-permit gates, clearances, emergency work, failing systems, orders, variances."""
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from powts.accounts.services import license_create
@@ -9,7 +9,7 @@ from powts.permits.tests.conftest import issue, make_parcel
 
 def client_for(user):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
     return client
 
 

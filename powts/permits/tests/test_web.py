@@ -63,17 +63,15 @@ def test_plumber_cannot_approve(client, dane, master, plumber_user):
     assert client.post(f"/permits/{permit.pk}/approve/", {"on": "2026-03-03"}).status_code == 403
 
 
-def test_ics_with_token_and_public_complaint_form(client, dane, staff, master):
-    from rest_framework.authtoken.models import Token
-
+def test_ics_with_calendar_address_and_public_complaint_form(client, dane, staff, master):
+    from powts.accounts.services import calendar_feed_renew
     from powts.permits import services
 
     permit = issue(dane, master)
     insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=dt.datetime(2026, 5, 4, 8, 0))
     services.inspection_assign(inspection=insp, inspector=staff)
     assert client.get("/permits/inspections.ics").status_code == 401
-    key = Token.objects.create(user=staff).key
-    ics = client.get(f"/permits/inspections.ics?token={key}")
+    ics = client.get(f"/permits/calendar/{calendar_feed_renew(user=staff)}.ics")
     assert ics["Content-Type"].startswith("text/calendar") and b"SUMMARY:Inspect" in ics.content
     r = client.post("/permits/complaints/new/", {"jurisdiction": "dane", "service_code": "failing-septic",
                                                   "description": "Sewage on the lawn", "address": "4 Elm St"})

@@ -17,7 +17,7 @@ from powts.inventory.models import Owner, System
 from powts.inventory.services import assignment_create
 from powts.jurisdictions.services import ProfileError, jurisdiction_ensure
 
-DEMO_PASSWORD = "powts-demo"
+DEMO_PASSWORD = "powts-demo-county"  # 12+ characters (AUTH_PASSWORD_VALIDATORS)
 DEMO_LOADERS = [
     ("maintenance (schedules, reports, notices)", "powts.maintenance.demo.load"),
     ("permits", "powts.permits.demo.load"),
@@ -34,7 +34,7 @@ PEOPLE = [
 
 
 class Command(BaseCommand):
-    help = "Load a demo county: its inventory and one sign-in per role (password: powts-demo)."
+    help = "Load a demo county: its inventory and one sign-in per role (password: powts-demo-county)."
 
     def add_arguments(self, parser):
         parser.add_argument("--jurisdiction", default="dane")
@@ -66,6 +66,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{label}: {outcome}")
         names = ", ".join(p[0] if jurisdiction == "dane" else f"{p[0]}-{jurisdiction}" for p in PEOPLE)
         self.stdout.write(f"Sign in at http://127.0.0.1:8000 as {names} (password {DEMO_PASSWORD})")
+        self.stdout.write("For the admin site, make an administrator with your own password: powts createsuperuser")
 
     def _people(self, unit, slug):
         for username, role, first, last, kind, number in PEOPLE:
@@ -84,6 +85,5 @@ class Command(BaseCommand):
             elif role in (Role.PLUMBER, Role.PUMPER, Role.SOIL_TESTER):
                 for system in first_systems[:3]:
                     assignment_create(system=system, user=user, note="demo")
-        if not User.objects.filter(username="admin").exists():
-            user_create(username="admin", password=DEMO_PASSWORD, role=Role.COUNTY_STAFF, jurisdiction=unit,
-                        first_name="Ada", last_name="Admin", is_superuser=True)
+        # No administrator: one with a published password would be a way in on any machine that ran the demo.
+        # `powts createsuperuser` makes one with a password of your own.

@@ -1,0 +1,114 @@
+"""Issue 8, item 6 ("Sign-in and tokens"): throttling per account and per address, lockout after repeated
+failures with a message, on the web sign-in and on POST /api/token/ (finding: "100 wrong passwords at 9 a
+second, all processed")."""
+import datetime as dt
+
+import time_machine
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from powts.accounts.tests.conftest import PASSWORD
+
+LIMIT = settings.AXES_FAILURE_LIMIT
+
+
+def web_login(client, username, password, ip="127.0.0.1"):
+    return client.post("/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=ip)
+
+
+def api_login(username, password, ip="127.0.0.1"):
+    return APIClient().post("/api/token/", {"username": username, "password": password}, format="json", REMOTE_ADDR=ip)
+
+
+def test_the_limit_is_small():
+    """Item 6: lockout after *repeated* failures -- a handful, not a hundred."""
+    assert 3 <= LIMIT <= 10
+
+
+def test_web_one_failure_short_of_the_limit_still_signs_in(client, staff):
+    """Below the threshold: LIMIT-1 wrong passwords, then the right one signs in."""
+    for _ in range(LIMIT - 1):
+        r = web_login(client, "sam", "wrong-password-123")
+        assert r.status_code == 200 and "do not match" in r.content.decode()
+    assert web_login(client, "sam", PASSWORD).status_code == 302
+
+
+def test_web_locked_after_repeated_failures_with_a_message(client, staff):
+    """At the threshold: the LIMIT-th wrong password locks the account; the next try, even with the right
+    password, gets the lockout page (429) saying why and for how long; after the cool-off it works again."""
+    for _ in range(LIMIT - 1):
+        web_login(client, "sam", "wrong-password-123")
+    locked = web_login(client, "sam", "wrong-password-123")
+    assert locked.status_code == 429
+    page = locked.content.decode()
+    assert "Too many failed sign-ins" in page and f"{settings.AXES_COOLOFF_TIME.seconds // 60} minutes" in page and "usa-alert" in page
+    right = web_login(client, "sam", PASSWORD)
+    assert right.status_code == 429 and "_auth_user_id" not in client.session
+    with time_machine.travel(dt.datetime.now(dt.UTC) + settings.AXES_COOLOFF_TIME + dt.timedelta(minutes=1)):
+        assert web_login(client, "sam", PASSWORD).status_code == 302
+
+
+def test_api_token_locked_after_repeated_failures(staff):
+    """POST /api/token/: 400 naming the problem below the threshold, then 429 JSON with the message,
+    and no token even for the right password while locked."""
+    for _ in range(LIMIT - 1):
+        r = api_login("sam", "wrong-password-123")
+        assert r.status_code == 400 and r.json()["errors"]["non_field_errors"]
+    locked = api_login("sam", "wrong-password-123")
+    assert locked.status_code == 429 and "Too many failed sign-ins" in locked.json()["detail"]
+    right = api_login("sam", PASSWORD)
+    assert right.status_code == 429 and "token" not in right.json()
+
+
+def test_api_token_below_the_limit_still_issues(staff):
+    for _ in range(LIMIT - 1):
+        api_login("sam", "wrong-password-123")
+    assert api_login("sam", PASSWORD).status_code == 200
+
+
+def test_per_address_lockout_across_usernames(client, staff):
+    """Per address: one address trying many accounts is stopped, and only that address."""
+    for i in range(LIMIT):
+        web_login(client, f"guess{i}", "wrong-password-123", ip="203.0.113.9")
+    assert web_login(client, "sam", PASSWORD, ip="203.0.113.9").status_code == 429
+    assert api_login("sam", PASSWORD, ip="203.0.113.9").status_code == 429
+    assert web_login(client, "sam", PASSWORD, ip="203.0.113.10").status_code == 302
+
+
+def test_per_account_lockout_across_addresses(client, staff, make_user):
+    """Per account: one account tried from many addresses is stopped; other accounts are not."""
+    make_user("lee", "county_staff")
+    for i in range(LIMIT):
+        web_login(client, "sam", "wrong-password-123", ip=f"198.51.100.{i + 1}")
+    assert web_login(client, "sam", PASSWORD, ip="198.51.100.200").status_code == 429
+    assert web_login(client, "lee", PASSWORD, ip="198.51.100.200").status_code == 302
+
+
+def test_a_successful_sign_in_resets_the_count(client, staff):
+    """AXES_RESET_ON_SUCCESS: a person who mistypes now and then is never locked out by old mistakes."""
+    for _ in range(LIMIT - 1):
+        web_login(client, "sam", "wrong-password-123")
+    assert web_login(client, "sam", PASSWORD).status_code == 302
+    client.logout()
+    for _ in range(LIMIT - 1):
+        web_login(client, "sam", "wrong-password-123")
+    assert web_login(client, "sam", PASSWORD).status_code == 302
+
+
+def test_an_administrator_can_lift_a_lockout(client, staff):
+    """The lockout page says to ask the administrator: `powts axes_reset` (or the admin site) lifts it."""
+    from django.core.management import call_command
+
+    for _ in range(LIMIT):
+        web_login(client, "sam", "wrong-password-123")
+    assert web_login(client, "sam", PASSWORD).status_code == 429
+    call_command("axes_reset", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert web_login(client, "sam", PASSWORD).status_code == 302
+
+
+def test_nul_bytes_in_a_sign_in_are_bad_input_not_a_500(client, staff):
+    """Item 9 for the sign-in forms: a NUL byte is refused before axes or the database sees it (PostgreSQL
+    text cannot hold one)."""
+    for username, password in (("sa\x00m", PASSWORD), ("sam", "pass\x00word-long"), ("\x00", "\x00")):
+        assert web_login(client, username, password).status_code == 200
+        assert api_login(username, password).status_code == 400
