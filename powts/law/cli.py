@@ -16,7 +16,6 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Iterator
 
 from . import fields as F
 from .engine import LawDateError, ParameterError, default_parameters
@@ -130,73 +129,41 @@ def _amount(c: int) -> str:
     return f"{c // 100}.{c % 100:02d}"
 
 
-CHUNK = 250_000  # rows rendered at a time: bounded memory for any file size
-
-
-def _grant_rows(r, explain: bool = True) -> Iterator[dict]:
-    import numpy as np
-
-    from .render import render_rows
-
-    ids = r.cols.id.tolist()
-    eligible = r.eligible.tolist()
-    amounts = r.amount.tolist()
-    cats = r.category.tolist()
-    versions = r.versions().tolist()
-    for lo in range(0, r.cols.n, CHUNK):
-        for i, reasons, explanation in render_rows(r, np.arange(lo, min(lo + CHUNK, r.cols.n))):
-            yield {"id": ids[i] or "", "eligible": eligible[i], "amount": _amount(amounts[i]),
-                   "category": cats[i] or None, "version": versions[i], "reasons": reasons,
-                   "explanation": explanation if explain else ""}
-
-
-def _quote(text: str) -> str:
-    if any(ch in text for ch in ',"\n\r'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def _write_grants_csv(path: str, r, explain: bool = True) -> None:
-    """The CSV writer for a million rows: lines from templates (render.csv_lines); the csv module
-    would scan every character of every long explanation. Reasons and explanation always quoted."""
-    import numpy as np
-
-    from .io import InputError
-    from .render import csv_lines
-
-    ids = np.array([x or "" for x in r.cols.id.tolist()], dtype=object)
-    u = np.asarray(ids.tolist(), dtype=str) if r.cols.n else np.array([], dtype=str)
-    special = np.flatnonzero((np.strings.find(u, ",") >= 0) | (np.strings.find(u, '"') >= 0)
-                             | (np.strings.find(u, "\n") >= 0) | (np.strings.find(u, "\r") >= 0))
-    for i in special:
-        ids[i] = _quote(ids[i])
-    SD = np.dtypes.StringDType()
-    a = r.amount
-    amounts = np.empty(r.cols.n, dtype=object)
-    amounts[:] = np.strings.add(np.strings.add((a // 100).astype(SD), "."), np.strings.zfill((a % 100).astype(SD), 2)).tolist()
-    versions = r.versions()
-    try:
-        handle = open(path, "w", encoding="utf-8", newline="")
-    except OSError as e:
-        raise InputError(f"{path}: cannot write ({e.strerror})") from None
-    with handle:
-        handle.write(",".join(GRANT_FIELDS) + "\n")
-        for lo in range(0, r.cols.n, CHUNK):
-            handle.write(csv_lines(r, np.arange(lo, min(lo + CHUNK, r.cols.n)), ids, amounts, versions, explain))
+CHUNK = 500_000  # rows written at a time: bounded memory for any file size
 
 
 def _evaluate_grants(args) -> int:
-    from .io import kind_of, write_rows
-
+    """Decisions written column-wise: render.grant_frame builds every row's words with polars
+    string expressions, polars writes the file; no Python loop per row."""
     import time
+
+    from .io import InputError, kind_of
+    from .render import grant_frame
 
     r = _grant_results(args.input)
     t = time.perf_counter()
     explain = not args.no_explanation
-    if args.output != "-" and kind_of(args.output) == "csv":
-        _write_grants_csv(args.output, r, explain)
-    else:
-        write_rows(args.output, GRANT_FIELDS, _grant_rows(r, explain))
+    to_csv = args.output != "-" and kind_of(args.output) == "csv"
+    import contextlib
+
+    try:
+        opened = contextlib.nullcontext() if args.output == "-" else open(args.output, "wb")  # noqa: SIM115
+    except OSError as e:
+        raise InputError(f"{args.output}: cannot write ({e.strerror})") from None
+    with opened as handle:
+        for lo in range(0, max(r.cols.n, 1), CHUNK):
+            rows = None if r.cols.n <= CHUNK else range(lo, min(lo + CHUNK, r.cols.n))
+            frame = grant_frame(r, rows, explain=explain, reason_text=to_csv, reason_list=not to_csv)
+            if to_csv:
+                frame.write_csv(handle, include_header=lo == 0)
+            elif r.cols.n:
+                frame = frame.rename({"reason_list": "reasons"}).select(GRANT_FIELDS)
+                if handle is None:
+                    sys.stdout.write(frame.write_ndjson())
+                else:
+                    frame.write_ndjson(handle)
+    if args.output == "-":
+        sys.stdout.flush()
     _stage("write words", t)
     _report(int((~r.decided).sum()), r.cols.n)
     return 0

@@ -92,6 +92,26 @@ GRANT_SENTENCES: dict[str, tuple[str, str]] = {
     ),
 }
 
+# The arithmetic of the state share, filled from the computation's trace (batch.state_share).
+GRANT_ARITHMETIC: dict[str, str] = {
+    "lead": "State share: lesser of",
+    "lead_experimental": "Experimental system: lesser of",
+    "table_label": "table amount",
+    "table_label_experimental": "the department-approved amount",
+    "cap_units": "{cap} ({units} x {per_unit})",
+    "head": "{lead} {cap_words} and {table_label} {table} = {base}",
+    "reduction": "less {rate}% of ({income} - {threshold}) = {cut}",
+    "not_below_zero": "not less than zero",
+    "no_reduction_experimental": "no income reduction for an experimental system",
+    "grant": "grant {share}",
+    "close": " ({cite}; rounded half up to the cent).",
+}
+GRANT_OUTCOME: dict[str, str] = {
+    "eligible": "Eligible: grant {share}.",
+    "not_eligible": "Not eligible, so no grant is paid ($0.00).",
+    "not_decided": "Not decided: {error}",
+}
+
 LIEN_PASS_NONE = "The applicant is not on the statewide support lien docket."
 LIEN_PASS_AGREEMENT = "The applicant is on the statewide support lien docket but has an approved payment agreement."
 

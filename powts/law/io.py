@@ -1,7 +1,7 @@
 """Reading and writing batch files: JSON Lines (.jsonl) or CSV (.csv), chosen by the extension.
 
-Input becomes columns (field -> list of raw values) so the batch path can convert whole columns at
-once. A line that cannot be read (bad JSON, wrong number of CSV fields) is not dropped: it comes
+Input becomes columns (field -> polars String Series for a well-formed CSV file, else a list of raw
+values) so the batch path can convert whole columns at once. A line that cannot be read (bad JSON, wrong number of CSV fields) is not dropped: it comes
 back as that row's error with its line number, and the batch goes on. `-` as output is JSON Lines
 on standard output.
 """
@@ -10,11 +10,13 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
+import polars as pl
 
 csv.field_size_limit(10**8)
 
@@ -65,52 +67,41 @@ def read_table(path: str) -> Table:
 
 
 def _read_plain_csv(data: bytes) -> Table | None:
-    """Columns straight from the bytes with numpy, for the common file: ASCII, no quotes, every line
-    with all its fields. Anything else returns None and goes through the csv module."""
+    """Columns read by polars (all as strings) when every line of the file has all its fields.
+
+    The structure is checked first, column-wise with numpy: delimiters outside quotes (an even
+    number of quote characters before them), so a line with too many or too few fields, a blank
+    line or a stray carriage return goes to the csv module instead, which names the line."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if b'"' in data:
-        data = data.replace(b'""', b"")  # empty quoted fields ("" as polars writes them); any other quote: csv module
-    if b'"' in data or b"\r" in data or not data:
+    if not data or b"\r" in data:
         return None
-    nl = data.find(b"\n")
-    if nl < 0:
-        return None
-    header = [h.strip() for h in data[:nl].decode("ascii", errors="replace").split(",")]
-    width = len(header)
-    body = np.frombuffer(data, dtype=np.uint8, offset=nl + 1)
-    if body.size == 0:
-        return Table({h: [] for h in header}, 0)
-    if body.max() >= 128:
-        return None
+    body = np.frombuffer(data, dtype=np.uint8)
     if body[-1] != 10:
-        body = np.concatenate([body, np.array([10], dtype=np.uint8)])
+        data += b"\n"
+        body = np.frombuffer(data, dtype=np.uint8)
     delims = np.flatnonzero((body == 44) | (body == 10))
+    if b'"' in data:
+        quotes = np.cumsum(body == 34)
+        delims = delims[quotes[delims] % 2 == 0]
     newline = body[delims] == 10
-    rows = int(newline.sum())
-    if delims.size != rows * width or not newline[width - 1::width].all():
-        return None  # a line with too many or too few fields: the csv module reports it
-    ends = delims.reshape(rows, width)
-    starts = np.empty_like(ends)
-    starts[:, 1:] = ends[:, :-1] + 1
-    starts[0, 0] = 0
-    starts[1:, 0] = ends[:-1, -1] + 1
-    cols: dict[str, Any] = {}
-    last = body.size - 1
-    for j, name in enumerate(header):
-        s = starts[:, j].astype(np.int64)
-        lens = ends[:, j] - s
-        w = int(lens.max())
-        if w == 0:
-            cols[name] = np.full(rows, "", dtype="U1")
-            continue
-        pos = s[:, None] + np.arange(w, dtype=np.int64)
-        np.minimum(pos, last, out=pos)
-        chars = body[pos]
-        chars[np.arange(w) >= lens[:, None]] = 0
-        # ASCII bytes widened to code points are the UTF-32 that numpy's U dtype holds
-        cols[name] = np.ascontiguousarray(chars, dtype=np.uint32).view(f"U{w}").ravel()
-    return Table(cols, rows)
+    ends = np.flatnonzero(newline)
+    width = int(ends[0]) + 1 if ends.size else 0
+    rows = int(ends.size) - 1
+    if width == 0 or rows < 0:
+        return None
+    per_line = np.diff(np.concatenate([[-1], ends]))
+    if (per_line != width).any():
+        return None  # a line with too many or too few fields (or a blank line): the csv module reports it
+    try:
+        frame = pl.read_csv(data, infer_schema=False, has_header=True, empty_string_is_null=False,
+                            raise_if_empty=False)
+    except (pl.exceptions.PolarsError, UnicodeDecodeError):
+        return None
+    if frame.height != rows:
+        return None
+    frame = frame.rename({c: c.strip() for c in frame.columns})
+    return Table({name: frame[name].fill_null("") for name in frame.columns}, rows)
 
 
 def _read_csv(handle, path: str) -> Table:

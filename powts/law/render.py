@@ -1,314 +1,219 @@
-"""The words of batch grant decisions, for one row or a million.
+"""The words of grant decisions, written column-wise (polars) from the trace of the computation.
 
-`grant_words` writes a decision's tests, arithmetic and outcome from its values already formatted
-as strings. One row: called with that row's values. Many rows: called once per distinct shape of
-decision (law segment, failed tests, and the few yes/no facts that change the wording) with
-placeholders, which gives a %-template; each row then costs one string formatting. The property
-tests check both against the one-case path in grants.py.
+One renderer for one application or a million: each test's sentence (explain.GRANT_SENTENCES) and
+the arithmetic (explain.GRANT_ARITHMETIC) are compiled once into polars string expressions whose
+placeholders read the values batch.evaluate computed and traced (cap, base, income reduction, last
+day of the window...). No arithmetic is redone here and no per-row Python runs on the way.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator, Mapping
+import string
+from typing import Any
 
 import numpy as np
+import polars as pl
 
 from . import columns as C
-from .engine import Snapshot
-from .explain import GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, money
+from .explain import GRANT_ARITHMETIC, GRANT_OUTCOME, GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE
+from .failure import CONDITION_WORDS
 
-RESIDENCE_TESTS = ["category", "installed_before", "principal_residence", "income_limit", "not_sewered",
-                   "determined_before_work", "application_window", "one_grant", "not_intentional", "support_lien",
-                   "minimum_grant"]
-BUSINESS_TESTS = ["category", "installed_before", "small_commercial", "revenue_limit", "not_sewered",
-                  "determined_before_work", "application_window", "one_grant", "not_intentional", "support_lien"]
 ALL_TESTS = ["category", "installed_before", "principal_residence", "small_commercial", "income_limit",
              "revenue_limit", "not_sewered", "determined_before_work", "application_window", "one_grant",
              "not_intentional", "support_lien", "minimum_grant"]
+BUSINESS_ONLY = {"small_commercial", "revenue_limit"}
+RESIDENCE_ONLY = {"principal_residence", "income_limit", "minimum_grant"}
+S = pl.String
 
 
-@dataclass(frozen=True)
-class Shape:
-    """What changes the wording of a decision (besides the numbers)."""
+def money_expr(cents: pl.Expr) -> pl.Expr:
+    """'$45,000.01' from integer cents (non-negative, below $10^15), column-wise."""
+    d = cents // 100
 
-    business: bool
-    failed: int  # bitmask over ALL_TESTS
-    experimental: bool
-    several_units: bool
-    reduced: bool  # income above the threshold and a reduction applies
-    below_zero: bool
-    has_work: bool
-    lien: bool
-    eligible: bool
+    def z3(x: pl.Expr) -> pl.Expr:
+        return x.cast(S).str.zfill(3)
+
+    def groups(top: int) -> list[pl.Expr]:
+        parts: list[pl.Expr] = [(d // 10**top).cast(S)]
+        for p in range(top - 3, -1, -3):
+            parts += [pl.lit(","), z3(d // 10**p % 1000)]
+        return parts
+
+    dollars = pl.when(d < 1000).then(d.cast(S))
+    for top in (3, 6, 9):
+        dollars = dollars.when(d < 10 ** (top + 3)).then(pl.concat_str(groups(top)))
+    dollars = dollars.otherwise(pl.concat_str(groups(12)))
+    return pl.concat_str([pl.lit("$"), dollars, pl.lit("."), (cents % 100).cast(S).str.zfill(2)])
 
 
-def _c(amount) -> int:
-    return int(amount * 100)
+def amount_expr(cents: pl.Expr) -> pl.Expr:
+    """'3400.00' (the amount column of the output files)."""
+    return pl.concat_str([(cents // 100).cast(S), pl.lit("."), (cents % 100).cast(S).str.zfill(2)])
 
 
-def grant_words(snap: Snapshot, shape: Shape, v: Mapping[str, str]) -> tuple[list[tuple[str, str, bool, str]], str, str]:
-    """(tests as (key, citation, passed, sentence), arithmetic, outcome) from formatted values `v`."""
-    cites = snap["test_citations"]
-    values = {
-        "category": dict(conditions=v["conditions"], category=v["category"]),
-        "installed_before": dict(installed=v["installed"], cutoff=f"{snap['installed_before']:%B} {snap['installed_before'].day}, {snap['installed_before'].year}"),
-        "principal_residence": dict(occupancy=f"{int(snap['principal_residence_occupancy'] * 100)}%"),
-        "small_commercial": dict(flow=v.get("flow", ""), flow_limit=f"{snap['small_commercial_flow_below_gpd']:,} gallons per day"),
-        "income_limit": dict(income=v.get("income", ""), income_limit=money(_c(snap["residence_income_limit"]))),
-        "revenue_limit": dict(revenue=v.get("revenue", ""), revenue_limit=money(_c(snap["business_revenue_limit"]))),
-        "not_sewered": {},
-        "determined_before_work": dict(determined=v["determined"],
-                                       work=f" on {v['work']}" if shape.has_work else " (no work has started)"),
-        "application_window": dict(applied=v["applied"], years=snap["application_window_years"],
-                                   determined=v["determined"], last_day=v["last_day"]),
-        "one_grant": {}, "not_intentional": {},
-        "support_lien": dict(lien_pass=LIEN_PASS_AGREEMENT if shape.lien else LIEN_PASS_NONE),
-        "minimum_grant": dict(share=v["share"], minimum=money(_c(snap["minimum_grant_residence"]))),
+def _fill(template: str, values: dict[str, pl.Expr]) -> pl.Expr:
+    """A str.format template as one string expression (placeholders read `values`)."""
+    parts: list[pl.Expr] = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        if literal:
+            parts.append(pl.lit(literal))
+        if field is not None:
+            parts.append(values[field])
+    return pl.concat_str(parts) if len(parts) > 1 else (parts[0] if parts else pl.lit(""))
+
+
+def _take(a: Any, idx: np.ndarray | None, n: int) -> np.ndarray:
+    """A result or trace array (or a per-run scalar) for the rows rendered."""
+    a = np.broadcast_to(np.asarray(a), (n,)) if np.ndim(a) == 0 else np.asarray(a)
+    return a if idx is None else a[idx]
+
+
+def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
+                reason_text: bool = False) -> pl.DataFrame:
+    """id, eligible, amount, category, version, reasons (reason_list: [{test, citation, text}];
+    reason_text: 'sentence (citation); ...') and explanation of the given rows of a GrantResults.
+    detail=True adds sentence_<test>, pass_<test>, cite_<test> and arithmetic (for one case)."""
+    n_all = r.cols.n
+    idx = None if rows is None else np.asarray(rows, dtype=np.int64)
+    n = n_all if idx is None else len(idx)
+
+    def take(a):
+        return _take(a, idx, n_all)
+
+    c, t = r.cols, r.trace
+    decided = take(r.decided)
+    seg = take(r.seg)
+    present = sorted({int(x) for x in np.unique(seg[decided])})
+    snaps = {k: r.segs.snaps[k - 1] for k in present}
+
+    def days(a):
+        a = take(a)
+        return np.where(a == C.NAT, 0, a).astype(np.int32)
+
+    ids = C.series(c.id, "id") if idx is None else C.series(c.id, "id")[idx]
+    frame = pl.DataFrame({
+        "seg": seg.astype(np.int32), "decided": decided, "eligible": take(r.eligible),
+        "business": take(c.business), "experimental": take(c.experimental), "units": take(c.units),
+        "lien": take(c.lien), "has_work": take(c.work) != C.NAT, "failed": take(r.failed).astype(np.int32),
+        "category": take(r.category).astype(np.int32), "cond_mask": (take(c.cond_mask) & 31).astype(np.int32),
+        "installed": days(c.installed), "determined": days(c.determined), "applied": days(c.applied),
+        "work": days(c.work), "last_day": days(t["last_day"]), "income": np.maximum(take(c.income), 0),
+        "revenue": np.maximum(take(c.revenue), 0), "table": take(r.table), "share": take(r.share),
+        "amount": take(r.amount), "per_unit": take(t["per_unit"]), "cap": take(t["cap"]), "base": take(t["base"]),
+        "reduce": take(t["reduce"]), "reduced": take(t["reduced"]), "cut": take(t["cut"]),
+        "below_zero": take(t["below_zero"]),
+    }).with_columns(ids)
+    extra = {}
+    if not decided.all():
+        err = np.asarray(take(r.error), dtype=object)
+        bad = np.flatnonzero(~decided)
+        extra["error"] = pl.Series("error", [None] * n, dtype=S).scatter(bad, [str(x) for x in err[bad]])
+    flow = take(c.flow)
+    uniq, inv = np.unique(np.nan_to_num(flow), return_inverse=True)
+    extra["flow_words"] = pl.Series([f"{float(x):,g}" for x in uniq], dtype=S).gather(inv)
+    if "table_words" in t:
+        words = np.full(n_all, None, dtype=object)
+        words[t["table_words"][0]] = [w + " " for w in t["table_words"][1]]
+        extra["table_words"] = pl.Series(take(words).tolist(), dtype=S)
+    frame = frame.with_columns(**extra)
+    col = pl.col
+
+    def per_seg(fn) -> pl.Expr:
+        vals = {k: fn(s) for k, s in snaps.items()}
+        if len(set(vals.values())) <= 1:
+            return pl.lit(next(iter(vals.values()), None), dtype=S)
+        return col("seg").replace_strict(list(vals), list(vals.values()), default=None, return_dtype=S)
+
+    def money_seg(name):
+        return per_seg(lambda s: f"${int(s[name] * 100) // 100:,}.{int(s[name] * 100) % 100:02d}")
+
+    residence = ~col("business")
+    money_cols = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut"]
+    lf = frame.lazy().with_columns(
+        *(money_expr(col(m)).alias(f"m_{m}") for m in money_cols),
+        *(col(d).cast(pl.Date).dt.to_string("%Y-%m-%d").alias(f"d_{d}")
+          for d in ("installed", "determined", "applied", "work", "last_day")),
+    )
+    v = {
+        "conditions": col("cond_mask").replace_strict(list(range(32)), CONDITION_WORDS, return_dtype=S),
+        "category": col("category").cast(S), "installed": col("d_installed"),
+        "cutoff": per_seg(lambda s: f"{s['installed_before']:%B} {s['installed_before'].day}, {s['installed_before'].year}"),
+        "occupancy": per_seg(lambda s: f"{int(s['principal_residence_occupancy'] * 100)}%"),
+        "flow": col("flow_words"),
+        "flow_limit": per_seg(lambda s: f"{s['small_commercial_flow_below_gpd']:,} gallons per day"),
+        "income": col("m_income"), "income_limit": money_seg("residence_income_limit"),
+        "revenue": col("m_revenue"), "revenue_limit": money_seg("business_revenue_limit"),
+        "determined": col("d_determined"),
+        "work": pl.when(col("has_work")).then(pl.concat_str([pl.lit(" on "), col("d_work")]))
+                  .otherwise(pl.lit(" (no work has started)")),
+        "applied": col("d_applied"), "years": per_seg(lambda s: str(s["application_window_years"])),
+        "last_day": col("d_last_day"),
+        "lien_pass": pl.when(col("lien")).then(pl.lit(LIEN_PASS_AGREEMENT)).otherwise(pl.lit(LIEN_PASS_NONE)),
+        "share": col("m_share"), "minimum": money_seg("minimum_grant_residence"),
+        "cap": col("m_cap"), "units": col("units").cast(S), "per_unit": col("m_per_unit"), "table": col("m_table"),
+        "base": col("m_base"), "cut": col("m_cut"),
+        "rate": per_seg(lambda s: str(int(s["income_reduction_rate"] * 100))),
+        "threshold": money_seg("income_reduction_threshold"),
+        "error": col("error") if "error" in extra else pl.lit(None, dtype=S),
     }
-    tests = []
-    for k in (BUSINESS_TESTS if shape.business else RESIDENCE_TESTS):
-        passed = not (shape.failed & (1 << ALL_TESTS.index(k)))
-        tests.append((k, cites[k], passed, GRANT_SENTENCES[k][0 if passed else 1].format(**values[k])))
+    A = GRANT_ARITHMETIC
+    exp = col("experimental")
+    v["lead"] = pl.when(exp).then(pl.lit(A["lead_experimental"])).otherwise(pl.lit(A["lead"]))
+    v["table_label"] = pl.when(exp).then(pl.lit(A["table_label_experimental"])).otherwise(pl.lit(A["table_label"]))
+    v["cap_words"] = pl.when(col("units") > 1).then(_fill(A["cap_units"], v)).otherwise(col("m_per_unit"))
+    v["cite"] = pl.when(exp).then(per_seg(lambda s: s["test_citations"]["experimental"])) \
+        .otherwise(per_seg(lambda s: s["test_citations"]["amount"]))
+    reduction = (pl.when(col("reduced"))
+                 .then(pl.concat_str([pl.lit("; "), _fill(A["reduction"], v),
+                                      pl.when(col("below_zero")).then(pl.lit("; " + A["not_below_zero"]))
+                                      .otherwise(pl.lit(""))]))
+                 .when(residence & ~col("reduce")).then(pl.lit("; " + A["no_reduction_experimental"]))
+                 .otherwise(pl.lit("")))
+    parts = [_fill(A["head"], v), reduction, pl.lit("; "), _fill(A["grant"], v), _fill(A["close"], v)]
+    if "table_words" in extra:
+        parts.insert(0, col("table_words").fill_null(""))
+    arithmetic = pl.concat_str(parts)
 
-    residence = not shape.business
-    if shape.experimental:
-        per_unit = _c(snap["experimental_max_share_per_unit"])
-        lead, cite = "Experimental system: lesser of", cites["experimental"]
-        table_words = "the department-approved amount"
-        reduce_applies = residence and snap["experimental_income_reduction"]
+    lines, reasons, structs, details = [], [], [], []
+    for k in ALL_TESTS:
+        applies = col("decided")
+        if k in BUSINESS_ONLY:
+            applies = applies & col("business")
+        elif k in RESIDENCE_ONLY:
+            applies = applies & residence
+        passed = (col("failed") & (1 << ALL_TESTS.index(k))) == 0
+        cite = per_seg(lambda s, k=k: s["test_citations"][k])
+        yes, no = (_fill(x, v) for x in GRANT_SENTENCES[k])
+        close = [pl.lit(" ("), cite, pl.lit(")")]
+        if explain or detail:
+            lines.append(pl.when(applies & passed).then(pl.concat_str([pl.lit("PASS "), yes, *close]))
+                         .when(applies).then(pl.concat_str([pl.lit("FAIL "), no, *close])))
+        if reason_text:
+            reasons.append(pl.when(applies & ~passed).then(pl.concat_str([no, *close])))
+        if reason_list:
+            structs.append(pl.when(applies & ~passed).then(pl.struct(test=pl.lit(k), citation=cite, text=no)))
+        if detail:
+            details += [pl.when(applies).then(pl.when(passed).then(yes).otherwise(no)).alias(f"sentence_{k}"),
+                        passed.alias(f"pass_{k}"), cite.alias(f"cite_{k}")]
+    outcome = pl.when(col("eligible")).then(_fill(GRANT_OUTCOME["eligible"], v)) \
+        .otherwise(pl.lit(GRANT_OUTCOME["not_eligible"]))
+    decided_col = col("decided")
+    out = [
+        col("id"), col("eligible"), amount_expr(col("amount")).alias("amount"),
+        pl.when(col("category") > 0).then(col("category")).alias("category"),
+        pl.when(decided_col).then(per_seg(lambda s: s.version)).alias("version"),
+    ]
+    if reason_text:
+        out.append(pl.when(decided_col).then(pl.concat_str(reasons, separator="; ", ignore_nulls=True))
+                   .otherwise(v["error"]).alias("reasons"))
+    if reason_list:
+        out.append(pl.when(decided_col).then(pl.concat_list(structs).list.drop_nulls())
+                   .otherwise(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=v["error"])]))
+                   .alias("reason_list"))
+    if explain or detail:
+        out.append(pl.when(decided_col).then(pl.concat_str([*lines, arithmetic, outcome], separator=" ", ignore_nulls=True))
+                   .otherwise(_fill(GRANT_OUTCOME["not_decided"], v)).alias("explanation"))
     else:
-        per_unit = _c(snap["max_share_per_unit"])
-        lead, cite = "State share: lesser of", cites["amount"]
-        table_words = "table amount"
-        reduce_applies = residence
-    cap = f"{v['cap']} ({v['units']} x {money(per_unit)})" if shape.several_units else money(per_unit)
-    parts = [f"{lead} {cap} and {table_words} {v['table']} = {v['base']}"]
-    if shape.reduced:
-        rate = snap["income_reduction_rate"]
-        parts.append(f"less {int(rate * 100)}% of ({v['income']} - {money(_c(snap['income_reduction_threshold']))}) = {v['cut']}")
-        if shape.below_zero:
-            parts.append("not less than zero")
-    elif not reduce_applies and residence:
-        parts.append("no income reduction for an experimental system")
-    parts.append(f"grant {v['share']}")
-    arithmetic = v.get("table_words", "") + "; ".join(parts) + f" ({cite}; rounded half up to the cent)."
-    outcome = f"Eligible: grant {v['share']}." if shape.eligible else "Not eligible, so no grant is paid ($0.00)."
-    return tests, arithmetic, outcome
-
-
-def explanation_text(tests, arithmetic: str, outcome: str) -> str:
-    return " ".join([*(f"{'PASS' if p else 'FAIL'} {s} ({c})" for _, c, p, s in tests), arithmetic, outcome])
-
-
-# -- many rows ---------------------------------------------------------------------------------------
-
-_MARK = "\x00"
-NAMES = ["conditions", "category", "installed", "flow", "income", "revenue", "determined", "work", "applied",
-         "last_day", "share", "cap", "units", "table", "base", "cut"]
-_CONDITIONS = np.array([", ".join(f"({L})" for b, L in enumerate("abcde") if m & (1 << b)) for m in range(32)], dtype=object)
-
-
-def money_strings(cents: np.ndarray) -> np.ndarray:
-    """'$45,000.01' for each amount in cents, vectorised (amounts below $10^12)."""
-    cents = np.asarray(cents, dtype=np.int64)
-    SD = np.dtypes.StringDType()
-    c = np.abs(cents)
-    d = c // 100
-
-    def s(x):
-        return x.astype(SD)
-
-    def z(x):
-        return np.strings.zfill(s(x), 3)
-
-    out = s(d % 1000)
-    for limit in (1000, 10**6, 10**9):
-        big = d >= limit
-        if not big.any():
-            break
-        if limit == 1000:
-            part = np.strings.add(np.strings.add(s(d[big] // 1000 % 1000), ","), z(d[big] % 1000))
-        elif limit == 10**6:
-            part = np.strings.add(np.strings.add(s(d[big] // 10**6 % 1000), ","),
-                                  np.strings.add(np.strings.add(z(d[big] // 1000 % 1000), ","), z(d[big] % 1000)))
-        else:
-            part = np.strings.add(np.strings.add(s(d[big] // 10**9), ","),
-                                  np.strings.add(np.strings.add(z(d[big] // 10**6 % 1000), ","),
-                                                 np.strings.add(np.strings.add(z(d[big] // 1000 % 1000), ","), z(d[big] % 1000))))
-        out[big] = part
-    out = np.strings.add(np.strings.add(np.strings.add("$", out), "."), np.strings.zfill(s(c % 100), 2))
-    neg = cents < 0
-    if neg.any():
-        out[neg] = np.strings.add("-", out[neg])
-    return out
-
-
-def _template(snap: Snapshot, shape: Shape) -> tuple[str, list[str], list[tuple[str, str, str]]]:
-    """Explanation %-template, the names it needs in order, and the failed reasons' templates."""
-    marks = {n: f"{_MARK}{n}{_MARK}" for n in NAMES}
-    tests, arithmetic, outcome = grant_words(snap, shape, marks)
-    text = explanation_text(tests, arithmetic, outcome)
-
-    def compile_(s: str) -> tuple[str, list[str]]:
-        pieces = s.replace("%", "%%").split(_MARK)
-        order = pieces[1::2]
-        return "%s".join(pieces[0::2]), order
-
-    tpl, order = compile_(text)
-    reasons = []
-    for key, cite, passed, sentence in tests:
-        if not passed:
-            rt, rorder = compile_(sentence)
-            reasons.append((key, cite, rt, rorder))
-    return tpl, order, reasons
-
-
-def render_rows(r, rows: np.ndarray) -> Iterator[tuple[int, list[dict], str]]:
-    """(row, reasons, explanation) for the given rows of a GrantResults, fast."""
-    rows = np.asarray(rows, dtype=np.int64)
-    out: dict[int, tuple[list[dict], str]] = {}
-    simple = _simple(r, rows)
-    for i in rows[~simple].tolist():
-        out[i] = r.render(i)
-    idx = rows[simple]
-    for snap, shape, members, values in _groups(r, idx):
-        tpl, order, reason_tpls = _template(snap, shape)
-        texts = _fill(tpl, order, values, members)
-        rlists = [(k, c, _fill(rt, ro, values, members)) for k, c, rt, ro in reason_tpls]
-        for j, m in enumerate(idx[members].tolist()):
-            out[m] = ([{"test": k, "citation": c, "text": ts[j]} for k, c, ts in rlists], texts[j])
-    for i in rows.tolist():
-        yield (i, *out[i])
-
-
-def csv_lines(r, rows: np.ndarray, ids: np.ndarray, amounts: np.ndarray, versions: np.ndarray,
-              explain: bool = True) -> str:
-    """The CSV lines (id,eligible,amount,category,version,reasons,explanation) of the given rows,
-    one %-template per decision shape; reasons and explanation are always quoted.
-    explain=False leaves the explanation empty (the reasons still name each failed test)."""
-    rows = np.asarray(rows, dtype=np.int64)
-    out = np.empty(len(rows), dtype=object)
-    simple = _simple(r, rows)
-    for pos in np.flatnonzero(~simple).tolist():
-        i = int(rows[pos])
-        reasons, text = r.render(i)
-        joined = "; ".join(f"{x['text']} ({x['citation']})" if x["citation"] else str(x["text"]) for x in reasons)
-        cat = int(r.category[i])
-        out[pos] = (f"{ids[i]},{'true' if r.eligible[i] else 'false'},{amounts[i]},{cat or ''},{versions[i] or ''},"
-                    f"{_q(joined) if joined else ''},{_q(text) if explain else ''}\n")
-    spos = np.flatnonzero(simple)
-    idx = rows[spos]
-    extra = {"__id": ids, "__amount": amounts}
-    for snap, shape, members, values in _groups(r, idx, extra):
-        tpl, order, reason_tpls = _template(snap, shape)
-        joined = "; ".join(f"{rt} ({c.replace('%', '%%')})" for _, c, rt, _ in reason_tpls)
-        rorder = [n for _, _, _, ro in reason_tpls for n in ro]
-        if not explain:
-            tpl, order = "", []
-        line = ("%s," + ("true" if shape.eligible else "false") + ",%s,%s," + snap.version + ","
-                + (f'"{joined}"' if joined else "") + (f',"{tpl}"\n' if explain else ",\n"))
-        out[spos[members]] = _fill(line, ["__id", "__amount", "category", *rorder, *order], values, members)
-    return "".join(out.tolist())
-
-
-def _q(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
-
-
-def _fill(tpl: str, order: list[str], values, members: np.ndarray) -> list[str]:
-    if not order:
-        return [tpl % ()] * len(members)
-    lists = [values(n)[members].tolist() for n in order]
-    return [tpl % t for t in zip(*lists)]
-
-
-def _simple(r, rows: np.ndarray) -> np.ndarray:
-    """Rows the templates can write: decided, with the table amount given (not from components)."""
-    return r.decided[rows] & (r.cols.table[rows] != C.MISSING)
-
-
-def _groups(r, idx: np.ndarray, extra: dict | None = None):
-    """(snapshot, shape, positions in idx, values(name) -> object array over idx) per decision shape."""
-    if idx.size == 0:
-        return
-    cols = r.cols
-    segs = r.segs
-    seg = r.seg[idx]
-    biz = cols.business[idx]
-    units = cols.units[idx]
-    share = r.share[idx]
-
-    def per_seg(fn, dtype=np.int64):
-        return np.array([0] + [fn(s) if s else 0 for s in segs.snaps], dtype=dtype)[seg]
-
-    threshold = per_seg(lambda s: _c(s["income_reduction_threshold"]))
-    exp = cols.experimental[idx]
-    exp_reduce = per_seg(lambda s: bool(s["experimental_income_reduction"]), bool)
-    reduced = ~biz & np.where(exp, exp_reduce, True) & (cols.income[idx] > threshold)
-    per_unit = np.where(exp, per_seg(lambda s: _c(s["experimental_max_share_per_unit"])), per_seg(lambda s: _c(s["max_share_per_unit"])))
-    cap = per_unit * units
-    base = np.minimum(cap, r.table[idx])
-    bp = per_seg(lambda s: int(s["income_reduction_rate"] * 10000))
-    cut = np.where(reduced, (np.maximum(cols.income[idx] - threshold, 0) * bp + 5000) // 10000, 0)
-    below = reduced & (base - cut < 0)
-    has_work = cols.work[idx] != C.NAT
-    lien = cols.lien[idx]
-    eligible = r.eligible[idx]
-    f = r.failed[idx].astype(np.int64)
-    key = ((((((((seg.astype(np.int64) * 2 + biz) * 8192 + f) * 2 + exp) * 2 + (units > 1)) * 2 + reduced) * 2 + below)
-            * 2 + has_work) * 2 + lien) * 2 + eligible
-    uniq, inverse = np.unique(key, return_inverse=True)
-    cache: dict[str, np.ndarray] = {}
-
-    def values(name: str) -> np.ndarray:
-        if name not in cache:
-            if extra and name in extra:
-                cache[name] = np.asarray(extra[name], dtype=object)[idx]
-            else:
-                v = _values(name, r, idx, cap=cap, base=base, cut=cut, units=units, share=share)
-                arr = np.empty(len(v), dtype=object)
-                arr[:] = v
-                cache[name] = arr
-        return cache[name]
-
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
-    for g in range(len(uniq)):
-        members = order[bounds[g]:bounds[g + 1]]
-        first = int(members[0])
-        shape = Shape(bool(biz[first]), int(f[first]), bool(exp[first]), bool(units[first] > 1), bool(reduced[first]),
-                      bool(below[first]), bool(has_work[first]), bool(lien[first]), bool(eligible[first]))
-        yield segs.snaps[int(seg[first]) - 1], shape, members, values
-
-
-def _values(name: str, r, idx: np.ndarray, **arrays) -> list:
-    cols = r.cols
-    if name == "conditions":
-        return _CONDITIONS[cols.cond_mask[idx] & 31].tolist()
-    if name == "category":
-        return r.category[idx].astype(str).tolist()
-    if name in ("installed", "determined", "applied", "work", "last_day"):
-        if name == "last_day":
-            from . import batch as B
-            years = np.array([0] + [s["application_window_years"] if s else 0 for s in r.segs.snaps])[r.seg[idx]]
-            same = (years == years[0]).all()
-            days = B.add_years_lut(cols.determined[idx], int(years[0])) if same else B.add_years(cols.determined[idx], years)
-        else:
-            days = getattr(cols, name)[idx]
-        return C.iso_strings(np.where(days == C.NAT, 0, days)).tolist()
-    if name == "flow":
-        flows = cols.flow[idx]
-        uniq, inv = np.unique(flows, return_inverse=True)
-        words = np.array([f"{float(x):,g}" for x in uniq], dtype=object)
-        return words[inv].tolist()
-    if name in ("income", "revenue"):
-        return money_strings(np.maximum(getattr(cols, name)[idx], 0)).tolist()
-    if name == "share":
-        return money_strings(arrays["share"]).tolist()
-    if name in ("cap", "base", "cut"):
-        return money_strings(arrays[name]).tolist()
-    if name == "table":
-        return money_strings(r.table[idx]).tolist()
-    if name == "units":
-        return arrays["units"].astype(str).tolist()
-    raise KeyError(name)  # pragma: no cover
+        out.append(pl.lit("").alias("explanation"))
+    if detail:
+        out += [*details, pl.when(decided_col).then(arithmetic).alias("arithmetic")]
+    return lf.select(out).collect()

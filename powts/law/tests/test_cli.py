@@ -74,7 +74,7 @@ def test_bad_file_and_usage_exit_non_zero(tmp_path, capsys):
 
 
 def test_parameter_file_error_exits_1(tmp_path, monkeypatch, capsys):
-    import powts.law.engine as engine
+    from powts.law import engine
 
     (tmp_path / "programs.yaml").write_text("programs: {}\n")
     (tmp_path / "bad.yaml").write_text("program: x\nversion: y\nparameters:\n  p:\n    unit: furlongs\n    values: []\n")

@@ -10,8 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from powts.law.engine import (PARAMETER_DIR, NoProgramInForce, NotCovered, ParameterError, ParameterSet,
-                              default_parameters)
+from powts.law.engine import (
+    PARAMETER_DIR,
+    NoProgramInForce,
+    NotCovered,
+    ParameterError,
+    ParameterSet,
+    default_parameters,
+)
 
 GOOD = """\
 program: well-compensation
