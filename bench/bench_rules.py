@@ -274,8 +274,7 @@ def main() -> int:
     print(f"   {t_parse:8.3f} s   the same from raw strings (column parsing included), same amounts")
 
     # 2. OpenFisca, same rules; amounts and failed-test masks must agree on every row
-    from powts.law.batch import add_years
-    last_day = add_years(d["determined"], np.full(n, 3))
+    last_day = C.add_years(d["determined"], np.full(n, 3))
     system = openfisca_system()
     t_of, (of_amount, of_failed) = best(lambda: openfisca_run(system, d, last_day), args.repeat)
     same_amounts = np.array_equal(of_amount.astype(np.int64), res.amount)

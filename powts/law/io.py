@@ -66,39 +66,44 @@ def read_table(path: str) -> Table:
         raise InputError(f"{path}: not valid CSV ({e})") from None
 
 
-def _read_plain_csv(data: bytes) -> Table | None:
-    """Columns read by polars (all as strings) when every line of the file has all its fields.
+def _fields_per_line(data: bytes) -> np.ndarray | None:
+    """Number of fields on each line (header first), counted with numpy; None if a quoted field
+    holds a line break or the file has carriage returns (the csv module reads those)."""
+    plain = data.replace(b'""', b"")  # empty quoted fields and escaped quotes: not delimiters
+    body = np.frombuffer(plain, dtype=np.uint8)
+    newlines = np.flatnonzero(body == 10)
+    starts = np.concatenate([[0], newlines[:-1] + 1])
+    if b'"' not in plain:
+        return np.diff(np.searchsorted(np.flatnonzero(body == 44), np.concatenate([[-1], newlines]))) + 1
+    quotes = np.flatnonzero(body == 34)
+    if (np.searchsorted(quotes, newlines) % 2).any():
+        return None  # a line break inside quotes
+    delims = np.flatnonzero(body == 44)
+    delims = delims[np.searchsorted(quotes, delims) % 2 == 0]
+    return np.diff(np.searchsorted(delims, np.concatenate([[-1], newlines]))) + 1
 
-    The structure is checked first, column-wise with numpy: delimiters outside quotes (an even
-    number of quote characters before them), so a line with too many or too few fields, a blank
-    line or a stray carriage return goes to the csv module instead, which names the line."""
+
+def _read_plain_csv(data: bytes) -> Table | None:
+    """Columns read by polars (all as strings, in parallel) when every line has all its fields.
+
+    The structure is checked first with numpy (delimiters outside quotes on each line), so a line
+    with too many or too few fields, or a blank line, goes to the csv module, which names the line."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data or b"\r" in data:
         return None
-    body = np.frombuffer(data, dtype=np.uint8)
-    if body[-1] != 10:
+    if not data.endswith(b"\n"):
         data += b"\n"
-        body = np.frombuffer(data, dtype=np.uint8)
-    delims = np.flatnonzero((body == 44) | (body == 10))
-    if b'"' in data:
-        quotes = np.cumsum(body == 34)
-        delims = delims[quotes[delims] % 2 == 0]
-    newline = body[delims] == 10
-    ends = np.flatnonzero(newline)
-    width = int(ends[0]) + 1 if ends.size else 0
-    rows = int(ends.size) - 1
-    if width == 0 or rows < 0:
+    fields = _fields_per_line(data)
+    if fields is None or fields.size == 0 or (fields != fields[0]).any() or b"\n\n" in data:
         return None
-    per_line = np.diff(np.concatenate([[-1], ends]))
-    if (per_line != width).any():
-        return None  # a line with too many or too few fields (or a blank line): the csv module reports it
+    rows = fields.size - 1
     try:
         frame = pl.read_csv(data, infer_schema=False, has_header=True, empty_string_is_null=False,
                             raise_if_empty=False)
     except (pl.exceptions.PolarsError, UnicodeDecodeError):
         return None
-    if frame.height != rows:
+    if frame.height != rows or frame.width != int(fields[0]):
         return None
     frame = frame.rename({c: c.strip() for c in frame.columns})
     return Table({name: frame[name].fill_null("") for name in frame.columns}, rows)

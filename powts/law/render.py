@@ -20,29 +20,27 @@ from .failure import CONDITION_WORDS
 ALL_TESTS = ["category", "installed_before", "principal_residence", "small_commercial", "income_limit",
              "revenue_limit", "not_sewered", "determined_before_work", "application_window", "one_grant",
              "not_intentional", "support_lien", "minimum_grant"]
-BUSINESS_ONLY = {"small_commercial", "revenue_limit"}
-RESIDENCE_ONLY = {"principal_residence", "income_limit", "minimum_grant"}
+RESIDENCE_TESTS = [k for k in ALL_TESTS if k not in ("small_commercial", "revenue_limit")]
+BUSINESS_TESTS = [k for k in ALL_TESTS if k not in ("principal_residence", "income_limit", "minimum_grant")]
 S = pl.String
 
 
+# digit groups of dollar amounts, looked up rather than formatted row by row
+_LEAD = pl.Series([""] + [f"{i}," for i in range(1, 1000)], dtype=pl.String)  # top group, "" when 0
+_MIDDLE = pl.Series([f"{i}," if i else "" for i in range(1000)] + [f"{i:03d}," for i in range(1000)], dtype=pl.String)
+_LAST = pl.Series([str(i) for i in range(1000)] + [f"{i:03d}" for i in range(1000)], dtype=pl.String)
+_CENTS = pl.Series([f"{i:02d}" for i in range(100)], dtype=pl.String)
+
+
 def money_expr(cents: pl.Expr) -> pl.Expr:
-    """'$45,000.01' from integer cents (non-negative, below $10^15), column-wise."""
+    """'$45,000.01' from integer cents (0 to below $10^12), column-wise: each group of three digits
+    is looked up (zero-padded after the first group), never formatted per row."""
     d = cents // 100
-
-    def z3(x: pl.Expr) -> pl.Expr:
-        return x.cast(S).str.zfill(3)
-
-    def groups(top: int) -> list[pl.Expr]:
-        parts: list[pl.Expr] = [(d // 10**top).cast(S)]
-        for p in range(top - 3, -1, -3):
-            parts += [pl.lit(","), z3(d // 10**p % 1000)]
-        return parts
-
-    dollars = pl.when(d < 1000).then(d.cast(S))
-    for top in (3, 6, 9):
-        dollars = dollars.when(d < 10 ** (top + 3)).then(pl.concat_str(groups(top)))
-    dollars = dollars.otherwise(pl.concat_str(groups(12)))
-    return pl.concat_str([pl.lit("$"), dollars, pl.lit("."), (cents % 100).cast(S).str.zfill(2)])
+    g3, g2, g1, g0 = d // 10**9 % 1000, d // 10**6 % 1000, d // 1000 % 1000, d % 1000
+    after = [(d >= 10**9).cast(pl.Int64) * 1000, (d >= 10**6).cast(pl.Int64) * 1000, (d >= 1000).cast(pl.Int64) * 1000]
+    return pl.concat_str([pl.lit("$"), pl.lit(_LEAD).gather(g3), pl.lit(_MIDDLE).gather(g2 + after[0]),
+                          pl.lit(_MIDDLE).gather(g1 + after[1]), pl.lit(_LAST).gather(g0 + after[2]), pl.lit("."),
+                          pl.lit(_CENTS).gather(cents % 100)])
 
 
 def amount_expr(cents: pl.Expr) -> pl.Expr:
@@ -50,15 +48,43 @@ def amount_expr(cents: pl.Expr) -> pl.Expr:
     return pl.concat_str([(cents // 100).cast(S), pl.lit("."), (cents % 100).cast(S).str.zfill(2)])
 
 
-def _fill(template: str, values: dict[str, pl.Expr]) -> pl.Expr:
-    """A str.format template as one string expression (placeholders read `values`)."""
-    parts: list[pl.Expr] = []
-    for literal, field, _, _ in string.Formatter().parse(template):
+def _parse(template: str) -> list[tuple[str, str | None]]:
+    return [(lit, field) for lit, field, _, _ in string.Formatter().parse(template)]
+
+
+def _pieces(template: str, values: dict[str, pl.Expr]) -> list[pl.Expr]:
+    """A str.format template as the string expressions to concatenate (placeholders read `values`)."""
+    out: list[pl.Expr] = []
+    for literal, field in _parse(template):
         if literal:
-            parts.append(pl.lit(literal))
+            out.append(pl.lit(literal))
         if field is not None:
-            parts.append(values[field])
+            out.append(values[field])
+    return out
+
+
+def _fill(template: str, values: dict[str, pl.Expr]) -> pl.Expr:
+    parts = _pieces(template, values)
     return pl.concat_str(parts) if len(parts) > 1 else (parts[0] if parts else pl.lit(""))
+
+
+def _choice(passed: pl.Expr, yes: str, no: str, values: dict[str, pl.Expr]) -> list[pl.Expr]:
+    """The pieces of whichever of two sentences applies. When both have the same placeholders in
+    the same order (most do), only the literal words are chosen per row and each value is
+    formatted once, instead of building both sentences for every row."""
+    a, b = _parse(yes), _parse(no)
+    if [f for _, f in a] != [f for _, f in b]:
+        return [pl.when(passed).then(_fill(yes, values)).otherwise(_fill(no, values))]
+    out: list[pl.Expr] = []
+    for (la, field), (lb, _) in zip(a, b):
+        if la == lb:
+            if la:
+                out.append(pl.lit(la))
+        else:
+            out.append(pl.when(passed).then(pl.lit(la)).otherwise(pl.lit(lb)))
+        if field is not None:
+            out.append(values[field])
+    return out
 
 
 def _take(a: Any, idx: np.ndarray | None, n: int) -> np.ndarray:
@@ -67,13 +93,9 @@ def _take(a: Any, idx: np.ndarray | None, n: int) -> np.ndarray:
     return a if idx is None else a[idx]
 
 
-def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
-                reason_text: bool = False) -> pl.DataFrame:
-    """id, eligible, amount, category, version, reasons (reason_list: [{test, citation, text}];
-    reason_text: 'sentence (citation); ...') and explanation of the given rows of a GrantResults.
-    detail=True adds sentence_<test>, pass_<test>, cite_<test> and arithmetic (for one case)."""
+def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
+    """The results and trace of the rows rendered, as typed columns."""
     n_all = r.cols.n
-    idx = None if rows is None else np.asarray(rows, dtype=np.int64)
     n = n_all if idx is None else len(idx)
 
     def take(a):
@@ -81,9 +103,6 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
 
     c, t = r.cols, r.trace
     decided = take(r.decided)
-    seg = take(r.seg)
-    present = sorted({int(x) for x in np.unique(seg[decided])})
-    snaps = {k: r.segs.snaps[k - 1] for k in present}
 
     def days(a):
         a = take(a)
@@ -91,30 +110,47 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
 
     ids = C.series(c.id, "id") if idx is None else C.series(c.id, "id")[idx]
     frame = pl.DataFrame({
-        "seg": seg.astype(np.int32), "decided": decided, "eligible": take(r.eligible),
-        "business": take(c.business), "experimental": take(c.experimental), "units": take(c.units),
-        "lien": take(c.lien), "has_work": take(c.work) != C.NAT, "failed": take(r.failed).astype(np.int32),
-        "category": take(r.category).astype(np.int32), "cond_mask": (take(c.cond_mask) & 31).astype(np.int32),
-        "installed": days(c.installed), "determined": days(c.determined), "applied": days(c.applied),
-        "work": days(c.work), "last_day": days(t["last_day"]), "income": np.maximum(take(c.income), 0),
+        "row": np.arange(n, dtype=np.int64), "seg": take(r.seg).astype(np.int32), "decided": decided,
+        "eligible": take(r.eligible), "business": take(c.business), "experimental": take(c.experimental),
+        "units": take(c.units), "lien": take(c.lien), "has_work": take(c.work) != C.NAT,
+        "failed": take(r.failed).astype(np.int32), "category": take(r.category).astype(np.int32),
+        "cond_mask": (take(c.cond_mask) & 31).astype(np.int32), "installed": days(c.installed),
+        "determined": days(c.determined), "applied": days(c.applied), "work": days(c.work),
+        "last_day": days(t["last_day"]), "income": np.maximum(take(c.income), 0),
         "revenue": np.maximum(take(c.revenue), 0), "table": take(r.table), "share": take(r.share),
         "amount": take(r.amount), "per_unit": take(t["per_unit"]), "cap": take(t["cap"]), "base": take(t["base"]),
         "reduce": take(t["reduce"]), "reduced": take(t["reduced"]), "cut": take(t["cut"]),
         "below_zero": take(t["below_zero"]),
     }).with_columns(ids)
     extra = {}
-    if not decided.all():
-        err = np.asarray(take(r.error), dtype=object)
-        bad = np.flatnonzero(~decided)
-        extra["error"] = pl.Series("error", [None] * n, dtype=S).scatter(bad, [str(x) for x in err[bad]])
+    bad = np.flatnonzero(~decided)
+    err = np.asarray(take(r.error), dtype=object)
+    extra["error"] = pl.Series("error", [None] * n, dtype=S).scatter(bad, [str(x) for x in err[bad]]) \
+        if bad.size else pl.Series("error", [None] * n, dtype=S)
     flow = take(c.flow)
     uniq, inv = np.unique(np.nan_to_num(flow), return_inverse=True)
     extra["flow_words"] = pl.Series([f"{float(x):,g}" for x in uniq], dtype=S).gather(inv)
+    words = None
     if "table_words" in t:
         words = np.full(n_all, None, dtype=object)
         words[t["table_words"][0]] = [w + " " for w in t["table_words"][1]]
-        extra["table_words"] = pl.Series(take(words).tolist(), dtype=S)
-    frame = frame.with_columns(**extra)
+        words = take(words).tolist()
+    extra["table_words"] = pl.Series("table_words", words if words is not None else [None] * n, dtype=S)
+    return frame.with_columns(**extra), decided
+
+
+def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
+                reason_text: bool = False) -> pl.DataFrame:
+    """id, eligible, amount, category, version, reasons (reason_list: [{test, citation, text}];
+    reason_text: 'sentence (citation); ...') and explanation of the given rows of a GrantResults.
+    detail=True adds sentence_<test>, pass_<test>, cite_<test> and arithmetic (for one case).
+
+    Residence and business rows are written apart (each has its own list of tests), every
+    explanation as one concatenation of literal words and value columns."""
+    idx = None if rows is None else np.asarray(rows, dtype=np.int64)
+    frame, decided = _base_frame(r, idx)
+    seg = frame["seg"].to_numpy()
+    snaps = {k: r.segs.snaps[k - 1] for k in sorted({int(x) for x in np.unique(seg[decided])})}
     col = pl.col
 
     def per_seg(fn) -> pl.Expr:
@@ -126,7 +162,6 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
     def money_seg(name):
         return per_seg(lambda s: f"${int(s[name] * 100) // 100:,}.{int(s[name] * 100) % 100:02d}")
 
-    residence = ~col("business")
     money_cols = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut"]
     lf = frame.lazy().with_columns(
         *(money_expr(col(m)).alias(f"m_{m}") for m in money_cols),
@@ -152,8 +187,7 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
         "cap": col("m_cap"), "units": col("units").cast(S), "per_unit": col("m_per_unit"), "table": col("m_table"),
         "base": col("m_base"), "cut": col("m_cut"),
         "rate": per_seg(lambda s: str(int(s["income_reduction_rate"] * 100))),
-        "threshold": money_seg("income_reduction_threshold"),
-        "error": col("error") if "error" in extra else pl.lit(None, dtype=S),
+        "threshold": money_seg("income_reduction_threshold"), "error": col("error"),
     }
     A = GRANT_ARITHMETIC
     exp = col("experimental")
@@ -166,54 +200,76 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
                  .then(pl.concat_str([pl.lit("; "), _fill(A["reduction"], v),
                                       pl.when(col("below_zero")).then(pl.lit("; " + A["not_below_zero"]))
                                       .otherwise(pl.lit(""))]))
-                 .when(residence & ~col("reduce")).then(pl.lit("; " + A["no_reduction_experimental"]))
+                 .when(~col("business") & ~col("reduce")).then(pl.lit("; " + A["no_reduction_experimental"]))
                  .otherwise(pl.lit("")))
-    parts = [_fill(A["head"], v), reduction, pl.lit("; "), _fill(A["grant"], v), _fill(A["close"], v)]
-    if "table_words" in extra:
-        parts.insert(0, col("table_words").fill_null(""))
-    arithmetic = pl.concat_str(parts)
-
-    lines, reasons, structs, details = [], [], [], []
-    for k in ALL_TESTS:
-        applies = col("decided")
-        if k in BUSINESS_ONLY:
-            applies = applies & col("business")
-        elif k in RESIDENCE_ONLY:
-            applies = applies & residence
-        passed = (col("failed") & (1 << ALL_TESTS.index(k))) == 0
-        cite = per_seg(lambda s, k=k: s["test_citations"][k])
-        yes, no = (_fill(x, v) for x in GRANT_SENTENCES[k])
-        close = [pl.lit(" ("), cite, pl.lit(")")]
-        if explain or detail:
-            lines.append(pl.when(applies & passed).then(pl.concat_str([pl.lit("PASS "), yes, *close]))
-                         .when(applies).then(pl.concat_str([pl.lit("FAIL "), no, *close])))
-        if reason_text:
-            reasons.append(pl.when(applies & ~passed).then(pl.concat_str([no, *close])))
-        if reason_list:
-            structs.append(pl.when(applies & ~passed).then(pl.struct(test=pl.lit(k), citation=cite, text=no)))
-        if detail:
-            details += [pl.when(applies).then(pl.when(passed).then(yes).otherwise(no)).alias(f"sentence_{k}"),
-                        passed.alias(f"pass_{k}"), cite.alias(f"cite_{k}")]
+    arithmetic = [col("table_words").fill_null(""), *_pieces(A["head"], v), reduction, pl.lit("; "),
+                  *_pieces(A["grant"], v), *_pieces(A["close"], v)]
     outcome = pl.when(col("eligible")).then(_fill(GRANT_OUTCOME["eligible"], v)) \
         .otherwise(pl.lit(GRANT_OUTCOME["not_eligible"]))
-    decided_col = col("decided")
-    out = [
-        col("id"), col("eligible"), amount_expr(col("amount")).alias("amount"),
+    common = [
+        col("row"), col("id"), col("eligible"), amount_expr(col("amount")).alias("amount"),
         pl.when(col("category") > 0).then(col("category")).alias("category"),
-        pl.when(decided_col).then(per_seg(lambda s: s.version)).alias("version"),
     ]
-    if reason_text:
-        out.append(pl.when(decided_col).then(pl.concat_str(reasons, separator="; ", ignore_nulls=True))
-                   .otherwise(v["error"]).alias("reasons"))
-    if reason_list:
-        out.append(pl.when(decided_col).then(pl.concat_list(structs).list.drop_nulls())
-                   .otherwise(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=v["error"])]))
-                   .alias("reason_list"))
-    if explain or detail:
-        out.append(pl.when(decided_col).then(pl.concat_str([*lines, arithmetic, outcome], separator=" ", ignore_nulls=True))
-                   .otherwise(_fill(GRANT_OUTCOME["not_decided"], v)).alias("explanation"))
-    else:
-        out.append(pl.lit("").alias("explanation"))
-    if detail:
-        out += [*details, pl.when(decided_col).then(arithmetic).alias("arithmetic")]
-    return lf.select(out).collect()
+    reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
+
+    def decided_part(tests: list[str]) -> list[pl.Expr]:
+        pieces: list[pl.Expr] = []
+        reasons, structs, details = [], [], {}
+        for k in tests:
+            passed = (col("failed") & (1 << ALL_TESTS.index(k))) == 0
+            cite = per_seg(lambda s, k=k: s["test_citations"][k])
+            yes, no = GRANT_SENTENCES[k]
+            sentence = _choice(passed, yes, no, v)
+            pieces += [pl.when(passed).then(pl.lit("PASS ")).otherwise(pl.lit("FAIL ")), *sentence,
+                       pl.lit(" ("), cite, pl.lit(") ")]
+            if reason_text:
+                reasons.append(pl.when(~passed).then(pl.concat_str([*_pieces(no, v), pl.lit(" ("), cite, pl.lit(")")])))
+            if reason_list:
+                structs.append(pl.when(~passed).then(pl.struct(test=pl.lit(k), citation=cite, text=_fill(no, v))))
+            if detail:
+                details[k] = [pl.concat_str(sentence) if len(sentence) > 1 else sentence[0], passed, cite]
+        out = [*common, per_seg(lambda s: s.version).alias("version")]
+        if reason_text:
+            out.append(pl.concat_str(reasons, separator="; ", ignore_nulls=True).alias("reasons"))
+        if reason_list:
+            out.append(pl.concat_list(structs).list.drop_nulls().cast(reason_dtype).alias("reason_list"))
+        out.append(pl.concat_str([*pieces, *arithmetic, pl.lit(" "), outcome]).alias("explanation")
+                   if explain or detail else pl.lit("").alias("explanation"))
+        if detail:
+            for k in ALL_TESTS:
+                s_, p_, c_ = details.get(k, (pl.lit(None, dtype=S), pl.lit(None, dtype=pl.Boolean), pl.lit(None, dtype=S)))
+                out += [s_.alias(f"sentence_{k}"), p_.alias(f"pass_{k}"), c_.alias(f"cite_{k}")]
+            out.append(pl.concat_str(arithmetic).alias("arithmetic"))
+        return out
+
+    def undecided_part() -> list[pl.Expr]:
+        out = [*common, pl.lit(None, dtype=S).alias("version")]
+        if reason_text:
+            out.append(col("error").alias("reasons"))
+        if reason_list:
+            out.append(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))])
+                       .cast(reason_dtype).alias("reason_list"))
+        out.append(_fill(GRANT_OUTCOME["not_decided"], v).alias("explanation") if explain or detail
+                   else pl.lit("").alias("explanation"))
+        if detail:
+            for k in ALL_TESTS:
+                out += [pl.lit(None, dtype=S).alias(f"sentence_{k}"), pl.lit(None, dtype=pl.Boolean).alias(f"pass_{k}"),
+                        pl.lit(None, dtype=S).alias(f"cite_{k}")]
+            out.append(pl.lit(None, dtype=S).alias("arithmetic"))
+        return out
+
+    business = frame["business"].to_numpy()
+    parts = []
+    for kind_rows, select in ((decided & ~business, lambda: decided_part(RESIDENCE_TESTS)),
+                              (decided & business, lambda: decided_part(BUSINESS_TESTS)),
+                              (~decided, undecided_part)):
+        if kind_rows.all():
+            parts = [lf.select(select())]
+            break
+        if kind_rows.any():
+            parts.append(lf.filter(pl.Series(kind_rows)).select(select()))
+    if not parts:
+        parts = [lf.select(undecided_part())]
+    frames = pl.collect_all(parts)
+    out = frames[0] if len(frames) == 1 else pl.concat(frames).sort("row")
+    return out.drop("row")
