@@ -171,18 +171,12 @@ def _evaluate_grants(args) -> int:
 
 def _well_decisions(path: str):
     from .io import read_table
-    from .wells import WellDecision, decide_row
+    from .wells import decide_rows
 
     table = read_table(path)
-    table.columns = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in table.columns.items()}
-    keys = list(table.columns)
-    out = []
-    for i in range(table.n):
-        if i in table.line_errors:
-            out.append(WellDecision(str(table.columns.get("id", [""] * table.n)[i] or ""), False, 0, error=table.line_errors[i]))
-            continue
-        out.append(decide_row({k: table.columns[k][i] for k in keys}))
-    return out
+    cols = {k: (v.to_list() if hasattr(v, "to_list") else list(v)) for k, v in table.columns.items()}
+    rows = [{k: cols[k][i] for k in cols} for i in range(table.n)]
+    return decide_rows(rows, errors=table.line_errors)
 
 
 def _evaluate_wells(args) -> int:
@@ -228,14 +222,16 @@ def _allocate_grants(args) -> int:
 
 def _allocate_wells(args) -> int:
     from .io import write_rows
-    from .wells import pay_in_order
+    from .wells import PROGRAM, pay_in_order
 
     funds = _funds(args.funds)
     decisions = _well_decisions(args.input)
     payments = pay_in_order(decisions, funds)
+    dated = [d.claimed_on for d in decisions if d.claimed_on]
+    cite = default_parameters().snapshot(PROGRAM, max(dated))["test_citations"]["order"] if dated else ""
+    note = f"paid in the order completed claims were received ({cite})" if cite else ""
     rows = ({"id": p.id, "award": _amount(p.award), "paid": _amount(p.paid), "status": p.status,
-             "position": p.position, "note": "s. 281.75(5)(f): paid in the order completed claims were received"}
-            for p in payments)
+             "position": p.position, "note": note} for p in payments)
     write_rows(args.output, ["id", "award", "paid", "status", "position", "note"], rows)
     _report(sum(1 for d in decisions if d.error), len(decisions))
     return 0

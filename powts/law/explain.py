@@ -120,15 +120,22 @@ WELL_SENTENCES: dict[str, tuple[str, str]] = {
         "A {claimant} of the property may submit a claim.",
         "A {claimant} may not submit a claim.",
     ),
-    "private_water_supply": (
-        "{supply_pass}",
-        "{supply_fail}",
+    "residential_supply": (
+        "A residential water supply connected to {units} dwelling units ({max_units} or fewer) is a private water supply.",
+        "A well connected to {units} dwelling units (more than {max_units}) is not a residential water supply.",
+    ),
+    "livestock_supply": (
+        "A well used as a source of potable water only for livestock is a livestock water supply, a private water supply.",
+        "",
+    ),
+    "advisory": (
+        "The department has issued a written advisory opinion recommending that this well not be used.",
+        "",
     ),
     "well_kind": (
         "A {kind} well is a well (made by boring, drilling or driving).",
         "A dug well is not a well under the statute.",
     ),
-    "contamination_proof": ("{proof_pass}", "{proof_fail}"),
     "income_limit": (
         "Annual family income {income} does not exceed the {income_limit} limit.",
         "Annual family income {income} exceeds the {income_limit} limit.",
