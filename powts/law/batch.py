@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from . import columns as C
-from . import failure
+from . import failure, grant_formula
 from . import fields as F
 from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
 from .explain import Test
@@ -232,11 +232,13 @@ class GrantResults:
         present[key] = True
         uniq = np.flatnonzero(present)
         remap = np.cumsum(present) - 1
+        pairs = [[(t, s["test_citations"][t]) for t in TESTS] if s else None for s in self.segs.snaps]
+        bits = [BIT[t] for t in TESTS]
         table = []
-        for k in uniq:
-            mask, seg = divmod(int(k), width)
-            snap = self.segs.snaps[seg - 1] if seg and mask < (1 << len(TESTS)) else None
-            table.append([(t, snap["test_citations"][t]) for t in TESTS if mask & BIT[t]] if snap else [("input", "")])
+        for k in uniq.tolist():
+            mask, seg = divmod(k, width)
+            cited = pairs[seg - 1] if seg and mask < (1 << len(TESTS)) else None
+            table.append([p for p, b in zip(cited, bits) if mask & b] if cited else [("input", "")])
         return table, remap[key]
 
     def words(self, rows=None):
@@ -284,21 +286,15 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
         in_force = np.full(n, bool(in_force_seg[seg[0]]))
     else:
         in_force = in_force_seg[seg] & ok
-    error = cols.errors.msg.copy() if not in_force.all() or cols.components.any() else cols.errors.msg
+    late = np.flatnonzero(ok & ~in_force)
+    error = cols.errors.msg.copy() if late.size or need_table(cols) else cols.errors.msg
     # rows whose date falls outside every version, or in "no program in force"
-    for i in np.flatnonzero(ok & ~in_force):
+    for i in late:
         s = seg[i] - 1
         msg = segs.messages[s] if s >= 0 else _uncovered(params, cols.applied[i])
         error[i] = f"applied_on {_day(cols.applied[i]).isoformat()}: {msg}"
     decided = ok & in_force
-    # one segment for every row (the usual case): parameters are scalars, no per-row gathers
-    single = n > 0 and int(seg.min()) == int(seg.max())
-
-    def P(fn, dtype=np.int64, fill=0):
-        per_segment = segs.array(fn, dtype, fill)
-        return per_segment[seg[0]] if single else per_segment[seg]
-    residence = ~cols.business
-    trace: dict[str, Any] = {"single": single}
+    trace: dict[str, Any] = {}
 
     # table amount: given, or from SPS 387.30 components per distinct (components, design flow, segment)
     table = cols.table.copy()
@@ -331,78 +327,42 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
                                                  else [failure.NONE] * 32 for x in segs.snaps], dtype=np.int8)
     ok_lut = np.array([[False] * 32] + [np.isin(cat_lut[k + 1], x["eligible_categories"]) if x else [False] * 32
                                         for k, x in enumerate(segs.snaps)], dtype=bool)
-    mask = cols.cond_mask & 31
-    if single:
-        category, eligible_cat = cat_lut[seg[0]][mask], ok_lut[seg[0]][mask]
-    else:
-        category, eligible_cat = cat_lut[seg, mask], ok_lut[seg, mask]
 
-    failed = np.zeros(n, dtype=np.uint16)
+    def per_segment(fn, dtype=np.int64):
+        return segs.array(fn, dtype, 0)
 
-    def fail(key: str, passed: np.ndarray, applies: np.ndarray | None = None) -> None:
-        bad = np.logical_not(passed)
-        if applies is not None:
-            bad &= applies
-        np.bitwise_or(failed, np.uint16(BIT[key]), out=failed, where=bad)
-
-    fail("category", eligible_cat)
-    cutoff = P(lambda s: (s["installed_before"] - EPOCH).days)
-    fail("installed_before", cols.installed < cutoff)
-    fail("principal_residence", cols.principal, residence)
-    flow_limit = P(lambda s: s["small_commercial_flow_below_gpd"], np.float64)
-    fail("small_commercial", cols.flow < flow_limit, cols.business)
-    fail("income_limit", cols.income <= P(lambda s: _c(s["residence_income_limit"])), residence)
-    fail("revenue_limit", cols.revenue <= P(lambda s: _c(s["business_revenue_limit"])), cols.business)
-    fail("not_sewered", ~cols.sewer)
-    fail("determined_before_work", (cols.work == C.NAT) | (cols.determined < cols.work))
-    last_day = C.add_years_lut(cols.determined, P(lambda s: s["application_window_years"]))
-    trace["last_day"] = last_day
-    fail("application_window", (cols.determined <= cols.applied) & (cols.applied <= last_day))
-    fail("one_grant", ~cols.prior)
-    fail("not_intentional", ~cols.intentional)
-    fail("support_lien", ~(cols.lien & ~cols.agreement))
-
-    share = state_share(cols, P, table, residence, trace)
-    fail("minimum_grant", share >= P(lambda s: _c(s["minimum_grant_residence"])), residence)
-
-    failed[~decided] = 0
-    share[~decided] = 0
-    eligible = decided & (failed == 0)
-    amount = np.where(eligible, share, 0)
-    category[(~decided) | (category == failure.NONE)] = 0
+    category = np.empty(n, dtype=np.int8)
+    failed = np.empty(n, dtype=np.uint16)
+    share = np.empty(n, dtype=np.int64)
+    eligible = np.empty(n, dtype=bool)
+    amount = np.empty(n, dtype=np.int64)
+    out = {k: np.empty(n, dtype=np.int64) for k in ("per_unit", "cap", "base", "cut")}
+    years = per_segment(lambda s: s["application_window_years"])
+    single = n > 0 and seg[0] == seg[-1] and (years[seg[0]] == years[seg]).all() if n else True
+    out["last_day"] = C.add_years_lut(cols.determined, int(years[seg[0]]) if single and n else years[seg])
+    flags = {k: np.empty(n, dtype=bool) for k in ("reduce", "reduced", "below_zero")}
+    grant_formula.decide(
+        seg, decided, cols.business, cols.cond_mask, cols.installed, cols.determined, cols.applied, cols.work,
+        cols.sewer, cols.principal, cols.units, cols.experimental, cols.prior, cols.intentional, cols.lien,
+        cols.agreement, cols.income, cols.revenue, cols.flow, table, out["last_day"],
+        per_segment(lambda s: (s["installed_before"] - EPOCH).days),
+        per_segment(lambda s: s["small_commercial_flow_below_gpd"], np.float64),
+        per_segment(lambda s: _c(s["residence_income_limit"])), per_segment(lambda s: _c(s["business_revenue_limit"])),
+        per_segment(lambda s: _c(s["max_share_per_unit"])),
+        per_segment(lambda s: _c(s["experimental_max_share_per_unit"])),
+        per_segment(lambda s: bool(s["experimental_income_reduction"]), bool),
+        per_segment(lambda s: _c(s["income_reduction_threshold"])),
+        per_segment(lambda s: int(s["income_reduction_rate"] * 10000)),
+        per_segment(lambda s: _c(s["minimum_grant_residence"])), cat_lut, ok_lut, failure.NONE,
+        category, failed, share, eligible, amount, out["per_unit"], out["cap"], out["base"], flags["reduce"],
+        flags["reduced"], out["cut"], flags["below_zero"])
+    trace.update(out, **flags)
     return GrantResults(cols, segs, seg, decided, eligible, amount, share, table, category, failed, error, trace)
 
 
-def state_share(cols: GrantColumns, P, table: np.ndarray, residence: np.ndarray, trace: dict) -> np.ndarray:
-    """(6)(c)-(e) [145.246] / (7)(c)-(e) [145.245]: the lesser of the per-unit cap and the table
-    amount, less the rate (30%) of the income above the threshold, half up to the cent, not below
-    zero. Each intermediate array goes into `trace` for the words."""
-    exp = cols.experimental
-    any_exp = bool(exp.any())
-    per_unit = P(lambda s: _c(s["max_share_per_unit"]))
-    if any_exp:
-        per_unit = np.where(exp, P(lambda s: _c(s["experimental_max_share_per_unit"])), per_unit)
-    cap = per_unit * cols.units
-    base = np.minimum(cap, table)
-    reduce = residence
-    if any_exp:
-        reduce = residence & np.where(exp, P(lambda s: bool(s["experimental_income_reduction"]), bool, False), True)
-    threshold = P(lambda s: _c(s["income_reduction_threshold"]))
-    bp = P(lambda s: int(s["income_reduction_rate"] * 10000))
-    reduced = reduce & (cols.income > threshold)
-    # the rate of the income above the threshold, half up to the cent; zero at or below the threshold
-    cut = cols.income - threshold
-    np.maximum(cut, 0, out=cut)
-    cut *= bp
-    cut += 5000
-    cut //= 10000
-    cut *= reduced
-    share = base - cut
-    below_zero = share < 0
-    np.maximum(share, 0, out=share)
-    trace.update(per_unit=per_unit, cap=cap, base=base, reduce=reduce, reduced=reduced, threshold=threshold,
-                 rate_bp=bp, cut=cut, below_zero=below_zero)
-    return share
+def need_table(cols: GrantColumns) -> bool:
+    """Some row's table amount is computed from its components."""
+    return bool((cols.table == C.MISSING).any())
 
 
 def _c(amount) -> int:

@@ -42,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--output", required=True)
     ev.add_argument("--no-explanation", action="store_true",
                     help="leave the explanation column empty (reasons still name and cite each failed test); for bulk runs")
+    ev.add_argument("--columns", help="output only these columns, e.g. id,eligible,amount (grants; default: all)")
     al = sub.add_parser("allocate", help="allocate a fiscal year's funds")
     al.add_argument("program", choices=["wisconsin-fund", "well-compensation"])
     al.add_argument("--funds", required=True, help="dollars available, e.g. 840000 or 840000.00")
@@ -138,12 +139,19 @@ def _evaluate_grants(args) -> int:
     import time
 
     from .io import InputError, kind_of
-    from .render import grant_frame
+    from .render import decision_frame, grant_frame
 
+    columns = GRANT_FIELDS
+    if args.columns:
+        columns = [c.strip() for c in args.columns.split(",") if c.strip()]
+        unknown = [c for c in columns if c not in GRANT_FIELDS]
+        if unknown or not columns:
+            raise ValueError(f"--columns: {', '.join(unknown) or '(none)'} not among {', '.join(GRANT_FIELDS)}")
+    to_csv = args.output != "-" and kind_of(args.output) == "csv"
     r = _grant_results(args.input)
     t = time.perf_counter()
-    explain = not args.no_explanation
-    to_csv = args.output != "-" and kind_of(args.output) == "csv"
+    explain = not args.no_explanation and "explanation" in columns
+    words = "reasons" in columns or "explanation" in columns
     import contextlib
 
     try:
@@ -151,13 +159,18 @@ def _evaluate_grants(args) -> int:
     except OSError as e:
         raise InputError(f"{args.output}: cannot write ({e.strerror})") from None
     with opened as handle:
-        for lo in range(0, max(r.cols.n, 1), CHUNK):
-            rows = None if r.cols.n <= CHUNK else range(lo, min(lo + CHUNK, r.cols.n))
-            frame = grant_frame(r, rows, explain=explain, reason_text=to_csv, reason_list=not to_csv)
+        # words are built a chunk at a time (bounded memory); decisions alone in one go
+        for lo in range(0, max(r.cols.n, 1), CHUNK if words else max(r.cols.n, 1)):
+            rows = None if r.cols.n <= CHUNK or not words else range(lo, min(lo + CHUNK, r.cols.n))
+            if words:
+                frame = grant_frame(r, rows, explain=explain, reason_text=to_csv and "reasons" in columns,
+                                    reason_list=not to_csv and "reasons" in columns)
+            else:
+                frame = decision_frame(r)
+            frame = frame.rename({"reason_list": "reasons"}, strict=False).select(columns)
             if to_csv:
                 frame.write_csv(handle, include_header=lo == 0)
             elif r.cols.n:
-                frame = frame.rename({"reason_list": "reasons"}).select(GRANT_FIELDS)
                 if handle is None:
                     sys.stdout.write(frame.write_ndjson())
                 else:

@@ -54,7 +54,7 @@ def read_table(path: str) -> Table:
         if fast is not None:
             return fast
     try:
-        handle = open(path, newline="", encoding="utf-8-sig")
+        handle = open(path, newline="", encoding="utf-8-sig")  # noqa: SIM115 (closed by the with below)
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror})") from None
     try:
@@ -72,7 +72,6 @@ def _fields_per_line(data: bytes) -> np.ndarray | None:
     plain = data.replace(b'""', b"")  # empty quoted fields and escaped quotes: not delimiters
     body = np.frombuffer(plain, dtype=np.uint8)
     newlines = np.flatnonzero(body == 10)
-    starts = np.concatenate([[0], newlines[:-1] + 1])
     if b'"' not in plain:
         return np.diff(np.searchsorted(np.flatnonzero(body == 44), np.concatenate([[-1], newlines]))) + 1
     quotes = np.flatnonzero(body == 34)
@@ -163,7 +162,7 @@ def write_rows(path: str, fieldnames: Sequence[str], rows: Iterable[dict[str, An
         return
     kind = kind_of(path)
     try:
-        handle = open(path, "w", newline="", encoding="utf-8")
+        handle = open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed by the with below)
     except OSError as e:
         raise InputError(f"{path}: cannot write ({e.strerror})") from None
     with handle:

@@ -273,3 +273,15 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
     frames = pl.collect_all(parts)
     out = frames[0] if len(frames) == 1 else pl.concat(frames).sort("row")
     return out.drop("row")
+
+
+def decision_frame(r) -> pl.DataFrame:
+    """id, eligible, amount, category, version only (no words): for runs that need the decisions."""
+    versions = [None] + [s.version if s else None for s in r.segs.snaps]
+    seg = np.where(r.decided, r.seg, 0).astype(np.int64)
+    return pl.DataFrame({"id": C.series(r.cols.id, "id"), "eligible": r.eligible, "amount_cents": r.amount,
+                         "category": np.where(r.category > 0, r.category, 0).astype(np.int32),
+                         "seg": seg}).select(
+        "id", "eligible", amount_expr(pl.col("amount_cents")).alias("amount"),
+        pl.when(pl.col("category") > 0).then(pl.col("category")).alias("category"),
+        pl.lit(pl.Series(versions, dtype=S)).gather(pl.col("seg")).alias("version"))

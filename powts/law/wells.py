@@ -253,8 +253,8 @@ def _proof(r: WellResults, i: int, cites) -> Test:
         return Test("contamination_proof", cites["contamination_proof"], False,
                     "Contamination is not established: " + "; ".join(problems) + ".")
     return Test("contamination_proof", cites["contamination_proof"], True,
-                f"Samples of {shown}{note}, {span} days apart (at least {gap}), tested by a certified laboratory, "
-                "establish contamination.")
+                (f"Samples of {shown}{note}, {span} days apart (at least {gap}), tested by a certified laboratory, "
+                 "establish contamination."))
 
 
 def _arithmetic(r: WellResults, i: int, snap) -> str:
@@ -268,8 +268,8 @@ def _arithmetic(r: WellResults, i: int, snap) -> str:
         parts.append(f"Eligible costs: {listed} = {money(total)}.")
     cap = int(snap["eligible_cost_cap"] * 100)
     pct = int(snap["award_rate"] * 100)
-    steps = [f"Award: {pct}% of the lesser of eligible costs {money(total)} and {money(cap)} = {pct}% of "
-             f"{money(int(t['counted'][i]))} = {money(int(t['base'][i]))}"]
+    steps = [(f"Award: {pct}% of the lesser of eligible costs {money(total)} and {money(cap)} = {pct}% of "
+              f"{money(int(t['counted'][i]))} = {money(int(t['base'][i]))}")]
     if t["reduced"][i]:
         steps.append(f"less {int(snap['income_reduction_rate'] * 100)}% of ({money(c.annual_family_income)} - "
                      f"{money(int(snap['income_reduction_threshold'] * 100))}) = {money(int(t['cut'][i]))}")
