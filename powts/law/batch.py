@@ -245,14 +245,12 @@ class GrantResults:
         """The words of the given rows (all by default) as a polars frame: see render.grant_frame."""
         from .render import grant_frame
 
-        return grant_frame(self, rows, detail=True)
+        return grant_frame(self, rows, explain=False, detail=True, reason_list=False)
 
     def tests(self, i: int) -> list[Test]:
-        row = self.words([i]).row(0, named=True)
-        if not self.decided[i]:
-            return []
-        return [Test(k, row[f"cite_{k}"], row[f"pass_{k}"], row[f"sentence_{k}"]) for k in TESTS
-                if row[f"sentence_{k}"] is not None]
+        from .render import case_words
+
+        return [Test(*t) for t in case_words(self.words([i]).row(0, named=True))[0]]
 
     def reasons(self, i: int) -> list[dict]:
         return self.render(i)[0]
@@ -262,8 +260,10 @@ class GrantResults:
 
     def render(self, i: int) -> tuple[list[dict], str]:
         """(reasons, explanation) of row i."""
-        row = self.words([i]).row(0, named=True)
-        return row["reason_list"], row["explanation"]
+        from .render import case_words
+
+        _, _, _, reasons, text = case_words(self.words([i]).row(0, named=True))
+        return reasons, text
 
 
 def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantResults:

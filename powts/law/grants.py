@@ -19,7 +19,7 @@ from . import fields as F
 from .batch import APPLICANT_TYPES, PROGRAM, GrantColumns, GrantResults, evaluate, evaluate_rows
 from .engine import ParameterSet
 from .explain import FailedTests, Test
-from .render import ALL_TESTS as _TESTS
+from .render import case_words
 
 __all__ = ["APPLICANT_TYPES", "PROGRAM", "GrantApplication", "GrantDecision", "decide", "decide_row",
            "parse_application"]
@@ -136,12 +136,11 @@ def _columns(app: GrantApplication) -> GrantColumns:
 def decision(r: GrantResults, i: int = 0) -> GrantDecision:
     """Row i of a batch's results as a decision with its tests and words."""
     row = r.words([i]).row(0, named=True)
+    tests, arithmetic, _, _, text = case_words(row)
     if not r.decided[i]:
-        return GrantDecision(row["id"], False, 0, 0, None, None, error=str(r.error[i]), explanation=row["explanation"])
-    tests = [Test(k, row[f"cite_{k}"], row[f"pass_{k}"], row[f"sentence_{k}"]) for k in _TESTS
-             if row[f"sentence_{k}"] is not None]
+        return GrantDecision(row["id"], False, 0, 0, None, None, error=str(r.error[i]), explanation=text)
     return GrantDecision(row["id"], bool(r.eligible[i]), int(r.amount[i]), int(r.share[i]), row["category"],
-                         row["version"], tests, row["arithmetic"], explanation=row["explanation"])
+                         row["version"], [Test(*t) for t in tests], arithmetic, explanation=text)
 
 
 def decide(app: GrantApplication, params: ParameterSet | None = None) -> GrantDecision:

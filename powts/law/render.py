@@ -24,13 +24,11 @@ RESIDENCE_TESTS = [k for k in ALL_TESTS if k not in ("small_commercial", "revenu
 BUSINESS_TESTS = [k for k in ALL_TESTS if k not in ("principal_residence", "income_limit", "minimum_grant")]
 S = pl.String
 
-
 # digit groups of dollar amounts, looked up rather than formatted row by row
 _LEAD = pl.Series([""] + [f"{i}," for i in range(1, 1000)], dtype=pl.String)  # top group, "" when 0
 _MIDDLE = pl.Series([f"{i}," if i else "" for i in range(1000)] + [f"{i:03d}," for i in range(1000)], dtype=pl.String)
 _LAST = pl.Series([str(i) for i in range(1000)] + [f"{i:03d}" for i in range(1000)], dtype=pl.String)
 _CENTS = pl.Series([f"{i:02d}" for i in range(100)], dtype=pl.String)
-
 
 def money_expr(cents: pl.Expr) -> pl.Expr:
     """'$45,000.01' from integer cents (0 to below $10^12), column-wise: each group of three digits
@@ -42,15 +40,12 @@ def money_expr(cents: pl.Expr) -> pl.Expr:
                           pl.lit(_MIDDLE).gather(g1 + after[1]), pl.lit(_LAST).gather(g0 + after[2]), pl.lit("."),
                           pl.lit(_CENTS).gather(cents % 100)])
 
-
 def amount_expr(cents: pl.Expr) -> pl.Expr:
     """'3400.00' (the amount column of the output files)."""
     return pl.concat_str([(cents // 100).cast(S), pl.lit("."), (cents % 100).cast(S).str.zfill(2)])
 
-
 def _parse(template: str) -> list[tuple[str, str | None]]:
     return [(lit, field) for lit, field, _, _ in string.Formatter().parse(template)]
-
 
 def _pieces(template: str, values: dict[str, pl.Expr]) -> list[pl.Expr]:
     """A str.format template as the string expressions to concatenate (placeholders read `values`)."""
@@ -62,11 +57,9 @@ def _pieces(template: str, values: dict[str, pl.Expr]) -> list[pl.Expr]:
             out.append(values[field])
     return out
 
-
 def _fill(template: str, values: dict[str, pl.Expr]) -> pl.Expr:
     parts = _pieces(template, values)
     return pl.concat_str(parts) if len(parts) > 1 else (parts[0] if parts else pl.lit(""))
-
 
 def _choice(passed: pl.Expr, yes: str, no: str, values: dict[str, pl.Expr]) -> list[pl.Expr]:
     """The pieces of whichever of two sentences applies. When both have the same placeholders in
@@ -86,12 +79,10 @@ def _choice(passed: pl.Expr, yes: str, no: str, values: dict[str, pl.Expr]) -> l
             out.append(values[field])
     return out
 
-
 def _take(a: Any, idx: np.ndarray | None, n: int) -> np.ndarray:
     """A result or trace array (or a per-run scalar) for the rows rendered."""
     a = np.broadcast_to(np.asarray(a), (n,)) if np.ndim(a) == 0 else np.asarray(a)
     return a if idx is None else a[idx]
-
 
 def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
     """The results and trace of the rows rendered, as typed columns."""
@@ -138,19 +129,16 @@ def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
     extra["table_words"] = pl.Series("table_words", words if words is not None else [None] * n, dtype=S)
     return frame.with_columns(**extra), decided
 
+_PLANS: dict[tuple, tuple] = {}
 
-def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
-                reason_text: bool = False) -> pl.DataFrame:
-    """id, eligible, amount, category, version, reasons (reason_list: [{test, citation, text}];
-    reason_text: 'sentence (citation); ...') and explanation of the given rows of a GrantResults.
-    detail=True adds sentence_<test>, pass_<test>, cite_<test> and arithmetic (for one case).
-
-    Residence and business rows are written apart (each has its own list of tests), every
-    explanation as one concatenation of literal words and value columns."""
-    idx = None if rows is None else np.asarray(rows, dtype=np.int64)
-    frame, decided = _base_frame(r, idx)
-    seg = frame["seg"].to_numpy()
-    snaps = {k: r.segs.snaps[k - 1] for k in sorted({int(x) for x in np.unique(seg[decided])})}
+def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_list: bool, reason_text: bool):
+    """The expressions that write the words, for the law segments present and the columns asked
+    for; built once and reused (building them costs more than running them on one row)."""
+    key = (id(segs), present, explain, detail, reason_list, reason_text)
+    hit = _PLANS.get(key)
+    if hit and hit[0] is segs:
+        return hit[1]
+    snaps = {k: segs.snaps[k - 1] for k in present}
     col = pl.col
 
     def per_seg(fn) -> pl.Expr:
@@ -163,11 +151,11 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
         return per_seg(lambda s: f"${int(s[name] * 100) // 100:,}.{int(s[name] * 100) % 100:02d}")
 
     money_cols = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut"]
-    lf = frame.lazy().with_columns(
+    prelude = [
         *(money_expr(col(m)).alias(f"m_{m}") for m in money_cols),
         *(col(d).cast(pl.Date).dt.to_string("%Y-%m-%d").alias(f"d_{d}")
           for d in ("installed", "determined", "applied", "work", "last_day")),
-    )
+    ]
     v = {
         "conditions": col("cond_mask").replace_strict(list(range(32)), CONDITION_WORDS, return_dtype=S),
         "category": col("category").cast(S), "installed": col("d_installed"),
@@ -229,51 +217,76 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
             if detail:
                 details[k] = [pl.concat_str(sentence) if len(sentence) > 1 else sentence[0], passed, cite]
         out = [*common, per_seg(lambda s: s.version).alias("version")]
+        if detail:
+            out.append(pl.lit(None, dtype=S).alias("error"))
         if reason_text:
             out.append(pl.concat_str(reasons, separator="; ", ignore_nulls=True).alias("reasons"))
         if reason_list:
             out.append(pl.concat_list(structs).list.drop_nulls().cast(reason_dtype).alias("reason_list"))
         out.append(pl.concat_str([*pieces, *arithmetic, pl.lit(" "), outcome]).alias("explanation")
-                   if explain or detail else pl.lit("").alias("explanation"))
+                   if explain else pl.lit("").alias("explanation"))
         if detail:
             for k in ALL_TESTS:
                 s_, p_, c_ = details.get(k, (pl.lit(None, dtype=S), pl.lit(None, dtype=pl.Boolean), pl.lit(None, dtype=S)))
                 out += [s_.alias(f"sentence_{k}"), p_.alias(f"pass_{k}"), c_.alias(f"cite_{k}")]
-            out.append(pl.concat_str(arithmetic).alias("arithmetic"))
+            out += [pl.concat_str(arithmetic).alias("arithmetic"), outcome.alias("outcome")]
         return out
 
     def undecided_part() -> list[pl.Expr]:
         out = [*common, pl.lit(None, dtype=S).alias("version")]
+        if detail:
+            out.append(col("error"))
         if reason_text:
             out.append(col("error").alias("reasons"))
         if reason_list:
             out.append(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))])
                        .cast(reason_dtype).alias("reason_list"))
-        out.append(_fill(GRANT_OUTCOME["not_decided"], v).alias("explanation") if explain or detail
+        out.append(_fill(GRANT_OUTCOME["not_decided"], v).alias("explanation") if explain
                    else pl.lit("").alias("explanation"))
         if detail:
             for k in ALL_TESTS:
                 out += [pl.lit(None, dtype=S).alias(f"sentence_{k}"), pl.lit(None, dtype=pl.Boolean).alias(f"pass_{k}"),
                         pl.lit(None, dtype=S).alias(f"cite_{k}")]
-            out.append(pl.lit(None, dtype=S).alias("arithmetic"))
+            out += [pl.lit(None, dtype=S).alias("arithmetic"), pl.lit(None, dtype=S).alias("outcome")]
         return out
 
+    plan = (prelude, decided_part(RESIDENCE_TESTS), decided_part(BUSINESS_TESTS), undecided_part())
+    if len(_PLANS) > 256:
+        _PLANS.clear()
+    _PLANS[key] = (segs, plan)
+    return plan
+
+def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
+                reason_text: bool = False) -> pl.DataFrame:
+    """id, eligible, amount, category, version, reasons (reason_list: [{test, citation, text}];
+    reason_text: 'sentence (citation); ...') and explanation of the given rows of a GrantResults.
+    detail=True adds sentence_<test>, pass_<test>, cite_<test>, arithmetic and outcome (for one case,
+    which assembles its explanation with `case_words`).
+
+    Residence and business rows are written apart (each has its own list of tests), every
+    explanation as one concatenation of literal words and value columns."""
+    idx = None if rows is None else np.asarray(rows, dtype=np.int64)
+    frame, decided = _base_frame(r, idx)
+    seg = frame["seg"].to_numpy()
+    present = tuple(sorted({int(x) for x in np.unique(seg[decided])}))
+    prelude, residence_exprs, business_exprs, undecided_exprs = _plan(r.segs, present, explain, detail,
+                                                                       reason_list, reason_text)
+    lf = frame.lazy().with_columns(prelude)
     business = frame["business"].to_numpy()
     parts = []
-    for kind_rows, select in ((decided & ~business, lambda: decided_part(RESIDENCE_TESTS)),
-                              (decided & business, lambda: decided_part(BUSINESS_TESTS)),
-                              (~decided, undecided_part)):
+    for kind_rows, exprs in ((decided & ~business, residence_exprs), (decided & business, business_exprs),
+                             (~decided, undecided_exprs)):
         if kind_rows.all():
-            parts = [lf.select(select())]
+            parts = [lf.select(exprs)]
             break
         if kind_rows.any():
-            parts.append(lf.filter(pl.Series(kind_rows)).select(select()))
+            parts.append(lf.filter(pl.Series(kind_rows)).select(exprs))
     if not parts:
-        parts = [lf.select(undecided_part())]
-    frames = pl.collect_all(parts)
+        parts = [lf.select(undecided_exprs)]
+    # a few rows (one case on the web or the API): planning the query would cost more than running it
+    frames = pl.collect_all(parts, optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())
     out = frames[0] if len(frames) == 1 else pl.concat(frames).sort("row")
     return out.drop("row")
-
 
 def decision_frame(r) -> pl.DataFrame:
     """id, eligible, amount, category, version only (no words): for runs that need the decisions."""
@@ -285,3 +298,16 @@ def decision_frame(r) -> pl.DataFrame:
         "id", "eligible", amount_expr(pl.col("amount_cents")).alias("amount"),
         pl.when(pl.col("category") > 0).then(pl.col("category")).alias("category"),
         pl.lit(pl.Series(versions, dtype=S)).gather(pl.col("seg")).alias("version"))
+
+
+def case_words(row: dict) -> tuple[list, str, str, list[dict], str]:
+    """(tests as (key, citation, passed, sentence), arithmetic, outcome, reasons, explanation) of one
+    row of a detail frame: the same pieces the bulk explanation concatenates, assembled in order."""
+    if row["outcome"] is None:  # not decided: the row's error
+        return [], "", "", [{"test": "input", "citation": "", "text": row["error"]}], \
+            GRANT_OUTCOME["not_decided"].format(error=row["error"])
+    tests = [(k, row[f"cite_{k}"], row[f"pass_{k}"], row[f"sentence_{k}"]) for k in ALL_TESTS
+             if row[f"sentence_{k}"] is not None]
+    reasons = [{"test": k, "citation": c, "text": t} for k, c, p, t in tests if not p]
+    lines = [f"{'PASS' if p else 'FAIL'} {t} ({c})" for _, c, p, t in tests]
+    return tests, row["arithmetic"], row["outcome"], reasons, " ".join([*lines, row["arithmetic"], row["outcome"]])
