@@ -36,7 +36,10 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="powts rules", description="Wisconsin Fund grants and well compensation, as cited code.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    ev = sub.add_parser("evaluate", help="decide each row of a file")
+    ev = sub.add_parser("evaluate", help="decide each row of a file", description=(
+        "Decide each row. Grant output: id, eligible, amount, category, version, reasons, explanation. "
+        "Amounts are dollars with cents; the 30% income reduction is rounded half up to the cent before "
+        "it is subtracted (the statutes do not say how to round)."))
     ev.add_argument("program", choices=["wisconsin-fund-grant", "well-compensation"])
     ev.add_argument("--input", required=True)
     ev.add_argument("--output", required=True)
