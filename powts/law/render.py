@@ -24,11 +24,15 @@ RESIDENCE_TESTS = [k for k in ALL_TESTS if k not in ("small_commercial", "revenu
 BUSINESS_TESTS = [k for k in ALL_TESTS if k not in ("principal_residence", "income_limit", "minimum_grant")]
 S = pl.String
 
+
 # digit groups of dollar amounts, looked up rather than formatted row by row
+
+
 _LEAD = pl.Series([""] + [f"{i}," for i in range(1, 1000)], dtype=pl.String)  # top group, "" when 0
 _MIDDLE = pl.Series([f"{i}," if i else "" for i in range(1000)] + [f"{i:03d}," for i in range(1000)], dtype=pl.String)
 _LAST = pl.Series([str(i) for i in range(1000)] + [f"{i:03d}" for i in range(1000)], dtype=pl.String)
 _CENTS = pl.Series([f"{i:02d}" for i in range(100)], dtype=pl.String)
+
 
 def money_expr(cents: pl.Expr) -> pl.Expr:
     """'$45,000.01' from integer cents (0 to below $10^12), column-wise: each group of three digits
@@ -40,49 +44,87 @@ def money_expr(cents: pl.Expr) -> pl.Expr:
                           pl.lit(_MIDDLE).gather(g1 + after[1]), pl.lit(_LAST).gather(g0 + after[2]), pl.lit("."),
                           pl.lit(_CENTS).gather(cents % 100)])
 
+
 def amount_expr(cents: pl.Expr) -> pl.Expr:
     """'3400.00' (the amount column of the output files)."""
     return pl.concat_str([(cents // 100).cast(S), pl.lit("."), (cents % 100).cast(S).str.zfill(2)])
 
+
 def _parse(template: str) -> list[tuple[str, str | None]]:
     return [(lit, field) for lit, field, _, _ in string.Formatter().parse(template)]
 
-def _pieces(template: str, values: dict[str, pl.Expr]) -> list[pl.Expr]:
-    """A str.format template as the string expressions to concatenate (placeholders read `values`)."""
-    out: list[pl.Expr] = []
+
+def _add(out: list, piece) -> None:
+    """Append a piece (a literal str, a ("choice", test, passed, yes, no) between two literals, or an
+    expression), merging it into the previous one where both are words known in advance: fewer,
+    longer pieces make a much cheaper concatenation."""
+    last = out[-1] if out else None
+    if isinstance(piece, str):
+        if isinstance(last, str):
+            out[-1] = last + piece
+        elif isinstance(last, tuple):
+            out[-1] = (*last[:3], last[3] + piece, last[4] + piece)
+        elif piece:
+            out.append(piece)
+    elif isinstance(piece, tuple):
+        if isinstance(last, str):
+            out[-1] = (*piece[:3], last + piece[3], last + piece[4])
+        elif isinstance(last, tuple) and last[1] == piece[1]:
+            out[-1] = (*last[:3], last[3] + piece[3], last[4] + piece[4])
+        else:
+            out.append(piece)
+    else:
+        out.append(piece)
+
+
+def _expr(piece) -> pl.Expr:
+    if isinstance(piece, str):
+        return pl.lit(piece)
+    if isinstance(piece, tuple):
+        return pl.when(piece[2]).then(pl.lit(piece[3])).otherwise(pl.lit(piece[4]))
+    return piece
+
+
+def _concat(pieces: list) -> pl.Expr:
+    exprs = [_expr(p) for p in pieces]
+    return pl.concat_str(exprs) if len(exprs) > 1 else (exprs[0] if exprs else pl.lit(""))
+
+
+def _pieces(template: str, values: dict) -> list:
+    """A str.format template as pieces to concatenate (placeholders read `values`: words known in
+    advance, or expressions)."""
+    out: list = []
     for literal, field in _parse(template):
-        if literal:
-            out.append(pl.lit(literal))
+        _add(out, literal)
         if field is not None:
-            out.append(values[field])
+            _add(out, values[field])
     return out
 
-def _fill(template: str, values: dict[str, pl.Expr]) -> pl.Expr:
-    parts = _pieces(template, values)
-    return pl.concat_str(parts) if len(parts) > 1 else (parts[0] if parts else pl.lit(""))
 
-def _choice(passed: pl.Expr, yes: str, no: str, values: dict[str, pl.Expr]) -> list[pl.Expr]:
+def _fill(template: str, values: dict) -> pl.Expr:
+    return _concat(_pieces(template, values))
+
+
+def _choice(test: str, passed: pl.Expr, yes: str, no: str, values: dict) -> list:
     """The pieces of whichever of two sentences applies. When both have the same placeholders in
     the same order (most do), only the literal words are chosen per row and each value is
     formatted once, instead of building both sentences for every row."""
     a, b = _parse(yes), _parse(no)
     if [f for _, f in a] != [f for _, f in b]:
         return [pl.when(passed).then(_fill(yes, values)).otherwise(_fill(no, values))]
-    out: list[pl.Expr] = []
+    out: list = []
     for (la, field), (lb, _) in zip(a, b):
-        if la == lb:
-            if la:
-                out.append(pl.lit(la))
-        else:
-            out.append(pl.when(passed).then(pl.lit(la)).otherwise(pl.lit(lb)))
+        _add(out, la if la == lb else ("choice", test, passed, la, lb))
         if field is not None:
-            out.append(values[field])
+            _add(out, values[field])
     return out
+
 
 def _take(a: Any, idx: np.ndarray | None, n: int) -> np.ndarray:
     """A result or trace array (or a per-run scalar) for the rows rendered."""
     a = np.broadcast_to(np.asarray(a), (n,)) if np.ndim(a) == 0 else np.asarray(a)
     return a if idx is None else a[idx]
+
 
 def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
     """The results and trace of the rows rendered, as typed columns."""
@@ -129,7 +171,9 @@ def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
     extra["table_words"] = pl.Series("table_words", words if words is not None else [None] * n, dtype=S)
     return frame.with_columns(**extra), decided
 
+
 _PLANS: dict[tuple, tuple] = {}
+
 
 def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_list: bool, reason_text: bool):
     """The expressions that write the words, for the law segments present and the columns asked
@@ -143,8 +187,10 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
 
     def per_seg(fn) -> pl.Expr:
         vals = {k: fn(s) for k, s in snaps.items()}
-        if len(set(vals.values())) <= 1:
-            return pl.lit(next(iter(vals.values()), None), dtype=S)
+        if len(set(vals.values())) == 1:
+            return next(iter(vals.values()))  # the same words for every row: a literal
+        if not vals:
+            return pl.lit(None, dtype=S)
         return col("seg").replace_strict(list(vals), list(vals.values()), default=None, return_dtype=S)
 
     def money_seg(name):
@@ -182,16 +228,17 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
     v["lead"] = pl.when(exp).then(pl.lit(A["lead_experimental"])).otherwise(pl.lit(A["lead"]))
     v["table_label"] = pl.when(exp).then(pl.lit(A["table_label_experimental"])).otherwise(pl.lit(A["table_label"]))
     v["cap_words"] = pl.when(col("units") > 1).then(_fill(A["cap_units"], v)).otherwise(col("m_per_unit"))
-    v["cite"] = pl.when(exp).then(per_seg(lambda s: s["test_citations"]["experimental"])) \
-        .otherwise(per_seg(lambda s: s["test_citations"]["amount"]))
+    v["cite"] = pl.when(exp).then(_expr(per_seg(lambda s: s["test_citations"]["experimental"]))) \
+        .otherwise(_expr(per_seg(lambda s: s["test_citations"]["amount"])))
     reduction = (pl.when(col("reduced"))
                  .then(pl.concat_str([pl.lit("; "), _fill(A["reduction"], v),
                                       pl.when(col("below_zero")).then(pl.lit("; " + A["not_below_zero"]))
                                       .otherwise(pl.lit(""))]))
                  .when(~col("business") & ~col("reduce")).then(pl.lit("; " + A["no_reduction_experimental"]))
                  .otherwise(pl.lit("")))
-    arithmetic = [col("table_words").fill_null(""), *_pieces(A["head"], v), reduction, pl.lit("; "),
-                  *_pieces(A["grant"], v), *_pieces(A["close"], v)]
+    arithmetic: list = [col("table_words").fill_null("")]
+    for piece in [*_pieces(A["head"], v), reduction, "; ", *_pieces(A["grant"], v), *_pieces(A["close"], v)]:
+        _add(arithmetic, piece)
     outcome = pl.when(col("eligible")).then(_fill(GRANT_OUTCOME["eligible"], v)) \
         .otherwise(pl.lit(GRANT_OUTCOME["not_eligible"]))
     common = [
@@ -201,35 +248,41 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
     reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
 
     def decided_part(tests: list[str]) -> list[pl.Expr]:
-        pieces: list[pl.Expr] = []
+        pieces: list = []
         reasons, structs, details = [], [], {}
         for k in tests:
             passed = (col("failed") & (1 << ALL_TESTS.index(k))) == 0
             cite = per_seg(lambda s, k=k: s["test_citations"][k])
             yes, no = GRANT_SENTENCES[k]
-            sentence = _choice(passed, yes, no, v)
-            pieces += [pl.when(passed).then(pl.lit("PASS ")).otherwise(pl.lit("FAIL ")), *sentence,
-                       pl.lit(" ("), cite, pl.lit(") ")]
+            sentence = _choice(k, passed, yes, no, v)
+            for piece in [("choice", k, passed, "PASS ", "FAIL "), *sentence, " (", cite, ") "]:
+                _add(pieces, piece)
+            failed_words: list = []
+            for piece in [*_pieces(no, v), " (", cite, ")"]:
+                _add(failed_words, piece)
             if reason_text:
-                reasons.append(pl.when(~passed).then(pl.concat_str([*_pieces(no, v), pl.lit(" ("), cite, pl.lit(")")])))
+                reasons.append(pl.when(~passed).then(_concat(failed_words)))
             if reason_list:
-                structs.append(pl.when(~passed).then(pl.struct(test=pl.lit(k), citation=cite, text=_fill(no, v))))
+                structs.append(pl.when(~passed).then(pl.struct(test=pl.lit(k), citation=_expr(cite), text=_fill(no, v))))
             if detail:
-                details[k] = [pl.concat_str(sentence) if len(sentence) > 1 else sentence[0], passed, cite]
-        out = [*common, per_seg(lambda s: s.version).alias("version")]
+                details[k] = [_concat(sentence), passed, _expr(cite)]
+        out = [*common, _expr(per_seg(lambda s: s.version)).alias("version")]
         if detail:
             out.append(pl.lit(None, dtype=S).alias("error"))
         if reason_text:
             out.append(pl.concat_str(reasons, separator="; ", ignore_nulls=True).alias("reasons"))
         if reason_list:
             out.append(pl.concat_list(structs).list.drop_nulls().cast(reason_dtype).alias("reason_list"))
-        out.append(pl.concat_str([*pieces, *arithmetic, pl.lit(" "), outcome]).alias("explanation")
+        words = list(pieces)
+        for piece in [*arithmetic, " ", outcome]:
+            _add(words, piece)
+        out.append(_concat(words).alias("explanation")
                    if explain else pl.lit("").alias("explanation"))
         if detail:
             for k in ALL_TESTS:
                 s_, p_, c_ = details.get(k, (pl.lit(None, dtype=S), pl.lit(None, dtype=pl.Boolean), pl.lit(None, dtype=S)))
                 out += [s_.alias(f"sentence_{k}"), p_.alias(f"pass_{k}"), c_.alias(f"cite_{k}")]
-            out += [pl.concat_str(arithmetic).alias("arithmetic"), outcome.alias("outcome")]
+            out += [_concat(arithmetic).alias("arithmetic"), outcome.alias("outcome")]
         return out
 
     def undecided_part() -> list[pl.Expr]:
@@ -255,6 +308,7 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
         _PLANS.clear()
     _PLANS[key] = (segs, plan)
     return plan
+
 
 def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
                 reason_text: bool = False) -> pl.DataFrame:
@@ -287,6 +341,7 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
     frames = pl.collect_all(parts, optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())
     out = frames[0] if len(frames) == 1 else pl.concat(frames).sort("row")
     return out.drop("row")
+
 
 def decision_frame(r) -> pl.DataFrame:
     """id, eligible, amount, category, version only (no words): for runs that need the decisions."""
