@@ -85,24 +85,35 @@ def _fields_per_line(data: bytes) -> np.ndarray | None:
 def _read_plain_csv(data: bytes) -> Table | None:
     """Columns read by polars (all as strings, in parallel) when every line has all its fields.
 
-    The structure is checked first with numpy (delimiters outside quotes on each line), so a line
-    with too many or too few fields, or a blank line, goes to the csv module, which names the line."""
+    polars refuses a line with too many fields; one with too few is found by counting delimiters
+    (every line has width - 1 of them, so the total is known), a blank line or a line break inside
+    quotes by the number of rows. Any of these goes to the csv module, which names the line."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data or b"\r" in data:
         return None
     if not data.endswith(b"\n"):
         data += b"\n"
-    fields = _fields_per_line(data)
-    if fields is None or fields.size == 0 or (fields != fields[0]).any() or b"\n\n" in data:
-        return None
-    rows = fields.size - 1
+    lines = data.count(b"\n")
+    width = data[:data.index(b"\n")].count(b",") + 1
+    quotes = data.count(b'"')
+    if quotes and quotes != 2 * data.count(b'""'):
+        # quoted fields with words in them: count the delimiters outside quotes line by line
+        fields = _fields_per_line(data)
+        if fields is None or (fields != width).any():
+            return None
+    elif data.count(b",") != (width - 1) * lines:
+        # (only empty quoted fields: every comma and line break is a delimiter)
+        return None  # some line has too few fields, or a blank line (polars refuses a line with too many)
+    if width == 1 and b"\n\n" in data:
+        return None  # a blank line: the csv module names it
+    rows = lines - 1
     try:
         frame = pl.read_csv(data, infer_schema=False, has_header=True, empty_string_is_null=False,
                             raise_if_empty=False)
     except (pl.exceptions.PolarsError, UnicodeDecodeError):
         return None
-    if frame.height != rows or frame.width != int(fields[0]):
+    if frame.height != rows or frame.width != width:
         return None
     frame = frame.rename({c: c.strip() for c in frame.columns})
     return Table({name: frame[name].fill_null("") for name in frame.columns}, rows)
