@@ -10,14 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from powts.law.engine import (
-    PARAMETER_DIR,
-    NoProgramInForce,
-    NotCovered,
-    ParameterError,
-    ParameterSet,
-    default_parameters,
-)
+from powts.law.engine import (PARAMETER_DIR, NoProgramInForce, NotCovered, ParameterError, ParameterSet,
+                              default_parameters)
 
 GOOD = """\
 program: well-compensation
