@@ -16,7 +16,6 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Iterator
 
 from . import fields as F
 from .engine import LawDateError, ParameterError, default_parameters
@@ -37,12 +36,16 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="powts rules", description="Wisconsin Fund grants and well compensation, as cited code.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    ev = sub.add_parser("evaluate", help="decide each row of a file")
+    ev = sub.add_parser("evaluate", help="decide each row of a file", description=(
+        "Decide each row. Grant output: id, eligible, amount, category, version, reasons, explanation. "
+        "Amounts are dollars with cents; the 30% income reduction is rounded half up to the cent before "
+        "it is subtracted (the statutes do not say how to round)."))
     ev.add_argument("program", choices=["wisconsin-fund-grant", "well-compensation"])
     ev.add_argument("--input", required=True)
     ev.add_argument("--output", required=True)
     ev.add_argument("--no-explanation", action="store_true",
                     help="leave the explanation column empty (reasons still name and cite each failed test); for bulk runs")
+    ev.add_argument("--columns", help="output only these columns, e.g. id,eligible,amount (grants; default: all)")
     al = sub.add_parser("allocate", help="allocate a fiscal year's funds")
     al.add_argument("program", choices=["wisconsin-fund", "well-compensation"])
     al.add_argument("--funds", required=True, help="dollars available, e.g. 840000 or 840000.00")
@@ -130,73 +133,53 @@ def _amount(c: int) -> str:
     return f"{c // 100}.{c % 100:02d}"
 
 
-CHUNK = 250_000  # rows rendered at a time: bounded memory for any file size
-
-
-def _grant_rows(r, explain: bool = True) -> Iterator[dict]:
-    import numpy as np
-
-    from .render import render_rows
-
-    ids = r.cols.id.tolist()
-    eligible = r.eligible.tolist()
-    amounts = r.amount.tolist()
-    cats = r.category.tolist()
-    versions = r.versions().tolist()
-    for lo in range(0, r.cols.n, CHUNK):
-        for i, reasons, explanation in render_rows(r, np.arange(lo, min(lo + CHUNK, r.cols.n))):
-            yield {"id": ids[i] or "", "eligible": eligible[i], "amount": _amount(amounts[i]),
-                   "category": cats[i] or None, "version": versions[i], "reasons": reasons,
-                   "explanation": explanation if explain else ""}
-
-
-def _quote(text: str) -> str:
-    if any(ch in text for ch in ',"\n\r'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def _write_grants_csv(path: str, r, explain: bool = True) -> None:
-    """The CSV writer for a million rows: lines from templates (render.csv_lines); the csv module
-    would scan every character of every long explanation. Reasons and explanation always quoted."""
-    import numpy as np
-
-    from .io import InputError
-    from .render import csv_lines
-
-    ids = np.array([x or "" for x in r.cols.id.tolist()], dtype=object)
-    u = np.asarray(ids.tolist(), dtype=str) if r.cols.n else np.array([], dtype=str)
-    special = np.flatnonzero((np.strings.find(u, ",") >= 0) | (np.strings.find(u, '"') >= 0)
-                             | (np.strings.find(u, "\n") >= 0) | (np.strings.find(u, "\r") >= 0))
-    for i in special:
-        ids[i] = _quote(ids[i])
-    SD = np.dtypes.StringDType()
-    a = r.amount
-    amounts = np.empty(r.cols.n, dtype=object)
-    amounts[:] = np.strings.add(np.strings.add((a // 100).astype(SD), "."), np.strings.zfill((a % 100).astype(SD), 2)).tolist()
-    versions = r.versions()
-    try:
-        handle = open(path, "w", encoding="utf-8", newline="")
-    except OSError as e:
-        raise InputError(f"{path}: cannot write ({e.strerror})") from None
-    with handle:
-        handle.write(",".join(GRANT_FIELDS) + "\n")
-        for lo in range(0, r.cols.n, CHUNK):
-            handle.write(csv_lines(r, np.arange(lo, min(lo + CHUNK, r.cols.n)), ids, amounts, versions, explain))
+CHUNK = 500_000  # rows written at a time: bounded memory for any file size
 
 
 def _evaluate_grants(args) -> int:
-    from .io import kind_of, write_rows
-
+    """Decisions written column-wise: render.grant_frame builds every row's words with polars
+    string expressions, polars writes the file; no Python loop per row."""
     import time
 
+    from .io import InputError, kind_of
+    from .render import decision_frame, grant_frame
+
+    columns = GRANT_FIELDS
+    if args.columns:
+        columns = [c.strip() for c in args.columns.split(",") if c.strip()]
+        unknown = [c for c in columns if c not in GRANT_FIELDS]
+        if unknown or not columns:
+            raise ValueError(f"--columns: {', '.join(unknown) or '(none)'} not among {', '.join(GRANT_FIELDS)}")
+    to_csv = args.output != "-" and kind_of(args.output) == "csv"
     r = _grant_results(args.input)
     t = time.perf_counter()
-    explain = not args.no_explanation
-    if args.output != "-" and kind_of(args.output) == "csv":
-        _write_grants_csv(args.output, r, explain)
-    else:
-        write_rows(args.output, GRANT_FIELDS, _grant_rows(r, explain))
+    explain = not args.no_explanation and "explanation" in columns
+    words = "reasons" in columns or "explanation" in columns
+    import contextlib
+
+    try:
+        opened = contextlib.nullcontext() if args.output == "-" else open(args.output, "wb")  # noqa: SIM115
+    except OSError as e:
+        raise InputError(f"{args.output}: cannot write ({e.strerror})") from None
+    with opened as handle:
+        # words are built a chunk at a time (bounded memory); decisions alone in one go
+        for lo in range(0, max(r.cols.n, 1), CHUNK if words else max(r.cols.n, 1)):
+            rows = None if r.cols.n <= CHUNK or not words else range(lo, min(lo + CHUNK, r.cols.n))
+            if words:
+                frame = grant_frame(r, rows, explain=explain, reason_text=to_csv and "reasons" in columns,
+                                    reason_list=not to_csv and "reasons" in columns)
+            else:
+                frame = decision_frame(r)
+            frame = frame.rename({"reason_list": "reasons"}, strict=False).select(columns)
+            if to_csv:
+                frame.write_csv(handle, include_header=lo == 0)
+            elif r.cols.n:
+                if handle is None:
+                    sys.stdout.write(frame.write_ndjson())
+                else:
+                    frame.write_ndjson(handle)
+    if args.output == "-":
+        sys.stdout.flush()
     _stage("write words", t)
     _report(int((~r.decided).sum()), r.cols.n)
     return 0
@@ -204,18 +187,12 @@ def _evaluate_grants(args) -> int:
 
 def _well_decisions(path: str):
     from .io import read_table
-    from .wells import WellDecision, decide_row
+    from .wells import decide_rows
 
     table = read_table(path)
-    table.columns = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in table.columns.items()}
-    keys = list(table.columns)
-    out = []
-    for i in range(table.n):
-        if i in table.line_errors:
-            out.append(WellDecision(str(table.columns.get("id", [""] * table.n)[i] or ""), False, 0, error=table.line_errors[i]))
-            continue
-        out.append(decide_row({k: table.columns[k][i] for k in keys}))
-    return out
+    cols = {k: (v.to_list() if hasattr(v, "to_list") else list(v)) for k, v in table.columns.items()}
+    rows = [{k: cols[k][i] for k in cols} for i in range(table.n)]
+    return decide_rows(rows, errors=table.line_errors)
 
 
 def _evaluate_wells(args) -> int:
@@ -261,14 +238,16 @@ def _allocate_grants(args) -> int:
 
 def _allocate_wells(args) -> int:
     from .io import write_rows
-    from .wells import pay_in_order
+    from .wells import PROGRAM, pay_in_order
 
     funds = _funds(args.funds)
     decisions = _well_decisions(args.input)
     payments = pay_in_order(decisions, funds)
+    dated = [d.claimed_on for d in decisions if d.claimed_on]
+    cite = default_parameters().snapshot(PROGRAM, max(dated))["test_citations"]["order"] if dated else ""
+    note = f"paid in the order completed claims were received ({cite})" if cite else ""
     rows = ({"id": p.id, "award": _amount(p.award), "paid": _amount(p.paid), "status": p.status,
-             "position": p.position, "note": "s. 281.75(5)(f): paid in the order completed claims were received"}
-            for p in payments)
+             "position": p.position, "note": note} for p in payments)
     write_rows(args.output, ["id", "award", "paid", "status", "position", "note"], rows)
     _report(sum(1 for d in decisions if d.error), len(decisions))
     return 0

@@ -1,15 +1,18 @@
-"""Vectorised reading of input columns (numpy), falling back to fields.py value by value.
+"""Vectorised reading of input columns (polars or numpy), falling back to fields.py value by value.
 
-A column is a sequence of raw values (CSV strings, or JSON values). When every value is a plain
-string in the usual form, numpy converts the whole column at once; any value it cannot vouch for
-is read by the reference parser in fields.py, so both paths accept and refuse the same values with
+A column is a polars String Series (a CSV file read by polars), a numpy string array, or a sequence
+of raw values (JSON values). Values in the usual form are converted a whole column at once (polars
+with strict=False, so one bad value never aborts the file); any value the fast path cannot vouch for
+is read by the reference parser in fields.py, so every path accepts and refuses the same values with
 the same messages. Errors are kept per row: `errors[i]` holds the first error of row i.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
+import polars as pl
 
 from . import fields as F
 
@@ -41,15 +44,27 @@ def _as_str_array(values: Sequence[Any]) -> np.ndarray:
     return np.strings.strip(np.asarray(values, dtype=np.str_))
 
 
+def _is_pl(values: Any) -> bool:
+    return isinstance(values, pl.Series)
+
+
+def take(values: Sequence[Any], rows: np.ndarray) -> list[Any]:
+    """The raw values of some rows, as Python values (for the reference parsers)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if _is_pl(values):
+        return values.gather(rows).to_list() if rows.size else []
+    return [values[i] for i in rows]
+
+
 def _fallback(name: str, values: Sequence[Any], rows: np.ndarray, parse: Callable, out: np.ndarray,
               errors: Errors, where: np.ndarray | None, convert: Callable = lambda v: v) -> None:
     rows = np.asarray(rows, dtype=np.int64)
     if where is not None:
         rows = rows[where[rows]]  # a field that does not apply to a row is not read for it
     bad_rows, bad_msgs = [], []
-    for i in rows:
+    raws = take(values, rows)
+    for i, raw in zip(rows, raws):
         try:
-            raw = values[i]
             v = parse(name, str(raw) if isinstance(raw, np.str_) else raw)
             out[i] = convert(v)
         except F.FieldError as e:
@@ -64,7 +79,15 @@ def dates(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
     n = len(values)
     out = np.full(n, NAT, dtype=np.int64)
     todo = np.arange(n)
-    if n and _all_str(values):
+    if n and _is_pl(values):
+        s = values.str.strip_chars()
+        parsed = s.str.strptime(pl.Date, "%Y-%m-%d", strict=False)
+        good = (s.str.contains(r"^\d{4}-\d{2}-\d{2}$") & parsed.is_not_null() & (parsed.dt.year() >= 1)).fill_null(False)
+        good_np = good.to_numpy()
+        out[good_np] = parsed.filter(good).cast(pl.Int64).to_numpy()
+        done = good_np | ((s == "").to_numpy() & (not required))
+        todo = np.flatnonzero(~done)
+    elif n and _all_str(values):
         s = _as_str_array(values)
         days, good = iso_days(s)
         out[good] = days[good]
@@ -138,7 +161,16 @@ def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
     n = len(values)
     out = np.full(n, MISSING, dtype=np.int64)
     todo = np.arange(n)
-    if n and _all_str(values):
+    if n and _is_pl(values):
+        s = values.str.strip_chars()
+        good = s.str.contains(r"^\d{1,12}(\.\d{1,2})?$").fill_null(False)
+        parts = s.filter(good).str.split_exact(".", 1).struct
+        whole = parts.field("field_0").cast(pl.Int64)
+        frac = parts.field("field_1").fill_null("").str.pad_end(2, "0").cast(pl.Int64)
+        good_np = good.to_numpy()
+        out[good_np] = (whole * 100 + frac).to_numpy()
+        todo = np.flatnonzero(~(good_np | ((s == "").to_numpy() & (not required))))
+    elif n and _all_str(values):
         s = _as_str_array(values)
         whole, _, frac = np.strings.partition(s, ".")
         wl = np.strings.str_len(whole)
@@ -161,6 +193,23 @@ def memo(name: str, values: Sequence[Any], parse: Callable, errors: Errors, fill
     n = len(values)
     out = np.empty(n, dtype=dtype)
     rows = range(n)
+    if n and _is_pl(values) and values.dtype == pl.String:
+        uniq = values.unique(maintain_order=True)
+        if len(uniq) <= 10_000:
+            parsed, bad = [], []
+            for k, v in enumerate(uniq.to_list()):
+                try:
+                    parsed.append(parse(name, v))
+                except F.FieldError as e:
+                    parsed.append(fill)
+                    bad.append((k, str(e)))
+            codes = values.replace_strict(uniq, pl.int_range(len(uniq), eager=True), return_dtype=pl.Int32).to_numpy()
+            out[:] = np.asarray(parsed, dtype=dtype)[codes]
+            for k, msg in bad:
+                hit = np.flatnonzero(codes == k)
+                errors.add(hit, [msg] * len(hit), where)
+            return out
+        values = values.to_list()
     if isinstance(values, np.ndarray) and values.dtype.kind == "U" and n:
         # string column: one vectorised comparison per distinct value (up to 40), then a loop for the rest
         todo = np.ones(n, dtype=bool)
@@ -214,7 +263,13 @@ def ints(name: str, values: Sequence[Any], errors: Errors, default: int, minimum
     n = len(values)
     out = np.full(n, default, dtype=np.int64)
     todo = np.arange(n)
-    if n and _all_str(values):
+    if n and _is_pl(values):
+        s = values.str.strip_chars()
+        digits = s.str.contains(r"^\d{1,15}$").fill_null(False)
+        d = digits.to_numpy()
+        out[d] = s.filter(digits).cast(pl.Int64).to_numpy()
+        todo = np.flatnonzero(~((d & (out >= minimum)) | (s == "").to_numpy()))
+    elif n and _all_str(values):
         s = _as_str_array(values)
         sl = np.strings.str_len(s)
         digits = np.strings.isdigit(s) & (sl > 0) & (sl <= 15)
@@ -231,7 +286,15 @@ def numbers(name: str, values: Sequence[Any], errors: Errors, required: bool = T
     n = len(values)
     out = np.full(n, np.nan)
     todo = np.arange(n)
-    if n and _all_str(values):
+    if n and _is_pl(values):
+        s = values.str.strip_chars()
+        good = s.str.contains(r"^\d+(\.\d*)?$").fill_null(False) & (s.str.len_chars() <= 15)
+        g = good.to_numpy()
+        out[g] = s.filter(good).cast(pl.Float64).to_numpy()
+        if positive:
+            g &= out > 0
+        todo = np.flatnonzero(~(g | ((s == "").to_numpy() & (not required))))
+    elif n and _all_str(values):
         s = _as_str_array(values)
         whole, _, frac = np.strings.partition(s, ".")
         good = (np.strings.str_len(whole) > 0) & np.strings.isdigit(whole) & (np.strings.isdigit(frac) | (frac == ""))
@@ -246,7 +309,10 @@ def numbers(name: str, values: Sequence[Any], errors: Errors, required: bool = T
     return out
 
 
-def texts(values: Sequence[Any]) -> np.ndarray:
+def texts(values: Sequence[Any]) -> np.ndarray | pl.Series:
+    """Free text (ids, names), stripped; blank is None (a polars column keeps "" for blank)."""
+    if _is_pl(values):
+        return values.str.strip_chars().fill_null("")
     out = np.empty(len(values), dtype=object)
     if len(values) and _all_str(values):
         s = _as_str_array(values)
@@ -255,3 +321,55 @@ def texts(values: Sequence[Any]) -> np.ndarray:
         return out
     out[:] = [None if F.is_blank(v) else str(v).strip() for v in values]
     return out
+
+
+def blank(values: np.ndarray | pl.Series) -> np.ndarray:
+    """Where a texts() column is blank."""
+    if _is_pl(values):
+        return (values == "").to_numpy()
+    return np.equal(values, None).astype(bool)
+
+
+def objects(values: np.ndarray | pl.Series) -> np.ndarray:
+    """A texts() column as Python values, None where blank (for the few-row paths)."""
+    if _is_pl(values):
+        out = np.empty(len(values), dtype=object)
+        out[:] = [v or None for v in values.to_list()]
+        return out
+    return values
+
+
+def series(values: np.ndarray | pl.Series, name: str) -> pl.Series:
+    """A texts() column as a polars String Series, "" where blank (for writing)."""
+    if _is_pl(values):
+        return values.alias(name)
+    return pl.Series(name, [v or "" for v in values.tolist()], dtype=pl.String)
+
+
+def add_years(days: np.ndarray, years: np.ndarray) -> np.ndarray:
+    """Same month and day `years` later (Feb 29 -> Feb 28), on int64 day numbers."""
+    d = np.where(days == NAT, 0, days).astype("datetime64[D]")
+    month_start = d.astype("datetime64[M]")
+    day = (d - month_start.astype("datetime64[D]")).astype(np.int64)  # 0-based
+    month_index = month_start.astype(np.int64) + 12 * years
+    y = month_index // 12 + 1970
+    leap = (y % 4 == 0) & ((y % 100 != 0) | (y % 400 == 0))
+    feb29 = ((month_index % 12) == 1) & (day == 28) & ~leap
+    target = month_index.astype("datetime64[M]").astype("datetime64[D]").astype(np.int64) + day
+    return np.where(feb29, target - 1, target)
+
+
+def add_years_lut(days: np.ndarray, years) -> np.ndarray:
+    """add_years through a lookup table over the span of dates present (a few thousand days)."""
+    if np.ndim(years) or days.size == 0:
+        return add_years(days, np.broadcast_to(years, days.shape))
+    real = days != NAT
+    if not real.any():
+        return add_years(days, np.full(days.shape, years))
+    lo, hi = int(days[real].min()), int(days[real].max())
+    if hi - lo > 200_000:  # dates spread over centuries: compute directly
+        return add_years(days, np.full(days.shape, years))
+    span = np.arange(lo, hi + 1, dtype=np.int64)
+    lut = add_years(span, np.full(span.shape, years))
+    # NAT rows clip to the first entry; callers only read rows with a date
+    return np.take(lut, days - lo, mode="clip")

@@ -92,6 +92,26 @@ GRANT_SENTENCES: dict[str, tuple[str, str]] = {
     ),
 }
 
+# The arithmetic of the state share, filled from the computation's trace (batch.state_share).
+GRANT_ARITHMETIC: dict[str, str] = {
+    "lead": "State share: lesser of",
+    "lead_experimental": "Experimental system: lesser of",
+    "table_label": "table amount",
+    "table_label_experimental": "the department-approved amount",
+    "cap_units": "{cap} ({units} x {per_unit})",
+    "head": "{lead} {cap_words} and {table_label} {table} = {base}",
+    "reduction": "less {rate}% of ({income} - {threshold}) = {cut}",
+    "not_below_zero": "not less than zero",
+    "no_reduction_experimental": "no income reduction for an experimental system",
+    "grant": "grant {share}",
+    "close": " ({cite}; rounded half up to the cent).",
+}
+GRANT_OUTCOME: dict[str, str] = {
+    "eligible": "Eligible: grant {share}.",
+    "not_eligible": "Not eligible, so no grant is paid ($0.00).",
+    "not_decided": "Not decided: {error}",
+}
+
 LIEN_PASS_NONE = "The applicant is not on the statewide support lien docket."
 LIEN_PASS_AGREEMENT = "The applicant is on the statewide support lien docket but has an approved payment agreement."
 
@@ -100,15 +120,22 @@ WELL_SENTENCES: dict[str, tuple[str, str]] = {
         "A {claimant} of the property may submit a claim.",
         "A {claimant} may not submit a claim.",
     ),
-    "private_water_supply": (
-        "{supply_pass}",
-        "{supply_fail}",
+    "residential_supply": (
+        "A residential water supply connected to {units} dwelling units ({max_units} or fewer) is a private water supply.",
+        "A well connected to {units} dwelling units (more than {max_units}) is not a residential water supply.",
+    ),
+    "livestock_supply": (
+        "A well used as a source of potable water only for livestock is a livestock water supply, a private water supply.",
+        "",
+    ),
+    "advisory": (
+        "The department has issued a written advisory opinion recommending that this well not be used.",
+        "",
     ),
     "well_kind": (
         "A {kind} well is a well (made by boring, drilling or driving).",
         "A dug well is not a well under the statute.",
     ),
-    "contamination_proof": ("{proof_pass}", "{proof_fail}"),
     "income_limit": (
         "Annual family income {income} does not exceed the {income_limit} limit.",
         "Annual family income {income} exceeds the {income_limit} limit.",

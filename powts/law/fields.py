@@ -154,11 +154,3 @@ def parse_choice(field: str, raw: Any, choices: list[str] | set[str], required: 
     if text not in choices:
         raise FieldError(field, f"{raw!r} is not one of {', '.join(sorted(choices))}")
     return text
-
-
-def add_years(day: dt.date, years: int) -> dt.date:
-    """Same month and day `years` later; Feb 29 becomes Feb 28 (the last day that exists)."""
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:
-        return day.replace(year=day.year + years, day=28)

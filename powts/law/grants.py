@@ -1,9 +1,9 @@
 """Wisconsin Fund grant decision for one application: s. 145.245 (before Act 19) or s. 145.246.
 
-This is the one-case path, written to be read beside the statute: every test is named, cited and
-explained. batch.py computes the same thing for a million rows with numpy; the property tests
-check the two agree. Money is integer cents; the one rounding (30% of the income above $32,000)
-is half up to the cent.
+One application is a batch of one: `decide` and `decide_row` run batch.evaluate on columns of
+length 1 and take the words from render.grant_frame, so a case decided alone and the same case in a
+file of a million get the same answer and the same words by construction. Money is integer cents;
+the one rounding (30% of the income above the threshold) is half up to the cent.
 """
 from __future__ import annotations
 
@@ -11,14 +11,18 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import fields as F
-from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
-from .explain import GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, FailedTests, Test, explanation, fill, money
-from .funding_tables import table_amount_cents
+import numpy as np
 
-PROGRAM = "wisconsin-fund-grant"
-APPLICANT_TYPES = {"residence", "business"}
-LETTERS = "abcde"
+from . import columns as C
+from . import failure
+from . import fields as F
+from .batch import APPLICANT_TYPES, PROGRAM, GrantColumns, GrantResults, evaluate, evaluate_rows
+from .engine import ParameterSet
+from .explain import FailedTests, Test
+from .render import case_words
+
+__all__ = ["APPLICANT_TYPES", "PROGRAM", "GrantApplication", "GrantDecision", "decide", "decide_row",
+           "parse_application"]
 
 
 @dataclass
@@ -59,17 +63,7 @@ class GrantDecision(FailedTests):
     tests: list[Test] = field(default_factory=list)
     arithmetic: str = ""
     error: str | None = None
-    applicant_type: str | None = None
-    experimental: bool = False
-    governmental_unit: str | None = None
-
-    @property
-    def explanation(self) -> str:
-        if self.error:
-            return f"Not decided: {self.error}"
-        outcome = (f"Eligible: grant {money(self.amount)}." if self.eligible
-                   else "Not eligible, so no grant is paid ($0.00).")
-        return explanation(self.tests, self.arithmetic, outcome)
+    explanation: str = ""
 
 
 def parse_application(raw: dict[str, Any]) -> GrantApplication:
@@ -78,16 +72,10 @@ def parse_application(raw: dict[str, Any]) -> GrantApplication:
     if F.is_blank(app_id):
         raise F.FieldError("id", "is required")
     kind = F.parse_choice("applicant_type", raw.get("applicant_type"), APPLICANT_TYPES)
-    letters = [str(x).strip().lower() for x in F.parse_list("failure_conditions", raw.get("failure_conditions"))]
-    if not letters:
-        raise F.FieldError("failure_conditions", "is required (letters a-e of the failure conditions, e.g. a;d)")
-    for letter in letters:
-        if letter not in LETTERS or len(letter) != 1:
-            raise F.FieldError("failure_conditions", f"{letter!r} is not a failure condition (a-e)")
     app = GrantApplication(
         id=str(app_id).strip(),
         applicant_type=kind,
-        failure_conditions=sorted(set(letters)),
+        failure_conditions=failure.parse_conditions("failure_conditions", raw.get("failure_conditions")),
         failure_determined_on=F.parse_date("failure_determined_on", raw.get("failure_determined_on")),
         applied_on=F.parse_date("applied_on", raw.get("applied_on")),
         system_installed_on=F.parse_date("system_installed_on", raw.get("system_installed_on")),
@@ -101,7 +89,8 @@ def parse_application(raw: dict[str, Any]) -> GrantApplication:
         on_support_lien_docket=F.parse_bool("on_support_lien_docket", raw.get("on_support_lien_docket")),
         has_payment_agreement=F.parse_bool("has_payment_agreement", raw.get("has_payment_agreement")),
         governmental_unit=None if F.is_blank(raw.get("governmental_unit")) else str(raw["governmental_unit"]).strip(),
-        gu_application_received_on=F.parse_date("gu_application_received_on", raw.get("gu_application_received_on"), required=False),
+        gu_application_received_on=F.parse_date("gu_application_received_on", raw.get("gu_application_received_on"),
+                                                required=False),
     )
     if kind == "residence":
         app.annual_family_income = F.parse_cents("annual_family_income", raw.get("annual_family_income"))
@@ -117,129 +106,48 @@ def parse_application(raw: dict[str, Any]) -> GrantApplication:
     return app
 
 
-def category_of(snap: Snapshot, letters: list[str]) -> int:
-    """Where several conditions apply, the lowest category number (the most serious) governs."""
-    return min(snap["category_of_condition"][x] for x in letters)
+def _columns(app: GrantApplication) -> GrantColumns:
+    """A parsed application as typed columns of length 1."""
+    def day(d):
+        return np.array([C.NAT if d is None else (d - dt.date(1970, 1, 1)).days], dtype=np.int64)
+
+    def flag(b):
+        return np.array([bool(b)])
+
+    def cents(c):
+        return np.array([C.MISSING if c is None else c], dtype=np.int64)
+
+    return GrantColumns(
+        n=1, id=np.array([app.id], dtype=object), errors=C.Errors(1), business=flag(app.applicant_type == "business"),
+        cond_mask=np.array([failure.mask_of(app.failure_conditions)], dtype=np.uint8),
+        determined=day(app.failure_determined_on), applied=day(app.applied_on), installed=day(app.system_installed_on),
+        work=day(app.work_started_on), sewer=flag(app.sewer_available), principal=flag(app.principal_residence),
+        units=np.array([app.units_served], dtype=np.int64), experimental=flag(app.experimental),
+        prior=flag(app.prior_grant), intentional=flag(app.intentionally_caused), lien=flag(app.on_support_lien_docket),
+        agreement=flag(app.has_payment_agreement), gu=np.array([app.governmental_unit], dtype=object),
+        gu_received=day(app.gu_application_received_on), income=cents(app.annual_family_income),
+        revenue=cents(app.annual_gross_revenue),
+        flow=np.array([np.nan if app.daily_flow_gpd is None else app.daily_flow_gpd]),
+        table=cents(app.funding_table_amount),
+        components=np.array([";".join(app.components) if app.funding_table_amount is None else None], dtype=object),
+        design_flow=np.array([np.nan if app.design_flow_gpd is None else app.design_flow_gpd]))
 
 
-def reduction_cents(excess_cents: int, rate) -> int:
-    """rate x excess, half up to the cent (rate is a Decimal such as 0.30)."""
-    bp = int(rate * 10000)
-    return (excess_cents * bp + 5000) // 10000
-
-
-def state_share(app: GrantApplication, snap: Snapshot, table_cents: int) -> tuple[int, str]:
-    """Amount under (6)(c)-(d) [145.246] / (7)(c)-(d) [145.245], and the arithmetic in words."""
-    cites = snap["test_citations"]
-    units = app.units_served
-    if app.experimental:
-        per_unit = int(snap["experimental_max_share_per_unit"] * 100)
-        cap = per_unit * units
-        base = min(cap, table_cents)
-        reduce = app.applicant_type == "residence" and snap["experimental_income_reduction"]
-        cite = cites["experimental"]
-        head = f"Experimental system: lesser of {_cap_words(cap, units, per_unit)} and the department-approved amount {money(table_cents)} = {money(base)}"
-    else:
-        per_unit = int(snap["max_share_per_unit"] * 100)
-        cap = per_unit * units
-        base = min(cap, table_cents)
-        reduce = app.applicant_type == "residence"
-        cite = cites["amount"]
-        head = f"State share: lesser of {_cap_words(cap, units, per_unit)} and table amount {money(table_cents)} = {money(base)}"
-    parts = [head]
-    share = base
-    threshold = int(snap["income_reduction_threshold"] * 100)
-    if reduce and app.annual_family_income is not None and app.annual_family_income > threshold:
-        rate = snap["income_reduction_rate"]
-        cut = reduction_cents(app.annual_family_income - threshold, rate)
-        parts.append(f"less {int(rate * 100)}% of ({money(app.annual_family_income)} - {money(threshold)}) = {money(cut)}")
-        share = base - cut
-        if share < 0:
-            parts.append("not less than zero")
-            share = 0
-    elif not reduce and app.applicant_type == "residence":
-        parts.append("no income reduction for an experimental system")
-    parts.append(f"grant {money(share)}")
-    return share, "; ".join(parts) + f" ({cite}; rounded half up to the cent)."
-
-
-def _cap_words(cap: int, units: int, per_unit: int) -> str:
-    return money(cap) if units == 1 else f"{money(cap)} ({units} x {money(per_unit)})"
+def decision(r: GrantResults, i: int = 0) -> GrantDecision:
+    """Row i of a batch's results as a decision with its tests and words."""
+    row = r.words([i]).row(0, named=True)
+    tests, arithmetic, _, _, text = case_words(row)
+    if not r.decided[i]:
+        return GrantDecision(row["id"], False, 0, 0, None, None, error=str(r.error[i]), explanation=text)
+    return GrantDecision(row["id"], bool(r.eligible[i]), int(r.amount[i]), int(r.share[i]), row["category"],
+                         row["version"], [Test(*t) for t in tests], arithmetic, explanation=text)
 
 
 def decide(app: GrantApplication, params: ParameterSet | None = None) -> GrantDecision:
     """Decide one application under the version in force on the date it was received."""
-    params = params or default_parameters()
-    try:
-        snap = params.snapshot(PROGRAM, app.applied_on)
-    except LawDateError as e:
-        return GrantDecision(app.id, False, 0, 0, None, None, error=f"applied_on {app.applied_on.isoformat()}: {e}",
-                             applicant_type=app.applicant_type, experimental=app.experimental,
-                             governmental_unit=app.governmental_unit)
-    cites = snap["test_citations"]
-    tests: list[Test] = []
-
-    def check(key: str, passed: bool, **values) -> None:
-        tests.append(Test(key, cites[key], bool(passed), fill(GRANT_SENTENCES, key, bool(passed), values)))
-
-    category = category_of(snap, app.failure_conditions)
-    check("category", category in snap["eligible_categories"],
-          conditions=", ".join(f"({x})" for x in app.failure_conditions), category=category)
-    cutoff = snap["installed_before"]
-    check("installed_before", app.system_installed_on < cutoff, installed=app.system_installed_on.isoformat(),
-          cutoff=_long_date(cutoff))
-    residence = app.applicant_type == "residence"
-    if residence:
-        check("principal_residence", app.principal_residence, occupancy=f"{int(snap['principal_residence_occupancy'] * 100)}%")
-        limit = int(snap["residence_income_limit"] * 100)
-        check("income_limit", app.annual_family_income <= limit, income=money(app.annual_family_income), income_limit=money(limit))
-    else:
-        flow_limit = snap["small_commercial_flow_below_gpd"]
-        check("small_commercial", app.daily_flow_gpd < flow_limit, flow=f"{app.daily_flow_gpd:,g}", flow_limit=f"{flow_limit:,} gallons per day")
-        limit = int(snap["business_revenue_limit"] * 100)
-        check("revenue_limit", app.annual_gross_revenue <= limit, revenue=money(app.annual_gross_revenue), revenue_limit=money(limit))
-    check("not_sewered", not app.sewer_available)
-    work = f" on {app.work_started_on.isoformat()}" if app.work_started_on else " (no work has started)"
-    check("determined_before_work", app.work_started_on is None or app.failure_determined_on < app.work_started_on,
-          determined=app.failure_determined_on.isoformat(), work=work)
-    years = snap["application_window_years"]
-    last_day = F.add_years(app.failure_determined_on, years)
-    check("application_window", app.failure_determined_on <= app.applied_on <= last_day, applied=app.applied_on.isoformat(),
-          years=years, determined=app.failure_determined_on.isoformat(), last_day=last_day.isoformat())
-    check("one_grant", not app.prior_grant)
-    check("not_intentional", not app.intentionally_caused)
-    check("support_lien", not (app.on_support_lien_docket and not app.has_payment_agreement),
-          lien_pass=LIEN_PASS_AGREEMENT if app.on_support_lien_docket else LIEN_PASS_NONE)
-
-    table_words = ""
-    if app.funding_table_amount is not None:
-        table = app.funding_table_amount
-    else:
-        try:
-            table, table_words = table_amount_cents(snap, app.components, app.design_flow_gpd)
-        except F.FieldError as e:
-            return GrantDecision(app.id, False, 0, 0, None, None, error=str(e), applicant_type=app.applicant_type,
-                                 experimental=app.experimental, governmental_unit=app.governmental_unit)
-    share, arithmetic = state_share(app, snap, table)
-    if table_words:
-        arithmetic = f"{table_words} {arithmetic}"
-    if residence:
-        minimum = int(snap["minimum_grant_residence"] * 100)
-        check("minimum_grant", share >= minimum, share=money(share), minimum=money(minimum))
-    eligible = all(t.passed for t in tests)
-    return GrantDecision(app.id, eligible, share if eligible else 0, share, category, snap.version, tests, arithmetic,
-                         applicant_type=app.applicant_type, experimental=app.experimental,
-                         governmental_unit=app.governmental_unit)
+    return decision(evaluate(_columns(app), params))
 
 
 def decide_row(raw: dict[str, Any], params: ParameterSet | None = None) -> GrantDecision:
     """Parse and decide one input row; a bad row becomes that row's error, naming the field."""
-    try:
-        app = parse_application(raw)
-    except F.FieldError as e:
-        return GrantDecision(str(raw.get("id") or ""), False, 0, 0, None, None, error=str(e))
-    return decide(app, params)
-
-
-def _long_date(day: dt.date) -> str:
-    return f"{day:%B} {day.day}, {day.year}"
+    return decision(evaluate_rows([raw], params))

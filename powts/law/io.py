@@ -1,7 +1,7 @@
 """Reading and writing batch files: JSON Lines (.jsonl) or CSV (.csv), chosen by the extension.
 
-Input becomes columns (field -> list of raw values) so the batch path can convert whole columns at
-once. A line that cannot be read (bad JSON, wrong number of CSV fields) is not dropped: it comes
+Input becomes columns (field -> polars String Series for a well-formed CSV file, else a list of raw
+values) so the batch path can convert whole columns at once. A line that cannot be read (bad JSON, wrong number of CSV fields) is not dropped: it comes
 back as that row's error with its line number, and the batch goes on. `-` as output is JSON Lines
 on standard output.
 """
@@ -10,11 +10,13 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
+import polars as pl
 
 csv.field_size_limit(10**8)
 
@@ -52,7 +54,7 @@ def read_table(path: str) -> Table:
         if fast is not None:
             return fast
     try:
-        handle = open(path, newline="", encoding="utf-8-sig")
+        handle = open(path, newline="", encoding="utf-8-sig")  # noqa: SIM115 (closed by the with below)
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror})") from None
     try:
@@ -64,53 +66,57 @@ def read_table(path: str) -> Table:
         raise InputError(f"{path}: not valid CSV ({e})") from None
 
 
+def _fields_per_line(data: bytes) -> np.ndarray | None:
+    """Number of fields on each line (header first), counted with numpy; None if a quoted field
+    holds a line break or the file has carriage returns (the csv module reads those)."""
+    plain = data.replace(b'""', b"")  # empty quoted fields and escaped quotes: not delimiters
+    body = np.frombuffer(plain, dtype=np.uint8)
+    newlines = np.flatnonzero(body == 10)
+    if b'"' not in plain:
+        return np.diff(np.searchsorted(np.flatnonzero(body == 44), np.concatenate([[-1], newlines]))) + 1
+    quotes = np.flatnonzero(body == 34)
+    if (np.searchsorted(quotes, newlines) % 2).any():
+        return None  # a line break inside quotes
+    delims = np.flatnonzero(body == 44)
+    delims = delims[np.searchsorted(quotes, delims) % 2 == 0]
+    return np.diff(np.searchsorted(delims, np.concatenate([[-1], newlines]))) + 1
+
+
 def _read_plain_csv(data: bytes) -> Table | None:
-    """Columns straight from the bytes with numpy, for the common file: ASCII, no quotes, every line
-    with all its fields. Anything else returns None and goes through the csv module."""
+    """Columns read by polars (all as strings, in parallel) when every line has all its fields.
+
+    polars refuses a line with too many fields; one with too few is found by counting delimiters
+    (every line has width - 1 of them, so the total is known), a blank line or a line break inside
+    quotes by the number of rows. Any of these goes to the csv module, which names the line."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if b'"' in data:
-        data = data.replace(b'""', b"")  # empty quoted fields ("" as polars writes them); any other quote: csv module
-    if b'"' in data or b"\r" in data or not data:
+    if not data or b"\r" in data:
         return None
-    nl = data.find(b"\n")
-    if nl < 0:
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    lines = data.count(b"\n")
+    width = data[:data.index(b"\n")].count(b",") + 1
+    quotes = data.count(b'"')
+    if quotes and quotes != 2 * data.count(b'""'):
+        # quoted fields with words in them: count the delimiters outside quotes line by line
+        fields = _fields_per_line(data)
+        if fields is None or (fields != width).any():
+            return None
+    elif data.count(b",") != (width - 1) * lines:
+        # (only empty quoted fields: every comma and line break is a delimiter)
+        return None  # some line has too few fields, or a blank line (polars refuses a line with too many)
+    if width == 1 and b"\n\n" in data:
+        return None  # a blank line: the csv module names it
+    rows = lines - 1
+    try:
+        frame = pl.read_csv(data, infer_schema=False, has_header=True, empty_string_is_null=False,
+                            raise_if_empty=False)
+    except (pl.exceptions.PolarsError, UnicodeDecodeError):
         return None
-    header = [h.strip() for h in data[:nl].decode("ascii", errors="replace").split(",")]
-    width = len(header)
-    body = np.frombuffer(data, dtype=np.uint8, offset=nl + 1)
-    if body.size == 0:
-        return Table({h: [] for h in header}, 0)
-    if body.max() >= 128:
+    if frame.height != rows or frame.width != width:
         return None
-    if body[-1] != 10:
-        body = np.concatenate([body, np.array([10], dtype=np.uint8)])
-    delims = np.flatnonzero((body == 44) | (body == 10))
-    newline = body[delims] == 10
-    rows = int(newline.sum())
-    if delims.size != rows * width or not newline[width - 1::width].all():
-        return None  # a line with too many or too few fields: the csv module reports it
-    ends = delims.reshape(rows, width)
-    starts = np.empty_like(ends)
-    starts[:, 1:] = ends[:, :-1] + 1
-    starts[0, 0] = 0
-    starts[1:, 0] = ends[:-1, -1] + 1
-    cols: dict[str, Any] = {}
-    last = body.size - 1
-    for j, name in enumerate(header):
-        s = starts[:, j].astype(np.int64)
-        lens = ends[:, j] - s
-        w = int(lens.max())
-        if w == 0:
-            cols[name] = np.full(rows, "", dtype="U1")
-            continue
-        pos = s[:, None] + np.arange(w, dtype=np.int64)
-        np.minimum(pos, last, out=pos)
-        chars = body[pos]
-        chars[np.arange(w) >= lens[:, None]] = 0
-        # ASCII bytes widened to code points are the UTF-32 that numpy's U dtype holds
-        cols[name] = np.ascontiguousarray(chars, dtype=np.uint32).view(f"U{w}").ravel()
-    return Table(cols, rows)
+    frame = frame.rename({c: c.strip() for c in frame.columns})
+    return Table({name: frame[name].fill_null("") for name in frame.columns}, rows)
 
 
 def _read_csv(handle, path: str) -> Table:
@@ -167,7 +173,7 @@ def write_rows(path: str, fieldnames: Sequence[str], rows: Iterable[dict[str, An
         return
     kind = kind_of(path)
     try:
-        handle = open(path, "w", newline="", encoding="utf-8")
+        handle = open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed by the with below)
     except OSError as e:
         raise InputError(f"{path}: cannot write ({e.strerror})") from None
     with handle:

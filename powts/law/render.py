@@ -1,314 +1,368 @@
-"""The words of batch grant decisions, for one row or a million.
+"""The words of grant decisions, written column-wise (polars) from the trace of the computation.
 
-`grant_words` writes a decision's tests, arithmetic and outcome from its values already formatted
-as strings. One row: called with that row's values. Many rows: called once per distinct shape of
-decision (law segment, failed tests, and the few yes/no facts that change the wording) with
-placeholders, which gives a %-template; each row then costs one string formatting. The property
-tests check both against the one-case path in grants.py.
+One renderer for one application or a million: each test's sentence (explain.GRANT_SENTENCES) and
+the arithmetic (explain.GRANT_ARITHMETIC) are compiled once into polars string expressions whose
+placeholders read the values batch.evaluate computed and traced (cap, base, income reduction, last
+day of the window...). No arithmetic is redone here and no per-row Python runs on the way.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator, Mapping
+import string
+from typing import Any
 
 import numpy as np
+import polars as pl
 
 from . import columns as C
-from .engine import Snapshot
-from .explain import GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, money
+from .explain import GRANT_ARITHMETIC, GRANT_OUTCOME, GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE
+from .failure import CONDITION_WORDS
 
-RESIDENCE_TESTS = ["category", "installed_before", "principal_residence", "income_limit", "not_sewered",
-                   "determined_before_work", "application_window", "one_grant", "not_intentional", "support_lien",
-                   "minimum_grant"]
-BUSINESS_TESTS = ["category", "installed_before", "small_commercial", "revenue_limit", "not_sewered",
-                  "determined_before_work", "application_window", "one_grant", "not_intentional", "support_lien"]
 ALL_TESTS = ["category", "installed_before", "principal_residence", "small_commercial", "income_limit",
              "revenue_limit", "not_sewered", "determined_before_work", "application_window", "one_grant",
              "not_intentional", "support_lien", "minimum_grant"]
+RESIDENCE_TESTS = [k for k in ALL_TESTS if k not in ("small_commercial", "revenue_limit")]
+BUSINESS_TESTS = [k for k in ALL_TESTS if k not in ("principal_residence", "income_limit", "minimum_grant")]
+S = pl.String
 
 
-@dataclass(frozen=True)
-class Shape:
-    """What changes the wording of a decision (besides the numbers)."""
-
-    business: bool
-    failed: int  # bitmask over ALL_TESTS
-    experimental: bool
-    several_units: bool
-    reduced: bool  # income above the threshold and a reduction applies
-    below_zero: bool
-    has_work: bool
-    lien: bool
-    eligible: bool
+# digit groups of dollar amounts, looked up rather than formatted row by row
 
 
-def _c(amount) -> int:
-    return int(amount * 100)
+_LEAD = pl.Series([""] + [f"{i}," for i in range(1, 1000)], dtype=pl.String)  # top group, "" when 0
+_MIDDLE = pl.Series([f"{i}," if i else "" for i in range(1000)] + [f"{i:03d}," for i in range(1000)], dtype=pl.String)
+_LAST = pl.Series([str(i) for i in range(1000)] + [f"{i:03d}" for i in range(1000)], dtype=pl.String)
+_CENTS = pl.Series([f"{i:02d}" for i in range(100)], dtype=pl.String)
 
 
-def grant_words(snap: Snapshot, shape: Shape, v: Mapping[str, str]) -> tuple[list[tuple[str, str, bool, str]], str, str]:
-    """(tests as (key, citation, passed, sentence), arithmetic, outcome) from formatted values `v`."""
-    cites = snap["test_citations"]
-    values = {
-        "category": dict(conditions=v["conditions"], category=v["category"]),
-        "installed_before": dict(installed=v["installed"], cutoff=f"{snap['installed_before']:%B} {snap['installed_before'].day}, {snap['installed_before'].year}"),
-        "principal_residence": dict(occupancy=f"{int(snap['principal_residence_occupancy'] * 100)}%"),
-        "small_commercial": dict(flow=v.get("flow", ""), flow_limit=f"{snap['small_commercial_flow_below_gpd']:,} gallons per day"),
-        "income_limit": dict(income=v.get("income", ""), income_limit=money(_c(snap["residence_income_limit"]))),
-        "revenue_limit": dict(revenue=v.get("revenue", ""), revenue_limit=money(_c(snap["business_revenue_limit"]))),
-        "not_sewered": {},
-        "determined_before_work": dict(determined=v["determined"],
-                                       work=f" on {v['work']}" if shape.has_work else " (no work has started)"),
-        "application_window": dict(applied=v["applied"], years=snap["application_window_years"],
-                                   determined=v["determined"], last_day=v["last_day"]),
-        "one_grant": {}, "not_intentional": {},
-        "support_lien": dict(lien_pass=LIEN_PASS_AGREEMENT if shape.lien else LIEN_PASS_NONE),
-        "minimum_grant": dict(share=v["share"], minimum=money(_c(snap["minimum_grant_residence"]))),
-    }
-    tests = []
-    for k in (BUSINESS_TESTS if shape.business else RESIDENCE_TESTS):
-        passed = not (shape.failed & (1 << ALL_TESTS.index(k)))
-        tests.append((k, cites[k], passed, GRANT_SENTENCES[k][0 if passed else 1].format(**values[k])))
-
-    residence = not shape.business
-    if shape.experimental:
-        per_unit = _c(snap["experimental_max_share_per_unit"])
-        lead, cite = "Experimental system: lesser of", cites["experimental"]
-        table_words = "the department-approved amount"
-        reduce_applies = residence and snap["experimental_income_reduction"]
-    else:
-        per_unit = _c(snap["max_share_per_unit"])
-        lead, cite = "State share: lesser of", cites["amount"]
-        table_words = "table amount"
-        reduce_applies = residence
-    cap = f"{v['cap']} ({v['units']} x {money(per_unit)})" if shape.several_units else money(per_unit)
-    parts = [f"{lead} {cap} and {table_words} {v['table']} = {v['base']}"]
-    if shape.reduced:
-        rate = snap["income_reduction_rate"]
-        parts.append(f"less {int(rate * 100)}% of ({v['income']} - {money(_c(snap['income_reduction_threshold']))}) = {v['cut']}")
-        if shape.below_zero:
-            parts.append("not less than zero")
-    elif not reduce_applies and residence:
-        parts.append("no income reduction for an experimental system")
-    parts.append(f"grant {v['share']}")
-    arithmetic = v.get("table_words", "") + "; ".join(parts) + f" ({cite}; rounded half up to the cent)."
-    outcome = f"Eligible: grant {v['share']}." if shape.eligible else "Not eligible, so no grant is paid ($0.00)."
-    return tests, arithmetic, outcome
+def money_expr(cents: pl.Expr) -> pl.Expr:
+    """'$45,000.01' from integer cents (0 to below $10^12), column-wise: each group of three digits
+    is looked up (zero-padded after the first group), never formatted per row."""
+    d = cents // 100
+    g3, g2, g1, g0 = d // 10**9 % 1000, d // 10**6 % 1000, d // 1000 % 1000, d % 1000
+    after = [(d >= 10**9).cast(pl.Int64) * 1000, (d >= 10**6).cast(pl.Int64) * 1000, (d >= 1000).cast(pl.Int64) * 1000]
+    return pl.concat_str([pl.lit("$"), pl.lit(_LEAD).gather(g3), pl.lit(_MIDDLE).gather(g2 + after[0]),
+                          pl.lit(_MIDDLE).gather(g1 + after[1]), pl.lit(_LAST).gather(g0 + after[2]), pl.lit("."),
+                          pl.lit(_CENTS).gather(cents % 100)])
 
 
-def explanation_text(tests, arithmetic: str, outcome: str) -> str:
-    return " ".join([*(f"{'PASS' if p else 'FAIL'} {s} ({c})" for _, c, p, s in tests), arithmetic, outcome])
+def amount_expr(cents: pl.Expr) -> pl.Expr:
+    """'3400.00' (the amount column of the output files)."""
+    return pl.concat_str([(cents // 100).cast(S), pl.lit("."), (cents % 100).cast(S).str.zfill(2)])
 
 
-# -- many rows ---------------------------------------------------------------------------------------
-
-_MARK = "\x00"
-NAMES = ["conditions", "category", "installed", "flow", "income", "revenue", "determined", "work", "applied",
-         "last_day", "share", "cap", "units", "table", "base", "cut"]
-_CONDITIONS = np.array([", ".join(f"({L})" for b, L in enumerate("abcde") if m & (1 << b)) for m in range(32)], dtype=object)
+def _parse(template: str) -> list[tuple[str, str | None]]:
+    return [(lit, field) for lit, field, _, _ in string.Formatter().parse(template)]
 
 
-def money_strings(cents: np.ndarray) -> np.ndarray:
-    """'$45,000.01' for each amount in cents, vectorised (amounts below $10^12)."""
-    cents = np.asarray(cents, dtype=np.int64)
-    SD = np.dtypes.StringDType()
-    c = np.abs(cents)
-    d = c // 100
-
-    def s(x):
-        return x.astype(SD)
-
-    def z(x):
-        return np.strings.zfill(s(x), 3)
-
-    out = s(d % 1000)
-    for limit in (1000, 10**6, 10**9):
-        big = d >= limit
-        if not big.any():
-            break
-        if limit == 1000:
-            part = np.strings.add(np.strings.add(s(d[big] // 1000 % 1000), ","), z(d[big] % 1000))
-        elif limit == 10**6:
-            part = np.strings.add(np.strings.add(s(d[big] // 10**6 % 1000), ","),
-                                  np.strings.add(np.strings.add(z(d[big] // 1000 % 1000), ","), z(d[big] % 1000)))
+def _add(out: list, piece) -> None:
+    """Append a piece (a literal str, a ("choice", test, passed, yes, no) between two literals, or an
+    expression), merging it into the previous one where both are words known in advance: fewer,
+    longer pieces make a much cheaper concatenation."""
+    last = out[-1] if out else None
+    if isinstance(piece, str):
+        if isinstance(last, str):
+            out[-1] = last + piece
+        elif isinstance(last, tuple):
+            out[-1] = (*last[:3], last[3] + piece, last[4] + piece)
+        elif piece:
+            out.append(piece)
+    elif isinstance(piece, tuple):
+        if isinstance(last, str):
+            out[-1] = (*piece[:3], last + piece[3], last + piece[4])
+        elif isinstance(last, tuple) and last[1] == piece[1]:
+            out[-1] = (*last[:3], last[3] + piece[3], last[4] + piece[4])
         else:
-            part = np.strings.add(np.strings.add(s(d[big] // 10**9), ","),
-                                  np.strings.add(np.strings.add(z(d[big] // 10**6 % 1000), ","),
-                                                 np.strings.add(np.strings.add(z(d[big] // 1000 % 1000), ","), z(d[big] % 1000))))
-        out[big] = part
-    out = np.strings.add(np.strings.add(np.strings.add("$", out), "."), np.strings.zfill(s(c % 100), 2))
-    neg = cents < 0
-    if neg.any():
-        out[neg] = np.strings.add("-", out[neg])
+            out.append(piece)
+    else:
+        out.append(piece)
+
+
+def _expr(piece) -> pl.Expr:
+    if isinstance(piece, str):
+        return pl.lit(piece)
+    if isinstance(piece, tuple):
+        return pl.when(piece[2]).then(pl.lit(piece[3])).otherwise(pl.lit(piece[4]))
+    return piece
+
+
+def _concat(pieces: list) -> pl.Expr:
+    exprs = [_expr(p) for p in pieces]
+    return pl.concat_str(exprs) if len(exprs) > 1 else (exprs[0] if exprs else pl.lit(""))
+
+
+def _pieces(template: str, values: dict) -> list:
+    """A str.format template as pieces to concatenate (placeholders read `values`: words known in
+    advance, or expressions)."""
+    out: list = []
+    for literal, field in _parse(template):
+        _add(out, literal)
+        if field is not None:
+            _add(out, values[field])
     return out
 
 
-def _template(snap: Snapshot, shape: Shape) -> tuple[str, list[str], list[tuple[str, str, str]]]:
-    """Explanation %-template, the names it needs in order, and the failed reasons' templates."""
-    marks = {n: f"{_MARK}{n}{_MARK}" for n in NAMES}
-    tests, arithmetic, outcome = grant_words(snap, shape, marks)
-    text = explanation_text(tests, arithmetic, outcome)
-
-    def compile_(s: str) -> tuple[str, list[str]]:
-        pieces = s.replace("%", "%%").split(_MARK)
-        order = pieces[1::2]
-        return "%s".join(pieces[0::2]), order
-
-    tpl, order = compile_(text)
-    reasons = []
-    for key, cite, passed, sentence in tests:
-        if not passed:
-            rt, rorder = compile_(sentence)
-            reasons.append((key, cite, rt, rorder))
-    return tpl, order, reasons
+def _fill(template: str, values: dict) -> pl.Expr:
+    return _concat(_pieces(template, values))
 
 
-def render_rows(r, rows: np.ndarray) -> Iterator[tuple[int, list[dict], str]]:
-    """(row, reasons, explanation) for the given rows of a GrantResults, fast."""
-    rows = np.asarray(rows, dtype=np.int64)
-    out: dict[int, tuple[list[dict], str]] = {}
-    simple = _simple(r, rows)
-    for i in rows[~simple].tolist():
-        out[i] = r.render(i)
-    idx = rows[simple]
-    for snap, shape, members, values in _groups(r, idx):
-        tpl, order, reason_tpls = _template(snap, shape)
-        texts = _fill(tpl, order, values, members)
-        rlists = [(k, c, _fill(rt, ro, values, members)) for k, c, rt, ro in reason_tpls]
-        for j, m in enumerate(idx[members].tolist()):
-            out[m] = ([{"test": k, "citation": c, "text": ts[j]} for k, c, ts in rlists], texts[j])
-    for i in rows.tolist():
-        yield (i, *out[i])
+def _choice(test: str, passed: pl.Expr, yes: str, no: str, values: dict) -> list:
+    """The pieces of whichever of two sentences applies. When both have the same placeholders in
+    the same order (most do), only the literal words are chosen per row and each value is
+    formatted once, instead of building both sentences for every row."""
+    a, b = _parse(yes), _parse(no)
+    if [f for _, f in a] != [f for _, f in b]:
+        return [pl.when(passed).then(_fill(yes, values)).otherwise(_fill(no, values))]
+    out: list = []
+    for (la, field), (lb, _) in zip(a, b):
+        _add(out, la if la == lb else ("choice", test, passed, la, lb))
+        if field is not None:
+            _add(out, values[field])
+    return out
 
 
-def csv_lines(r, rows: np.ndarray, ids: np.ndarray, amounts: np.ndarray, versions: np.ndarray,
-              explain: bool = True) -> str:
-    """The CSV lines (id,eligible,amount,category,version,reasons,explanation) of the given rows,
-    one %-template per decision shape; reasons and explanation are always quoted.
-    explain=False leaves the explanation empty (the reasons still name each failed test)."""
-    rows = np.asarray(rows, dtype=np.int64)
-    out = np.empty(len(rows), dtype=object)
-    simple = _simple(r, rows)
-    for pos in np.flatnonzero(~simple).tolist():
-        i = int(rows[pos])
-        reasons, text = r.render(i)
-        joined = "; ".join(f"{x['text']} ({x['citation']})" if x["citation"] else str(x["text"]) for x in reasons)
-        cat = int(r.category[i])
-        out[pos] = (f"{ids[i]},{'true' if r.eligible[i] else 'false'},{amounts[i]},{cat or ''},{versions[i] or ''},"
-                    f"{_q(joined) if joined else ''},{_q(text) if explain else ''}\n")
-    spos = np.flatnonzero(simple)
-    idx = rows[spos]
-    extra = {"__id": ids, "__amount": amounts}
-    for snap, shape, members, values in _groups(r, idx, extra):
-        tpl, order, reason_tpls = _template(snap, shape)
-        joined = "; ".join(f"{rt} ({c.replace('%', '%%')})" for _, c, rt, _ in reason_tpls)
-        rorder = [n for _, _, _, ro in reason_tpls for n in ro]
-        if not explain:
-            tpl, order = "", []
-        line = ("%s," + ("true" if shape.eligible else "false") + ",%s,%s," + snap.version + ","
-                + (f'"{joined}"' if joined else "") + (f',"{tpl}"\n' if explain else ",\n"))
-        out[spos[members]] = _fill(line, ["__id", "__amount", "category", *rorder, *order], values, members)
-    return "".join(out.tolist())
+def _take(a: Any, idx: np.ndarray | None, n: int) -> np.ndarray:
+    """A result or trace array (or a per-run scalar) for the rows rendered."""
+    a = np.broadcast_to(np.asarray(a), (n,)) if np.ndim(a) == 0 else np.asarray(a)
+    return a if idx is None else a[idx]
 
 
-def _q(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
+def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
+    """The results and trace of the rows rendered, as typed columns."""
+    n_all = r.cols.n
+    n = n_all if idx is None else len(idx)
+
+    def take(a):
+        return _take(a, idx, n_all)
+
+    c, t = r.cols, r.trace
+    decided = take(r.decided)
+
+    def days(a):
+        a = take(a)
+        return np.where(a == C.NAT, 0, a).astype(np.int32)
+
+    ids = C.series(c.id, "id") if idx is None else C.series(c.id, "id")[idx]
+    frame = pl.DataFrame({
+        "row": np.arange(n, dtype=np.int64), "seg": take(r.seg).astype(np.int32), "decided": decided,
+        "eligible": take(r.eligible), "business": take(c.business), "experimental": take(c.experimental),
+        "units": take(c.units), "lien": take(c.lien), "has_work": take(c.work) != C.NAT,
+        "failed": take(r.failed).astype(np.int32), "category": take(r.category).astype(np.int32),
+        "cond_mask": (take(c.cond_mask) & 31).astype(np.int32), "installed": days(c.installed),
+        "determined": days(c.determined), "applied": days(c.applied), "work": days(c.work),
+        "last_day": days(t["last_day"]), "income": np.maximum(take(c.income), 0),
+        "revenue": np.maximum(take(c.revenue), 0), "table": take(r.table), "share": take(r.share),
+        "amount": take(r.amount), "per_unit": take(t["per_unit"]), "cap": take(t["cap"]), "base": take(t["base"]),
+        "reduce": take(t["reduce"]), "reduced": take(t["reduced"]), "cut": take(t["cut"]),
+        "below_zero": take(t["below_zero"]),
+    }).with_columns(ids)
+    extra = {}
+    bad = np.flatnonzero(~decided)
+    err = np.asarray(take(r.error), dtype=object)
+    extra["error"] = pl.Series("error", [None] * n, dtype=S).scatter(bad, [str(x) for x in err[bad]]) \
+        if bad.size else pl.Series("error", [None] * n, dtype=S)
+    flow = take(c.flow)
+    uniq, inv = np.unique(np.nan_to_num(flow), return_inverse=True)
+    extra["flow_words"] = pl.Series([f"{float(x):,g}" for x in uniq], dtype=S).gather(inv)
+    words = None
+    if "table_words" in t:
+        words = np.full(n_all, None, dtype=object)
+        words[t["table_words"][0]] = [w + " " for w in t["table_words"][1]]
+        words = take(words).tolist()
+    extra["table_words"] = pl.Series("table_words", words if words is not None else [None] * n, dtype=S)
+    return frame.with_columns(**extra), decided
 
 
-def _fill(tpl: str, order: list[str], values, members: np.ndarray) -> list[str]:
-    if not order:
-        return [tpl % ()] * len(members)
-    lists = [values(n)[members].tolist() for n in order]
-    return [tpl % t for t in zip(*lists)]
+_PLANS: dict[tuple, tuple] = {}
 
 
-def _simple(r, rows: np.ndarray) -> np.ndarray:
-    """Rows the templates can write: decided, with the table amount given (not from components)."""
-    return r.decided[rows] & (r.cols.table[rows] != C.MISSING)
+def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_list: bool, reason_text: bool):
+    """The expressions that write the words, for the law segments present and the columns asked
+    for; built once and reused (building them costs more than running them on one row)."""
+    key = (id(segs), present, explain, detail, reason_list, reason_text)
+    hit = _PLANS.get(key)
+    if hit and hit[0] is segs:
+        return hit[1]
+    snaps = {k: segs.snaps[k - 1] for k in present}
+    col = pl.col
+
+    def per_seg(fn) -> pl.Expr:
+        vals = {k: fn(s) for k, s in snaps.items()}
+        if len(set(vals.values())) == 1:
+            return next(iter(vals.values()))  # the same words for every row: a literal
+        if not vals:
+            return pl.lit(None, dtype=S)
+        return col("seg").replace_strict(list(vals), list(vals.values()), default=None, return_dtype=S)
+
+    def money_seg(name):
+        return per_seg(lambda s: f"${int(s[name] * 100) // 100:,}.{int(s[name] * 100) % 100:02d}")
+
+    money_cols = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut"]
+    prelude = [
+        *(money_expr(col(m)).alias(f"m_{m}") for m in money_cols),
+        *(col(d).cast(pl.Date).dt.to_string("%Y-%m-%d").alias(f"d_{d}")
+          for d in ("installed", "determined", "applied", "work", "last_day")),
+    ]
+    v = {
+        "conditions": col("cond_mask").replace_strict(list(range(32)), CONDITION_WORDS, return_dtype=S),
+        "category": col("category").cast(S), "installed": col("d_installed"),
+        "cutoff": per_seg(lambda s: f"{s['installed_before']:%B} {s['installed_before'].day}, {s['installed_before'].year}"),
+        "occupancy": per_seg(lambda s: f"{int(s['principal_residence_occupancy'] * 100)}%"),
+        "flow": col("flow_words"),
+        "flow_limit": per_seg(lambda s: f"{s['small_commercial_flow_below_gpd']:,} gallons per day"),
+        "income": col("m_income"), "income_limit": money_seg("residence_income_limit"),
+        "revenue": col("m_revenue"), "revenue_limit": money_seg("business_revenue_limit"),
+        "determined": col("d_determined"),
+        "work": pl.when(col("has_work")).then(pl.concat_str([pl.lit(" on "), col("d_work")]))
+                  .otherwise(pl.lit(" (no work has started)")),
+        "applied": col("d_applied"), "years": per_seg(lambda s: str(s["application_window_years"])),
+        "last_day": col("d_last_day"),
+        "lien_pass": pl.when(col("lien")).then(pl.lit(LIEN_PASS_AGREEMENT)).otherwise(pl.lit(LIEN_PASS_NONE)),
+        "share": col("m_share"), "minimum": money_seg("minimum_grant_residence"),
+        "cap": col("m_cap"), "units": col("units").cast(S), "per_unit": col("m_per_unit"), "table": col("m_table"),
+        "base": col("m_base"), "cut": col("m_cut"),
+        "rate": per_seg(lambda s: str(int(s["income_reduction_rate"] * 100))),
+        "threshold": money_seg("income_reduction_threshold"), "error": col("error"),
+    }
+    A = GRANT_ARITHMETIC
+    exp = col("experimental")
+    v["lead"] = pl.when(exp).then(pl.lit(A["lead_experimental"])).otherwise(pl.lit(A["lead"]))
+    v["table_label"] = pl.when(exp).then(pl.lit(A["table_label_experimental"])).otherwise(pl.lit(A["table_label"]))
+    v["cap_words"] = pl.when(col("units") > 1).then(_fill(A["cap_units"], v)).otherwise(col("m_per_unit"))
+    v["cite"] = pl.when(exp).then(_expr(per_seg(lambda s: s["test_citations"]["experimental"]))) \
+        .otherwise(_expr(per_seg(lambda s: s["test_citations"]["amount"])))
+    reduction = (pl.when(col("reduced"))
+                 .then(pl.concat_str([pl.lit("; "), _fill(A["reduction"], v),
+                                      pl.when(col("below_zero")).then(pl.lit("; " + A["not_below_zero"]))
+                                      .otherwise(pl.lit(""))]))
+                 .when(~col("business") & ~col("reduce")).then(pl.lit("; " + A["no_reduction_experimental"]))
+                 .otherwise(pl.lit("")))
+    arithmetic: list = [col("table_words").fill_null("")]
+    for piece in [*_pieces(A["head"], v), reduction, "; ", *_pieces(A["grant"], v), *_pieces(A["close"], v)]:
+        _add(arithmetic, piece)
+    outcome = pl.when(col("eligible")).then(_fill(GRANT_OUTCOME["eligible"], v)) \
+        .otherwise(pl.lit(GRANT_OUTCOME["not_eligible"]))
+    common = [
+        col("row"), col("id"), col("eligible"), amount_expr(col("amount")).alias("amount"),
+        pl.when(col("category") > 0).then(col("category")).alias("category"),
+    ]
+    reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
+
+    def decided_part(tests: list[str]) -> list[pl.Expr]:
+        pieces: list = []
+        reasons, structs, details = [], [], {}
+        for k in tests:
+            passed = (col("failed") & (1 << ALL_TESTS.index(k))) == 0
+            cite = per_seg(lambda s, k=k: s["test_citations"][k])
+            yes, no = GRANT_SENTENCES[k]
+            sentence = _choice(k, passed, yes, no, v)
+            for piece in [("choice", k, passed, "PASS ", "FAIL "), *sentence, " (", cite, ") "]:
+                _add(pieces, piece)
+            failed_words: list = []
+            for piece in [*_pieces(no, v), " (", cite, ")"]:
+                _add(failed_words, piece)
+            if reason_text:
+                reasons.append(pl.when(~passed).then(_concat(failed_words)))
+            if reason_list:
+                structs.append(pl.when(~passed).then(pl.struct(test=pl.lit(k), citation=_expr(cite), text=_fill(no, v))))
+            if detail:
+                details[k] = [_concat(sentence), passed, _expr(cite)]
+        out = [*common, _expr(per_seg(lambda s: s.version)).alias("version")]
+        if detail:
+            out.append(pl.lit(None, dtype=S).alias("error"))
+        if reason_text:
+            out.append(pl.concat_str(reasons, separator="; ", ignore_nulls=True).alias("reasons"))
+        if reason_list:
+            out.append(pl.concat_list(structs).list.drop_nulls().cast(reason_dtype).alias("reason_list"))
+        words = list(pieces)
+        for piece in [*arithmetic, " ", outcome]:
+            _add(words, piece)
+        out.append(_concat(words).alias("explanation")
+                   if explain else pl.lit("").alias("explanation"))
+        if detail:
+            for k in ALL_TESTS:
+                s_, p_, c_ = details.get(k, (pl.lit(None, dtype=S), pl.lit(None, dtype=pl.Boolean), pl.lit(None, dtype=S)))
+                out += [s_.alias(f"sentence_{k}"), p_.alias(f"pass_{k}"), c_.alias(f"cite_{k}")]
+            out += [_concat(arithmetic).alias("arithmetic"), outcome.alias("outcome")]
+        return out
+
+    def undecided_part() -> list[pl.Expr]:
+        out = [*common, pl.lit(None, dtype=S).alias("version")]
+        if detail:
+            out.append(col("error"))
+        if reason_text:
+            out.append(col("error").alias("reasons"))
+        if reason_list:
+            out.append(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))])
+                       .cast(reason_dtype).alias("reason_list"))
+        out.append(_fill(GRANT_OUTCOME["not_decided"], v).alias("explanation") if explain
+                   else pl.lit("").alias("explanation"))
+        if detail:
+            for k in ALL_TESTS:
+                out += [pl.lit(None, dtype=S).alias(f"sentence_{k}"), pl.lit(None, dtype=pl.Boolean).alias(f"pass_{k}"),
+                        pl.lit(None, dtype=S).alias(f"cite_{k}")]
+            out += [pl.lit(None, dtype=S).alias("arithmetic"), pl.lit(None, dtype=S).alias("outcome")]
+        return out
+
+    plan = (prelude, decided_part(RESIDENCE_TESTS), decided_part(BUSINESS_TESTS), undecided_part())
+    if len(_PLANS) > 256:
+        _PLANS.clear()
+    _PLANS[key] = (segs, plan)
+    return plan
 
 
-def _groups(r, idx: np.ndarray, extra: dict | None = None):
-    """(snapshot, shape, positions in idx, values(name) -> object array over idx) per decision shape."""
-    if idx.size == 0:
-        return
-    cols = r.cols
-    segs = r.segs
-    seg = r.seg[idx]
-    biz = cols.business[idx]
-    units = cols.units[idx]
-    share = r.share[idx]
+def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
+                reason_text: bool = False) -> pl.DataFrame:
+    """id, eligible, amount, category, version, reasons (reason_list: [{test, citation, text}];
+    reason_text: 'sentence (citation); ...') and explanation of the given rows of a GrantResults.
+    detail=True adds sentence_<test>, pass_<test>, cite_<test>, arithmetic and outcome (for one case,
+    which assembles its explanation with `case_words`).
 
-    def per_seg(fn, dtype=np.int64):
-        return np.array([0] + [fn(s) if s else 0 for s in segs.snaps], dtype=dtype)[seg]
-
-    threshold = per_seg(lambda s: _c(s["income_reduction_threshold"]))
-    exp = cols.experimental[idx]
-    exp_reduce = per_seg(lambda s: bool(s["experimental_income_reduction"]), bool)
-    reduced = ~biz & np.where(exp, exp_reduce, True) & (cols.income[idx] > threshold)
-    per_unit = np.where(exp, per_seg(lambda s: _c(s["experimental_max_share_per_unit"])), per_seg(lambda s: _c(s["max_share_per_unit"])))
-    cap = per_unit * units
-    base = np.minimum(cap, r.table[idx])
-    bp = per_seg(lambda s: int(s["income_reduction_rate"] * 10000))
-    cut = np.where(reduced, (np.maximum(cols.income[idx] - threshold, 0) * bp + 5000) // 10000, 0)
-    below = reduced & (base - cut < 0)
-    has_work = cols.work[idx] != C.NAT
-    lien = cols.lien[idx]
-    eligible = r.eligible[idx]
-    f = r.failed[idx].astype(np.int64)
-    key = ((((((((seg.astype(np.int64) * 2 + biz) * 8192 + f) * 2 + exp) * 2 + (units > 1)) * 2 + reduced) * 2 + below)
-            * 2 + has_work) * 2 + lien) * 2 + eligible
-    uniq, inverse = np.unique(key, return_inverse=True)
-    cache: dict[str, np.ndarray] = {}
-
-    def values(name: str) -> np.ndarray:
-        if name not in cache:
-            if extra and name in extra:
-                cache[name] = np.asarray(extra[name], dtype=object)[idx]
-            else:
-                v = _values(name, r, idx, cap=cap, base=base, cut=cut, units=units, share=share)
-                arr = np.empty(len(v), dtype=object)
-                arr[:] = v
-                cache[name] = arr
-        return cache[name]
-
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
-    for g in range(len(uniq)):
-        members = order[bounds[g]:bounds[g + 1]]
-        first = int(members[0])
-        shape = Shape(bool(biz[first]), int(f[first]), bool(exp[first]), bool(units[first] > 1), bool(reduced[first]),
-                      bool(below[first]), bool(has_work[first]), bool(lien[first]), bool(eligible[first]))
-        yield segs.snaps[int(seg[first]) - 1], shape, members, values
+    Residence and business rows are written apart (each has its own list of tests), every
+    explanation as one concatenation of literal words and value columns."""
+    idx = None if rows is None else np.asarray(rows, dtype=np.int64)
+    frame, decided = _base_frame(r, idx)
+    seg = frame["seg"].to_numpy()
+    present = tuple(sorted({int(x) for x in np.unique(seg[decided])}))
+    prelude, residence_exprs, business_exprs, undecided_exprs = _plan(r.segs, present, explain, detail,
+                                                                       reason_list, reason_text)
+    lf = frame.lazy().with_columns(prelude)
+    business = frame["business"].to_numpy()
+    parts = []
+    for kind_rows, exprs in ((decided & ~business, residence_exprs), (decided & business, business_exprs),
+                             (~decided, undecided_exprs)):
+        if kind_rows.all():
+            parts = [lf.select(exprs)]
+            break
+        if kind_rows.any():
+            parts.append(lf.filter(pl.Series(kind_rows)).select(exprs))
+    if not parts:
+        parts = [lf.select(undecided_exprs)]
+    # a few rows (one case on the web or the API): planning the query would cost more than running it
+    frames = pl.collect_all(parts, optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())
+    out = frames[0] if len(frames) == 1 else pl.concat(frames).sort("row")
+    return out.drop("row")
 
 
-def _values(name: str, r, idx: np.ndarray, **arrays) -> list:
-    cols = r.cols
-    if name == "conditions":
-        return _CONDITIONS[cols.cond_mask[idx] & 31].tolist()
-    if name == "category":
-        return r.category[idx].astype(str).tolist()
-    if name in ("installed", "determined", "applied", "work", "last_day"):
-        if name == "last_day":
-            from . import batch as B
-            years = np.array([0] + [s["application_window_years"] if s else 0 for s in r.segs.snaps])[r.seg[idx]]
-            same = (years == years[0]).all()
-            days = B.add_years_lut(cols.determined[idx], int(years[0])) if same else B.add_years(cols.determined[idx], years)
-        else:
-            days = getattr(cols, name)[idx]
-        return C.iso_strings(np.where(days == C.NAT, 0, days)).tolist()
-    if name == "flow":
-        flows = cols.flow[idx]
-        uniq, inv = np.unique(flows, return_inverse=True)
-        words = np.array([f"{float(x):,g}" for x in uniq], dtype=object)
-        return words[inv].tolist()
-    if name in ("income", "revenue"):
-        return money_strings(np.maximum(getattr(cols, name)[idx], 0)).tolist()
-    if name == "share":
-        return money_strings(arrays["share"]).tolist()
-    if name in ("cap", "base", "cut"):
-        return money_strings(arrays[name]).tolist()
-    if name == "table":
-        return money_strings(r.table[idx]).tolist()
-    if name == "units":
-        return arrays["units"].astype(str).tolist()
-    raise KeyError(name)  # pragma: no cover
+def decision_frame(r) -> pl.DataFrame:
+    """id, eligible, amount, category, version only (no words): for runs that need the decisions."""
+    versions = [None] + [s.version if s else None for s in r.segs.snaps]
+    seg = np.where(r.decided, r.seg, 0).astype(np.int64)
+    return pl.DataFrame({"id": C.series(r.cols.id, "id"), "eligible": r.eligible, "amount_cents": r.amount,
+                         "category": np.where(r.category > 0, r.category, 0).astype(np.int32),
+                         "seg": seg}).select(
+        "id", "eligible", amount_expr(pl.col("amount_cents")).alias("amount"),
+        pl.when(pl.col("category") > 0).then(pl.col("category")).alias("category"),
+        pl.lit(pl.Series(versions, dtype=S)).gather(pl.col("seg")).alias("version"))
+
+
+def case_words(row: dict) -> tuple[list, str, str, list[dict], str]:
+    """(tests as (key, citation, passed, sentence), arithmetic, outcome, reasons, explanation) of one
+    row of a detail frame: the same pieces the bulk explanation concatenates, assembled in order."""
+    if row["outcome"] is None:  # not decided: the row's error
+        return [], "", "", [{"test": "input", "citation": "", "text": row["error"]}], \
+            GRANT_OUTCOME["not_decided"].format(error=row["error"])
+    tests = [(k, row[f"cite_{k}"], row[f"pass_{k}"], row[f"sentence_{k}"]) for k in ALL_TESTS
+             if row[f"sentence_{k}"] is not None]
+    reasons = [{"test": k, "citation": c, "text": t} for k, c, p, t in tests if not p]
+    lines = [f"{'PASS' if p else 'FAIL'} {t} ({c})" for _, c, p, t in tests]
+    return tests, row["arithmetic"], row["outcome"], reasons, " ".join([*lines, row["arithmetic"], row["outcome"]])

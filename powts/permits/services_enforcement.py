@@ -18,14 +18,12 @@ CATEGORY_CITATION = "Wis. Stat. s. 145.245(4m); README reference facts: category
 VARIANCE_CITATION = "Wis. Stat. s. 145.24(3)"
 
 
-def failure_category(conditions) -> int:
-    """The most serious category the conditions put the system in (1 = (a)-(c), 2 = (d), 3 = (e))."""
-    conds = set(conditions)
-    if conds & {"a", "b", "c"}:
-        return 1
-    if "d" in conds:
-        return 2
-    return 3
+def failure_category(conditions, on: dt.date | None = None) -> int:
+    """The most serious category the conditions put the system in: powts.law.failure, the one
+    place the categories of s. 145.246(2) are read (from the cited parameter files)."""
+    from powts.law import failure
+
+    return failure.category_on(sorted(set(conditions)), on or dt.date.today())
 
 
 @transaction.atomic
@@ -42,7 +40,7 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
         refuse("a determination on inspection is made by an inspector certified to inspect POWTS",
                "Wis. Stat. s. 145.245(1)(a)1.", "inspector_license")
     det = FailureDetermination(jurisdiction=system.jurisdiction, system=system, conditions=conds,
-                               category=failure_category(conds), determined_on=on, basis=basis,
+                               category=failure_category(conds, on), determined_on=on, basis=basis,
                                inspector_license=inspector_license, notes=notes)
     det.full_clean()
     det.save()

@@ -74,7 +74,7 @@ def test_bad_file_and_usage_exit_non_zero(tmp_path, capsys):
 
 
 def test_parameter_file_error_exits_1(tmp_path, monkeypatch, capsys):
-    import powts.law.engine as engine
+    from powts.law import engine
 
     (tmp_path / "programs.yaml").write_text("programs: {}\n")
     (tmp_path / "bad.yaml").write_text("program: x\nversion: y\nparameters:\n  p:\n    unit: furlongs\n    values: []\n")
@@ -115,3 +115,16 @@ def test_allocating_a_fiscal_year_with_no_program_is_a_clear_error(tmp_path, cap
     assert main(["rules", "allocate", "wisconsin-fund", "--funds", "1000", "--fiscal-year", "2022-23",
                  "--input", str(src), "--output", str(tmp_path / "a.csv")]) == 1
     assert "No Wisconsin Fund grant program was in force" in capsys.readouterr().err
+
+
+def test_columns_decisions_only(tmp_path, capsys):
+    """--columns id,eligible,amount: the decisions alone, as the OpenFisca peer of the benchmark writes them."""
+    src = _csv(tmp_path, "A1,residence,a,2024-03-15,2024-04-01,1970-05-01,38000,5200,Dane\n"
+                         "A2,residence,e,2024-03-15,2024-04-01,1970-05-01,38000,5200,Dane\n")
+    out = tmp_path / "out.csv"
+    assert main(["rules", "evaluate", "wisconsin-fund-grant", "--columns", "id,eligible,amount", "--input", str(src),
+                 "--output", str(out)]) == 0
+    assert out.read_text() == "id,eligible,amount\nA1,true,3400.00\nA2,false,0.00\n"
+    assert main(["rules", "evaluate", "wisconsin-fund-grant", "--columns", "id,colour", "--input", str(src),
+                 "--output", str(out)]) == 1
+    assert "--columns: colour not among" in capsys.readouterr().err

@@ -1,0 +1,39 @@
+"""The columnar command line writes what the per-row code wrote before it (fixtures/*_out.*, written
+by that code on the seeded inputs of fixtures/make_fixtures.py): same rows, same fields, same words."""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from powts.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _csv(path):
+    return list(csv.reader(path.open(encoding="utf-8")))
+
+
+def _jsonl(path):
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("program,source,expected,extra", [
+    ("wisconsin-fund-grant", "grants_in.csv", "grants_out.csv", []),
+    ("wisconsin-fund-grant", "grants_in.csv", "grants_out_noexpl.csv", ["--no-explanation"]),
+    ("wisconsin-fund-grant", "grants_in.csv", "grants_out.jsonl", []),
+    ("wisconsin-fund-grant", "grants_in.jsonl", "grants_jsonl_out.jsonl", []),
+    ("well-compensation", "wells_in.csv", "wells_out.csv", []),
+    ("well-compensation", "wells_in.csv", "wells_out.jsonl", []),
+])
+def test_output_unchanged(tmp_path, program, source, expected, extra):
+    out = tmp_path / ("out" + Path(expected).suffix)
+    assert main(["rules", "evaluate", program, *extra, "--input", str(FIXTURES / source), "--output", str(out)]) == 0
+    read = _csv if out.suffix == ".csv" else _jsonl
+    old, new = read(FIXTURES / expected), read(out)
+    assert len(new) == len(old)
+    for before, after in zip(old, new):
+        assert after == before
