@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
+    "powts.core.middleware.RefuseNulMiddleware",  # issue 8: NUL in a query or form field is a 400, not a 500
 ]
 
 ROOT_URLCONF = "powts.urls"
@@ -138,9 +139,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "powts.core.pagination.BoundedLimitOffsetPagination",  # max 1000 a page
+    "DEFAULT_PARSER_CLASSES": [  # issue 8: a JSON body is an object, bounded in depth, without NUL
+        "powts.core.parsers.ObjectJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "powts.core.schema.AutoSchema",  # documents the 4xx every endpoint may answer
     "EXCEPTION_HANDLER": "powts.core.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {

@@ -425,6 +425,8 @@ def export(request, fmt):
 
 # -- Open311 GeoReport v2 -------------------------------------------------------------------
 
+OPEN311_LIST = {"type": "array", "items": {"type": "object", "additionalProperties": True}}  # GeoReport v2 answers lists
+
 def _open311_request(comp: Complaint) -> dict:
     return {"service_request_id": str(comp.pk), "status": comp.status, "status_notes": comp.status_notes,
             "service_name": next((s["service_name"] for s in enf.SERVICES if s["service_code"] == comp.service_code), ""),
@@ -434,14 +436,14 @@ def _open311_request(comp: Complaint) -> dict:
             "long": float(comp.long) if comp.long is not None else None}
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT, auth=[])
+@extend_schema(responses={200: OPEN311_LIST}, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def open311_services(request):
     return Response(enf.SERVICES)
 
 
-@extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT, auth=[])
+@extend_schema(request=OpenApiTypes.OBJECT, responses={200: OPEN311_LIST, 201: OPEN311_LIST}, auth=[])
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
 def open311_requests(request):
@@ -476,7 +478,7 @@ def open311_requests(request):
                       "account_id": None}], status=201)
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT, auth=[])
+@extend_schema(responses={200: OPEN311_LIST}, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def open311_request(request, pk):

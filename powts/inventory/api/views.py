@@ -45,7 +45,7 @@ class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return Response(s.SystemDetailSerializer(system, context={"request": request}).data)
 
     @extend_schema(responses={200: s.AuditEventSerializer(many=True)})
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)  # the whole history as one list, as the schema says
     def history(self, request, pk=None):
         """Every recorded change to the system, its parcel and its owner, newest first."""
         system = selectors.system_get(user=request.user, pk=pk)

@@ -7,11 +7,12 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework import serializers as drf_serializers
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from powts.audit.choices import Channel
+from powts.core.parsers import ObjectJSONParser
 from powts.inventory.models import System
 from powts.maintenance import policies, selectors, services
 from powts.maintenance.api import serializers as s
@@ -48,7 +49,7 @@ class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     and license again answers 200 with the stored report and `duplicate: true`."""
 
     serializer_class = s.ReportSerializer
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [ObjectJSONParser, FormParser, MultiPartParser]
 
     def get_queryset(self):
         return selectors.reports_visible(user=self.request.user).order_by("-filed_at", "-id")
