@@ -15,6 +15,7 @@ from fractions import Fraction
 MAX_NUMBER_CHARS = 40  # far more than any real quantity; "1,000,000.0000" is 14
 MAX_DATE_CHARS = 32
 EARLIEST_DATE = dt.date(1900, 1, 1)  # no POWTS record is older; year 1 dates are typing slips
+LATEST_DATE = dt.date(2199, 12, 31)  # room for date arithmetic (due dates, notices) far from year 9999
 # Plain decimal notation, an optional exponent of at most two digits (so at most 10**99 before the range check).
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,2})?")
 

@@ -14,11 +14,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from powts.audit.choices import Channel
+from powts.core.paging import page_number
 from powts.inventory import policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
-from powts.inventory.panels import system_panels
 from powts.inventory.importing.service import FileRefused, import_inventory
+from powts.inventory.panels import system_panels
 
 PER_PAGE = 50
 # ?sort= value -> ORDER BY; each backed by an index, so a page costs the same at any depth of a million rows
@@ -38,10 +39,7 @@ def system_list(request):
         del data[key]
     filterset = SystemFilterSet(data, queryset=selectors.system_list(user=request.user))
     sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "system_id"
-    try:
-        page = max(1, int(request.GET.get("page", 1)))
-    except ValueError:
-        page = 1
+    page = page_number(request)
     rows = []
     if filterset.is_valid():
         # One row more than a page tells whether there is a next page, without COUNT(*) over a million rows.
@@ -99,8 +97,7 @@ def import_upload(request):
         suffix = Path(upload.name).suffix.lower()
         stored = _uploads() / f"{token}{suffix}"
         with open(stored, "wb") as out:
-            for chunk in upload.chunks():
-                out.write(chunk)
+            out.writelines(upload.chunks())
         try:
             result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user), dry_run=True,
                                       rejects_path=stored.with_suffix(".rejects.csv"), source_name=upload.name,
@@ -150,4 +147,4 @@ def import_rejects(request, token: str):
     return FileResponse(open(path, "rb"), as_attachment=True, filename="rejected-rows.csv")
 
 
-__all__ = ["system_list", "system_detail", "import_upload", "import_confirm", "import_rejects"]
+__all__ = ["import_confirm", "import_rejects", "import_upload", "system_detail", "system_list"]

@@ -16,13 +16,13 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from powts.accounts.models import License
+from powts.core import fields
 from powts.inventory.models import Owner, Parcel
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import documents, exports, policies, selectors, services
 from powts.permits import services_enforcement as enf
 from powts.permits.models import Complaint, Invoice, Permit, PermitChange
-
 
 # -- serializers ----------------------------------------------------------------------------
 
@@ -436,6 +436,19 @@ def _open311_request(comp: Complaint) -> dict:
             "long": float(comp.long) if comp.long is not None else None}
 
 
+# Text fields of a service request and their longest value (the model's columns; the description is free text).
+OPEN311_TEXT = {"jurisdiction_id": 60, "service_code": 40, "description": 4000, "address_string": 200, "email": 254,
+                "first_name": 100, "last_name": 100, "phone": 40}
+
+
+def _open311_fields(data) -> dict:
+    """A service request's fields, bounded (powts.core.fields): a list, an object or a NUL where text belongs is a 400."""
+    out = {name: fields.text(name, data.get(name), max_length=limit) for name, limit in OPEN311_TEXT.items()}
+    out["lat"] = fields.decimal("lat", data.get("lat"), minimum=-90, maximum=90, places=6)
+    out["long"] = fields.decimal("long", data.get("long"), minimum=-180, maximum=180, places=6)
+    return out
+
+
 @extend_schema(responses={200: OPEN311_LIST}, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
@@ -457,16 +470,18 @@ def open311_requests(request):
         if request.GET.get("service_code"):
             qs = qs.filter(service_code=request.GET["service_code"])
         return Response([_open311_request(x) for x in qs[:1000]])
-    data = request.data
-    jurisdiction = Jurisdiction.objects.filter(slug=data.get("jurisdiction_id", "")).first()
+    try:
+        data = _open311_fields(request.data)
+    except fields.FieldError as exc:
+        return Response([{"code": 400, "description": exc.message}], status=400)
+    jurisdiction = Jurisdiction.objects.filter(slug=data["jurisdiction_id"]).first()
     if jurisdiction is None:
         return Response([{"code": 400, "description": "jurisdiction_id: unknown county; e.g. dane or lincoln"}], status=400)
     try:
-        comp = enf.complaint_create(jurisdiction=jurisdiction, service_code=data.get("service_code", ""),
-                                    description=data.get("description", ""), address=data.get("address_string", ""),
-                                    lat=data.get("lat") or None, long=data.get("long") or None, email=data.get("email", ""),
-                                    first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
-                                    phone=data.get("phone", ""))
+        comp = enf.complaint_create(jurisdiction=jurisdiction, service_code=data["service_code"],
+                                    description=data["description"], address=data["address_string"],
+                                    lat=data["lat"], long=data["long"], email=data["email"],
+                                    first_name=data["first_name"], last_name=data["last_name"], phone=data["phone"])
     except Exception as exc:  # ValidationError: Open311 wants a list of {code, description}
         from django.core.exceptions import ValidationError
 

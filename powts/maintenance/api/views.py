@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from powts.audit.choices import Channel
+from powts.core import fields
 from powts.core.parsers import ObjectJSONParser
 from powts.inventory.models import System
 from powts.maintenance import policies, selectors, services
@@ -90,11 +91,7 @@ class DueListView(APIView):
     def get(self, request):
         if not policies.can_see_dashboard(request.user):
             raise PermissionDenied("County staff and state auditors see the due list.")
-        text = request.query_params.get("as_of")
-        try:
-            as_of = dt.date.fromisoformat(text) if text else dt.date.today()
-        except ValueError:
-            raise ValidationError({"as_of": f"as_of {text!r} is not a date (YYYY-MM-DD)"}) from None
+        as_of = fields.date("as_of", request.query_params.get("as_of"), latest=fields.LATEST_DATE) or dt.date.today()
         unit = policies.dashboard_jurisdiction(request.user, request.query_params.get("jurisdiction"))
         rows = selectors.due_list(jurisdiction=unit, as_of=as_of) if unit else []
         return Response([{"system_id": ref, "due_on": due, "kind": kind} for ref, due, kind in rows])
