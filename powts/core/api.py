@@ -24,6 +24,8 @@ def exception_handler(exc, context):
     elif isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         exc = exceptions.ValidationError(detail=detail)
+    elif isinstance(exc, RecursionError):  # JSON nested thousands deep, on a view with DRF's own parser
+        exc = exceptions.ParseError({"body": ["the JSON body is nested too deeply"]})
     elif isinstance(exc, IntegrityError):
         log.info("integrity error answered 409: %s", exc)
         set_rollback()

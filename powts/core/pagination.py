@@ -14,7 +14,7 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
     def get_limit(self, request):
         raw = request.query_params.get(self.limit_query_param)
         try:
-            limit = fields.integer("limit", raw, minimum=1, maximum=10**12)
+            limit = fields.integer("limit", raw, minimum=1)
         except fields.FieldError as exc:
             raise ValidationError({"limit": [exc.message]}) from None
         return self.default_limit if limit is None else min(limit, self.max_limit)

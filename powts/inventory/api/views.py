@@ -13,6 +13,7 @@ class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     """The inventory of systems: the same filters and search as the web list (`q` searches)."""
 
     filterset_class = SystemFilterSet
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is a 404 from the URL, never a query
     serializer_class = s.SystemSerializer
 
     def get_queryset(self):

@@ -49,6 +49,7 @@ class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     """Inspection, pumping and servicing reports (SPS 383.55). POST files one; the same system, date
     and license again answers 200 with the stored report and `duplicate: true`."""
 
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is a 404 from the URL, never a query
     serializer_class = s.ReportSerializer
     parser_classes = [ObjectJSONParser, FormParser, MultiPartParser]
 
