@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent
 DATA_DIR = Path(os.environ.get("POWTS_DATA_DIR") or Path.home() / ".local" / "share" / "powts")
@@ -84,6 +86,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
+    "powts.core.middleware.RefuseNulMiddleware",  # issue 8: NUL in a query or form field is a 400, not a 500
     "axes.middleware.AxesMiddleware",  # turns a lockout into the lockout page (web) or JSON (API)
 ]
 
@@ -151,9 +154,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "powts.core.pagination.BoundedLimitOffsetPagination",  # max 1000 a page
+    "DEFAULT_PARSER_CLASSES": [  # issue 8: a JSON body is an object, bounded in depth, without NUL
+        "powts.core.parsers.ObjectJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "powts.core.schema.AutoSchema",  # documents the 4xx every endpoint may answer
     "EXCEPTION_HANDLER": "powts.core.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -223,8 +231,6 @@ X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy on every response (django-csp): the pages' own scripts and styles only, no
 # inline script or style. Data for scripts travels in json_script / data-* attributes. The API docs page
 # alone allows Swagger UI's inline <style> (powts/urls.py).
-from csp.constants import NONE, SELF
-
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -266,8 +272,6 @@ CACHES = {
 # POWTS_TOKEN_TTL_HOURS         API token lifetime (default 10)
 # POWTS_SESSION_HOURS           web sign-in lifetime (default 8)
 # POWTS_ACCESS_LOG_DAYS         daily access logs kept (default 90)
-from datetime import timedelta
-
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account or address before the password is checked
     "django.contrib.auth.backends.ModelBackend",

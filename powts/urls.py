@@ -26,3 +26,7 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema")), name="api-docs"),
     path("admin/", admin.site.urls),
 ]
+
+# issue 8: errors under /api/ are JSON, whatever the view (an id that does not match the URL, say).
+handler404 = "powts.core.views.not_found"
+handler400 = "powts.core.views.bad_request"

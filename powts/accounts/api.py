@@ -21,17 +21,16 @@ class TokenResponseSerializer(serializers.Serializer):
 
 
 _error = inline_serializer("TokenError", {"detail": serializers.CharField()})
-_bad = inline_serializer("TokenBadRequest", {"errors": serializers.DictField(
-    child=serializers.ListField(child=serializers.CharField()), help_text="Each field (or non_field_errors) and its problems.")})
 
 
 class TokenView(APIView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
 
+    # 400 (a field missing, a body that is not JSON, or a user name and password that do not match) is
+    # documented for every endpoint at once by powts.core.schema.
     @extend_schema(request=TokenSignInSerializer, responses={
         200: TokenResponseSerializer,
-        400: OpenApiResponse(_bad, description="A field is missing, or the user name and password do not match."),
         429: OpenApiResponse(_error, description="Too many failed sign-ins from this account or address; wait and retry."),
     }, auth=[])
     def post(self, request):

@@ -1,9 +1,16 @@
 """One FilterSet serves the web list and the API (NetBox's pattern)."""
 import django_filters
+from django import forms
 
 from powts.inventory.choices import SystemStatus, SystemType
 from powts.inventory.models import System
 from powts.inventory.search import search
+
+
+class YearFilter(django_filters.NumberFilter):
+    """A whole year the database can take: year 0 or 1e20 is a 400 naming the filter, not a 500."""
+
+    field_class = forms.IntegerField
 
 
 class SystemFilterSet(django_filters.FilterSet):
@@ -12,7 +19,8 @@ class SystemFilterSet(django_filters.FilterSet):
     system_type = django_filters.MultipleChoiceFilter(choices=SystemType.choices, label="Type")
     status = django_filters.MultipleChoiceFilter(choices=SystemStatus.choices, label="Status")
     municipality = django_filters.CharFilter(field_name="parcel__municipality", lookup_expr="exact", label="Municipality")
-    installed_year = django_filters.NumberFilter(field_name="installed_on", lookup_expr="year", label="Installed in (year)")
+    installed_year = YearFilter(field_name="installed_on", lookup_expr="year", label="Installed in (year)",
+                                min_value=1800, max_value=2200)
     installed_before = django_filters.DateFilter(field_name="installed_on", lookup_expr="lt", label="Installed before")
     installed_after = django_filters.DateFilter(field_name="installed_on", lookup_expr="gte", label="Installed on or after")
     jurisdiction = django_filters.CharFilter(field_name="jurisdiction__slug", label="Jurisdiction (slug)")

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from powts.audit.choices import Channel
+from powts.core.paging import page_number
 from powts.inventory import policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
@@ -39,10 +40,7 @@ def system_list(request):
         del data[key]
     filterset = SystemFilterSet(data, queryset=selectors.system_list(user=request.user))
     sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "system_id"
-    try:
-        page = max(1, int(request.GET.get("page", 1)))
-    except ValueError:
-        page = 1
+    page = page_number(request)
     rows = []
     if filterset.is_valid():
         # One row more than a page tells whether there is a next page, without COUNT(*) over a million rows.

@@ -53,13 +53,22 @@ def upload_reports(*, jurisdiction, data: bytes, filed_by=None, channel: str = "
         header = next(reader)
     except StopIteration:
         raise FileRefused("the file is empty") from None
+    except csv.Error as exc:
+        raise FileRefused(f"line 1 cannot be read as CSV: {exc}") from None
     names = [h.strip().lower().replace(" ", "_") for h in header]
     missing = [c for c in REQUIRED if c not in names]
     if missing:
         raise FileRefused(f"the header lacks {', '.join(missing)} (line 1)")
+    # Read every row before storing any: a file the CSV reader cannot read (a cell over the reader's
+    # 128 KB limit, a broken quote) is refused whole, with its line, and nothing is stored.
+    rows = []
+    try:
+        for row in reader:
+            rows.append((reader.line_num, row))
+    except csv.Error as exc:
+        raise FileRefused(f"line {reader.line_num} cannot be read as CSV: {exc}") from None
     result = UploadResult()
-    for row in reader:
-        line = reader.line_num
+    for line, row in rows:
         if not any(cell.strip() for cell in row):
             continue
         result.rows += 1

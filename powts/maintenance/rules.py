@@ -17,8 +17,8 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from fractions import Fraction
 
+from powts.core import fields
 from powts.maintenance.profile import MaintenanceProfile
 
 INSPECTION, PUMPING, SERVICING = "inspection", "pumping", "servicing"
@@ -41,16 +41,8 @@ def threshold(profile: MaintenanceProfile) -> Decimal:
 
 
 def parse_fraction(value) -> Decimal:
-    """'1/3', '0.25', 0.25 or '25%' -> Decimal at 4 places. Raises ValueError in words."""
-    text = str(value).strip()
-    try:
-        if text.endswith("%"):
-            number = Fraction(text[:-1].strip()) / 100
-        else:
-            number = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{value!r} is not a fraction (e.g. 0.25 or 1/3)") from None
-    return (Decimal(number.numerator) / Decimal(number.denominator)).quantize(FRACTION_PLACES, ROUND_HALF_UP)
+    """'1/3', '0.25', 0.25 or '25%' -> Decimal at 4 places, bounded (powts.core.fields). Raises ValueError in words."""
+    return fields.fraction("sludge_scum_fraction", value, required=True)
 
 
 def needs_pumping(profile: MaintenanceProfile, fraction: Decimal | None) -> bool:
@@ -158,8 +150,7 @@ def compute(profile: MaintenanceProfile, *, system_type: str, installed_on: dt.d
             insp = max(over, key=lambda e: e.on)
             pump_by = insp.on + dt.timedelta(days=profile.pump_within_days)
             out.pumping_required = True
-            if pump_by < out.due_on:
-                out.due_on = pump_by
+            out.due_on = min(out.due_on, pump_by)
             out.explanation.append(f"inspection {insp.on} found sludge and scum {insp.sludge_scum_fraction} >= {profile.pump_at_fraction}: "
                                    f"pump by {pump_by} ({profile.citations['sludge']}; {profile.citations['pump_within']})")
     start = profile.program_start_on

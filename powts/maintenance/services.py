@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
@@ -18,10 +18,16 @@ from powts.accounts.choices import COUNTY_ROLES
 from powts.accounts.models import License, User
 from powts.accounts.policies import is_county_staff, is_county_staff_of
 from powts.audit.services import audit_create, audit_update, build_event, snapshot
+from powts.core import fields
 from powts.inventory.models import System
 from powts.maintenance import policies, rules
 from powts.maintenance.choices import ReportKind, ReviewStatus
-from powts.maintenance.models import HoldingTankReport, Report, Schedule, ServicingContract
+from powts.maintenance.models import (
+    HoldingTankReport,
+    Report,
+    Schedule,
+    ServicingContract,
+)
 from powts.maintenance.profile import maintenance_profile
 
 log = logging.getLogger(__name__)
@@ -157,10 +163,24 @@ class Submitted:
         return not self.created
 
 
-def _text(data, name, max_length=None) -> str:
-    value = data.get(name)
-    value = "" if value is None else str(value).strip()
-    return value[:max_length] if max_length else value
+def _text(data, name, max_length=None, errors=None) -> str:
+    """The field as bounded text; a bad value (too long, NUL, an object) is put in `errors` (or raised without them)."""
+    try:
+        return fields.text(name, data.get(name), max_length=max_length)
+    except fields.FieldError as exc:
+        if errors is None:
+            raise ValidationError({name: exc.message}) from None
+        errors.setdefault(name, exc.message)
+        return ""
+
+
+def _parsed(errors, name, parse, raw, **kw):
+    """parse(name, raw, **kw), or None with the reason in `errors` under the field's name."""
+    try:
+        return parse(name, raw, **kw)
+    except fields.FieldError as exc:
+        errors.setdefault(exc.field, exc.message)
+        return None
 
 
 def _bool(data, name, errors, default=None):
@@ -169,28 +189,18 @@ def _bool(data, name, errors, default=None):
         return default
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower()
+    text = str(value).strip().lower() if isinstance(value, (str, int)) else None
     if text in TRUE:
         return True
     if text in FALSE:
         return False
-    errors[name] = f"{name} {value!r} is not yes or no"
+    errors[name] = f"{name} must be yes or no"
     return default
 
 
-def _date(data, name, errors):
-    value = data.get(name)
-    if isinstance(value, dt.date):
-        return value
-    text = _text(data, name)
-    if not text:
-        errors[name] = f"{name} is required"
-        return None
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        errors[name] = f"{name} {text!r} is not a date (YYYY-MM-DD)"
-        return None
+def _date(data, name, errors, latest=None):
+    """A required date, not before 1900 (and not after `latest`)."""
+    return _parsed(errors, name, fields.date, data.get(name), required=True, latest=latest)
 
 
 def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None):
@@ -200,21 +210,18 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     profile = profile_for(jurisdiction)
     today = today or timezone.localdate()
     errors: dict[str, str] = {}
-    ref = _text(data, "system_id")
-    if not ref:
+    ref = _text(data, "system_id", 60, errors)
+    if not ref and "system_id" not in errors:
         errors["system_id"] = "system_id is required"
-    elif len(ref) > 60:
-        errors["system_id"] = "system_id is longer than 60 characters"
-    kind = _text(data, "kind").lower()
-    if kind not in ReportKind.values:
+    kind = _text(data, "kind", 20, errors).lower()
+    if kind not in ReportKind.values and "kind" not in errors:
         errors["kind"] = f"kind {kind or '(blank)'!r} is not one of {', '.join(ReportKind.values)}"
-    work_date = _date(data, "work_date", errors)
-    if work_date and work_date > today:
-        errors["work_date"] = f"work_date {work_date} is in the future"
-    number = _text(data, "license_number")
+    # A plausible work date: work already done, and not before 1900 (a year-1 date is a typing slip).
+    work_date = _date(data, "work_date", errors, latest=today)
+    number = _text(data, "license_number", 40, errors)
     lic = None
     if not number:
-        errors["license_number"] = "license_number is required (SPS 383.55)"
+        errors.setdefault("license_number", "license_number is required (SPS 383.55)")
     else:
         found = list(License.objects.filter(number__iexact=number))
         allowed = [x for x in found if x.kind in profile.license_kinds]
@@ -230,45 +237,18 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
                 errors["license_number"] = f"license {number} expired on {lic.expires_on}, before the work date"
             elif refusal := policies.license_refusal(filed_by, lic):
                 errors["license_number"] = refusal
-    fraction = None
-    raw = data.get("sludge_scum_fraction")
-    if raw not in (None, ""):
-        try:
-            fraction = rules.parse_fraction(raw)
-        except ValueError as exc:
-            errors["sludge_scum_fraction"] = f"sludge_scum_fraction {exc}"
-        else:
-            if fraction > 1:
-                errors["sludge_scum_fraction"] = f"sludge_scum_fraction {raw} is above 1 (a fraction of the tank)"
-            elif fraction < 0:
-                errors["sludge_scum_fraction"] = f"sludge_scum_fraction {raw} is negative"
-    gallons = None
-    raw = data.get("gallons_pumped")
-    if raw not in (None, ""):
-        try:
-            gallons = Decimal(str(raw).replace(",", "").strip())
-            if gallons != gallons.to_integral_value():
-                raise InvalidOperation
-            gallons = int(gallons)
-        except (InvalidOperation, ValueError):
-            errors["gallons_pumped"] = f"gallons_pumped {raw!r} is not a whole number"
-            gallons = None
-        else:
-            if gallons < 0:
-                errors["gallons_pumped"] = f"gallons_pumped {raw} is negative"
-            elif gallons > 1_000_000:
-                errors["gallons_pumped"] = f"gallons_pumped {raw} is more than any tank holds"
-    meter = None
-    raw = data.get("water_meter_reading")
-    if raw not in (None, ""):
-        try:
-            meter = Decimal(str(raw).strip())
-            if meter < 0 or not meter.is_finite():
-                errors["water_meter_reading"] = f"water_meter_reading {raw} is negative"
-        except InvalidOperation:
-            errors["water_meter_reading"] = f"water_meter_reading {raw!r} is not a number"
+    # Bounded parsing: sizes are checked before any conversion (powts.core.fields).
+    fraction = _parsed(errors, "sludge_scum_fraction", fields.fraction, data.get("sludge_scum_fraction"))
+    gallons = _parsed(errors, "gallons_pumped", fields.integer, data.get("gallons_pumped"), minimum=0, maximum=1_000_000,
+                      above_message="gallons_pumped is more than any tank holds (at most 1,000,000)")
+    meter = _parsed(errors, "water_meter_reading", fields.decimal, data.get("water_meter_reading"), minimum=0,
+                    maximum=Decimal("9999999999.99"), places=2)
     ponding = _bool(data, "effluent_ponding", errors)
     failure = _bool(data, "failure_observed", errors, default=False)
+    disposal_site = _text(data, "disposal_site", 200, errors)
+    components = _text(data, "components_serviced", 300, errors)
+    location = _text(data, "location", 200, errors)
+    notes = _text(data, "notes", 4000, errors)
     system = None
     if ref and "system_id" not in errors:
         system = System.objects.select_related("parcel").filter(jurisdiction=jurisdiction, system_id=ref).first()
@@ -289,9 +269,8 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     cleaned = {
         "system_ref": ref, "kind": kind, "work_date": work_date, "sludge_scum_fraction": fraction,
         "effluent_ponding": ponding, "gallons_pumped": gallons, "failure_observed": bool(failure),
-        "water_meter_reading": meter, "disposal_site": _text(data, "disposal_site", 200),
-        "components_serviced": _text(data, "components_serviced", 300), "location": _text(data, "location", 200),
-        "notes": _text(data, "notes", 4000),
+        "water_meter_reading": meter, "disposal_site": disposal_site, "components_serviced": components,
+        "location": location, "notes": notes,
     }
     return cleaned, system, lic
 
@@ -463,6 +442,8 @@ def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.
         errors["period_end"] = f"period_end {end} is before period_start {start}"
     services = []
     items = data.get("services") or []
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise ValidationError({"services": "services must be a list of servicings (date, gallons, disposal_site)"})
     if not items:
         errors["services"] = "services: at least one servicing (e. date, f. gallons, g. disposal site) is required"
     for i, item in enumerate(items):
@@ -472,13 +453,7 @@ def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.
             sub["date"] = f"date {on} is in the future"
         if on and start and end and not (start <= on <= end):
             sub["date"] = f"date {on} is outside the period {start} to {end}"
-        try:
-            gallons = int(str(item.get("gallons", "")).replace(",", ""))
-            if gallons < 0:
-                sub["gallons"] = "gallons is negative"
-        except ValueError:
-            sub["gallons"] = f"gallons {item.get('gallons')!r} is not a whole number"
-            gallons = None
+        gallons = _parsed(sub, "gallons", fields.integer, item.get("gallons"), required=True, minimum=0, maximum=1_000_000)
         if not _text(item, "disposal_site"):
             sub["disposal_site"] = "disposal_site is required (s. 46.06(5)(b)2.g.)"
         for k, v in sub.items():

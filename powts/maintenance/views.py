@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from powts.accounts.choices import Role
 from powts.audit.choices import Channel
+from powts.core import fields
 from powts.inventory.models import System
 from powts.maintenance import policies, selectors, services
 from powts.maintenance.csv_upload import FileRefused, upload_reports
@@ -24,9 +25,11 @@ BUCKETS = [("current", "Current"), ("due_soon", "Due soon"), ("overdue", "Overdu
 
 
 def _as_of(request) -> dt.date:
+    """?as_of=, a date from 1900 to 2199; anything else shows today, with the reason."""
     try:
-        return dt.date.fromisoformat(request.GET.get("as_of", ""))
-    except ValueError:
+        return fields.date("as_of", request.GET.get("as_of"), latest=fields.LATEST_DATE) or timezone.localdate()
+    except fields.FieldError as exc:
+        messages.warning(request, f"{exc.message}; showing today.")
         return timezone.localdate()
 
 

@@ -14,6 +14,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
@@ -475,6 +476,7 @@ def _service_name(code: str) -> str:
     return next((s["service_name"] for s in enf.SERVICES if s["service_code"] == code), "")
 
 
+
 def _open311_request(comp: Complaint) -> dict:
     return {"service_request_id": str(comp.pk), "status": comp.status, "service_name": _service_name(comp.service_code),
             "service_code": comp.service_code, "agency_responsible": comp.jurisdiction.name,
@@ -529,7 +531,10 @@ def open311_requests(request):
     wait = public_post_wait(request)
     if wait is not None:
         return _open311_errors(429, [too_many_message(wait)], headers={"Retry-After": str(wait)})
-    data = request.data
+    try:
+        data = request.data
+    except ParseError as exc:  # not JSON, not an object, or nested too deep: in Open311's own error list
+        return _open311_errors(400, [f"body: {exc.detail}"])
     if not hasattr(data, "get"):
         return _open311_errors(400, ["the request body must be form fields or a JSON object"])
     jurisdiction = selectors.complaint_jurisdiction(data.get("jurisdiction_id"))

@@ -95,6 +95,9 @@ class DecideSerializer(serializers.Serializer):
     threat_to_waters = serializers.BooleanField(required=False, default=False)
 
 
+LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}  # what the GETs answer (the schema said 201 only)
+
+
 def _valid(cls, request):
     s = cls(data=request.data)
     s.is_valid(raise_exception=True)
@@ -151,7 +154,8 @@ def soil_json(ev):
             "verified_on": ev.verified_on, "verification_note": ev.verification_note}
 
 
-@extend_schema(request=SoilSerializer, responses={201: OpenApiTypes.OBJECT})
+@extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS})
+@extend_schema(methods=["POST"], request=SoilSerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["GET", "POST"])
 def soil_evaluations(request):
     """GET: your county's reports (staff) or your own (soil tester). POST: a certified soil tester files a report."""
@@ -249,7 +253,8 @@ def order_json(o):
             "corrected_on": o.corrected_on}
 
 
-@extend_schema(request=OrderSerializer, responses={201: OpenApiTypes.OBJECT})
+@extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS})
+@extend_schema(methods=["POST"], request=OrderSerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["GET", "POST"])
 def correction_orders(request):
     unit = _staff_county(request.user)

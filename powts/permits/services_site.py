@@ -9,6 +9,7 @@ from django.db import transaction
 
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.calendars import calendar_for
+from powts.core import fields
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Clearance, EmergencyWork, Permit, SoilEvaluation
@@ -41,12 +42,11 @@ def _clean_areas(areas) -> list[dict]:
             if v is None or v == "":
                 area[k] = None
                 continue
-            try:
-                area[k] = float(v)
-            except (TypeError, ValueError):
-                refuse(f"areas[{i}] ({area['name']}): {k} {v!r} is not a number", field="areas")
-            if area[k] < 0:
-                refuse(f"areas[{i}] ({area['name']}): {k} {v!r} is negative", field="areas")
+            try:  # bounded before conversion (powts.core.fields): no "1e1000000", NaN or infinity
+                number = fields.decimal(k, v, minimum=0, maximum=1_000_000)
+            except fields.FieldError as exc:
+                refuse(f"areas[{i}] ({area['name']}): {exc.message}", field="areas")
+            area[k] = None if number is None else float(number)
         out.append(area)
     return out
 

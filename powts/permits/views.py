@@ -15,6 +15,8 @@ from django.views.decorators.http import require_POST, require_safe
 from rest_framework import serializers as drf_serializers
 
 from powts.accounts.models import License
+from powts.core import fields
+from powts.core.paging import page_number
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
@@ -45,6 +47,19 @@ def _date(value: str | None, field: str) -> dt.date:
         raise ValidationError({field: f"{field} {value!r} is not a date (YYYY-MM-DD)"}) from None
 
 
+def _number(parse, name: str, raw, **kw):
+    """A bounded number from a form field (powts.core.fields), or a ValidationError naming the field."""
+    try:
+        return parse(name, raw, **kw)
+    except fields.FieldError as exc:
+        raise ValidationError({name: exc.message}) from None
+
+
+def _id(p, name: str) -> int:
+    """A record's id posted by a form: a whole number, never passed raw to the database."""
+    return _number(fields.integer, name, p.get(name), required=True, minimum=1, maximum=2**62, thousands=False)
+
+
 def _lines(value: str | None) -> list[str]:
     return [x.strip() for x in (value or "").splitlines() if x.strip()]
 
@@ -62,10 +77,7 @@ def permit_list(request):
 
         qs = qs.filter(Q(number__icontains=q) | Q(parcel__parcel_number__icontains=q) | Q(owner__name__icontains=q)
                        | Q(parcel__site_address__icontains=q))
-    try:
-        page = max(1, int(request.GET.get("page", 1)))
-    except ValueError:
-        page = 1
+    page = page_number(request)
     rows = list(qs.order_by("-filed_on", "-id")[(page - 1) * PER_PAGE:page * PER_PAGE + 1])
     return render(request, "permits/permit_list.html", {
         "permits": rows[:PER_PAGE], "page": page, "has_next": len(rows) > PER_PAGE, "status": status, "q": q,
@@ -189,8 +201,8 @@ def permit_post(request, pk: int, action: str):
                 raise ValidationError({"plot_plan": f"not valid JSON ({exc})"}) from None
             services.permit_set_plot_plan(permit=permit, plot_plan=plan, on=on)
         elif action == "payment":
-            invoice = get_object_or_404(Invoice, pk=p.get("invoice"), permit=permit)
-            services.payment_record(invoice=invoice, amount=p.get("amount") or "0", received_on=on,
+            invoice = get_object_or_404(Invoice, pk=_id(p, "invoice"), permit=permit)
+            services.payment_record(invoice=invoice, amount=_number(fields.decimal, "amount", p.get("amount"), required=True, maximum=10**8, thousands=True), received_on=on,
                                     method=p.get("method", "check"), reference=p.get("reference", ""))
         elif action == "change":
             kind = p.get("kind", "")
@@ -203,7 +215,7 @@ def permit_post(request, pk: int, action: str):
                                            new_owner_mailing_address=p.get("new_owner_mailing_address", ""),
                                            new_state_approval="new_state_approval" in p)
         elif action in ("grant", "refuse"):
-            change = get_object_or_404(PermitChange, pk=p.get("change"), permit=permit)
+            change = get_object_or_404(PermitChange, pk=_id(p, "change"), permit=permit)
             if action == "grant":
                 services.permit_grant_change(change=change, on=on)
             else:
@@ -218,7 +230,7 @@ def permit_post(request, pk: int, action: str):
             services.inspection_request(permit=permit, stage=p.get("stage", ""), notice_at=notice, requested_day=requested,
                                         requested_by=request.user)
         elif action == "result":
-            insp = get_object_or_404(permit.inspections, pk=p.get("inspection"))
+            insp = get_object_or_404(permit.inspections, pk=_id(p, "inspection"))
             services.inspection_record(inspection=insp, result=p.get("result", ""), on=on,
                                        failed_items=_lines(p.get("failed_items")), notes=p.get("notes", ""),
                                        waive_fee="waive_fee" in p)
@@ -307,7 +319,13 @@ def complaint_new(request):
 def site_and_enforcement(request):
     """Staff's page for soil reports, failing systems, correction orders, variances and complaints;
     a soil tester sees and files their own reports. Every form posts to `site_post`."""
-    from powts.permits.models import Complaint, CorrectionOrder, FailureDetermination, SoilEvaluation, Variance
+    from powts.permits.models import (
+        Complaint,
+        CorrectionOrder,
+        FailureDetermination,
+        SoilEvaluation,
+        Variance,
+    )
 
     user = request.user
     unit_id = user.jurisdiction_id
@@ -334,7 +352,12 @@ def site_and_enforcement(request):
 def site_post(request, what: str):
     from powts.inventory.models import Parcel, System
     from powts.permits import services_site as site
-    from powts.permits.models import Complaint, CorrectionOrder, SoilEvaluation, Variance
+    from powts.permits.models import (
+        Complaint,
+        CorrectionOrder,
+        SoilEvaluation,
+        Variance,
+    )
 
     p, user = request.POST, request.user
     unit = user.jurisdiction or Jurisdiction.objects.filter(slug=p.get("jurisdiction", "")).first()
@@ -371,7 +394,7 @@ def site_post(request, what: str):
                                       filed_on=on, areas=areas)
         elif what == "verify":
             staff_only()
-            ev = get_object_or_404(SoilEvaluation, pk=p.get("evaluation"), jurisdiction=unit)
+            ev = get_object_or_404(SoilEvaluation, pk=_id(p, "evaluation"), jurisdiction=unit)
             site.soil_evaluation_verify(evaluation=ev, outcome=p.get("outcome", ""), on=on, note=p.get("note", ""))
         elif what == "failure":
             staff_only()
@@ -384,22 +407,22 @@ def site_post(request, what: str):
                                        requirement=p.get("requirement", ""))
         elif what == "order-close":
             staff_only()
-            enf.correction_order_close(order=get_object_or_404(CorrectionOrder, pk=p.get("order"), jurisdiction=unit), on=on)
+            enf.correction_order_close(order=get_object_or_404(CorrectionOrder, pk=_id(p, "order"), jurisdiction=unit), on=on)
         elif what == "order-follow-up":
             staff_only()
-            enf.correction_order_follow_up(order=get_object_or_404(CorrectionOrder, pk=p.get("order"), jurisdiction=unit),
+            enf.correction_order_follow_up(order=get_object_or_404(CorrectionOrder, pk=_id(p, "order"), jurisdiction=unit),
                                            on=on, note=p.get("note", ""))
         elif what == "variance":
             staff_only()
             enf.variance_petition(system=system(), standard=p.get("standard", ""), on=on, reason=p.get("reason", ""))
         elif what == "variance-decide":
             staff_only()
-            enf.variance_decide(variance=get_object_or_404(Variance, pk=p.get("variance"), jurisdiction=unit),
+            enf.variance_decide(variance=get_object_or_404(Variance, pk=_id(p, "variance"), jurisdiction=unit),
                                 grant=p.get("grant") == "1", on=on, reason=p.get("reason", ""),
                                 threat_to_waters="threat_to_waters" in p)
         elif what == "complaint-close":
             staff_only()
-            enf.complaint_close(complaint=get_object_or_404(Complaint, pk=p.get("complaint"), jurisdiction=unit),
+            enf.complaint_close(complaint=get_object_or_404(Complaint, pk=_id(p, "complaint"), jurisdiction=unit),
                                 notes=p.get("notes", ""))
         elif what == "emergency":
             plumber = policies.plumber_license(user) or License.objects.filter(number=p.get("plumber_license", "").strip()).first()
@@ -423,9 +446,10 @@ def site_post(request, what: str):
                 raise ValidationError({"parcel_number": "no such parcel in this county's inventory"})
             cl = site.clearance_request(jurisdiction=unit, parcel=parcel, kind=p.get("kind", ""), requested_on=on,
                                         documents=p.getlist("documents"),
-                                        bedrooms_before=int(p["bedrooms_before"]) if p.get("bedrooms_before") else None,
-                                        bedrooms_after=int(p["bedrooms_after"]) if p.get("bedrooms_after") else None,
-                                        living_area_changed_pct=p.get("living_area_changed_pct") or None)
+                                        bedrooms_before=_number(fields.integer, "bedrooms_before", p.get("bedrooms_before"), minimum=0, maximum=100),
+                                        bedrooms_after=_number(fields.integer, "bedrooms_after", p.get("bedrooms_after"), minimum=0, maximum=100),
+                                        living_area_changed_pct=_number(fields.decimal, "living_area_changed_pct",
+                                                                        p.get("living_area_changed_pct"), minimum=0, maximum=10_000))
             for f in cl.findings:
                 (messages.success if f["ok"] else messages.warning)(request, f"{f['message']} [{f['citation']}]")
         else:

@@ -13,6 +13,7 @@ class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     """The inventory of systems: the same filters and search as the web list (`q` searches)."""
 
     filterset_class = SystemFilterSet
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is a 404 from the URL, never a query
     serializer_class = s.SystemSerializer
 
     def get_queryset(self):
@@ -45,7 +46,7 @@ class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return Response(s.SystemDetailSerializer(system, context={"request": request}).data)
 
     @extend_schema(responses={200: s.AuditEventSerializer(many=True)})
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)  # the whole history as one list, as the schema says
     def history(self, request, pk=None, format=None):
         """Every recorded change to the system, its parcel and its owner, newest first."""
         system = selectors.system_get(user=request.user, pk=pk)

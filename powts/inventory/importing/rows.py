@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -23,6 +24,24 @@ _CHECKS = (
     ("latitude", values.parse_coordinate, 90),
     ("longitude", values.parse_coordinate, 180),
 )
+
+
+@functools.cache  # read once, after Django's apps are ready (this module is imported before)
+def max_lengths() -> dict[str, int]:
+    """Each text column's longest value, from the model field it is stored in."""
+    from powts.inventory.models import Owner, Parcel, System
+
+    where = {"system_id": System, "parcel_id": (Parcel, "parcel_number"), "owner_name": (Owner, "name"),
+             "site_address": Parcel, "municipality": Parcel, "permit_number": System}
+    out = {}
+    for column, target in where.items():
+        model, name = target if isinstance(target, tuple) else (target, column)
+        out[column] = model._meta.get_field(name).max_length
+    out["owner_mailing_address"] = MAX_EXTRA_LENGTH  # a TextField: bounded only against absurd cells
+    return out
+
+
+MAX_EXTRA_LENGTH = 2000  # a column powts does not know, kept in System.extra
 
 
 @dataclass(slots=True)
@@ -76,13 +95,23 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
             problems.append(f"{column} {parsed[column].isoformat()} is in the future")
     if parsed.get("installed_on") and parsed.get("last_serviced_on") and parsed["last_serviced_on"] < parsed["installed_on"]:
         problems.append("last_serviced_on is before installed_on")
-    for column in ("system_id", "parcel_id", "permit_number"):
-        if len(cells[column]) > 60:
-            problems.append(f"{column} is longer than 60 characters")
+    # Checked here, against the columns' sizes, so that one long value is that row's reject rather than a
+    # database error that fails the whole file (PostgreSQL enforces lengths; SQLite does not).
+    for column, limit in max_lengths().items():
+        if len(cells[column]) > limit:
+            problems.append(f"{column} is {len(cells[column]):,} characters long; at most {limit:,} are allowed")
+    for column, cell in cells.items():
+        if "\x00" in cell:
+            problems.append(f"{column} contains a NUL character, which is not allowed in text")
+    extra = {k: values.text(v) for k, v in raw.items() if k not in KNOWN and k and values.text(v) != ""}
+    for name, cell in extra.items():
+        if "\x00" in name or "\x00" in cell:
+            problems.append(f"column {name.replace(chr(0), '')!r} contains a NUL character, which is not allowed in text")
+        elif len(cell) > MAX_EXTRA_LENGTH:
+            problems.append(f"column {name!r} is {len(cell):,} characters long; at most {MAX_EXTRA_LENGTH:,} are allowed")
     if problems:
         raise RowRejected("; ".join(problems))
 
-    extra = {k: values.text(v) for k, v in raw.items() if k not in KNOWN and k and values.text(v) != ""}
     return InventoryRow(
         system_id=cells["system_id"], parcel_id=cells["parcel_id"], system_type=system_type,
         owner_name=cells["owner_name"], site_address=cells["site_address"], municipality=cells["municipality"],

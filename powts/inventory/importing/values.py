@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+
+from powts.core import fields
 
 from powts.core import spreadsheet
 
@@ -63,36 +65,27 @@ def parse_date(column: str, raw) -> dt.date | None:
 
 
 def parse_count(column: str, raw, maximum: int) -> int | None:
-    if raw is None or raw == "":
-        return None
-    if type(raw) is str and raw.isdigit():  # the common case, without Decimal
+    """A whole number from 0 to `maximum`; '1,000' and XLSX's 3.0 are fine. NaN, infinity and
+    '1e1000000' are refused before any conversion (powts.core.fields)."""
+    if type(raw) is str and raw.isascii() and raw.isdigit() and len(raw) <= 12:  # the common case, without Decimal
         number = int(raw)
         if number > maximum:
             raise BadValue(f"{column} {raw!r} is larger than {maximum:,}, which cannot be right")
         return number
-    if str(raw).strip() == "":
-        return None
-    text = str(raw).strip().replace(",", "")
     try:
-        number = Decimal(text)
-    except InvalidOperation:
-        raise BadValue(f"{column} {raw!r} is not a number") from None
-    if number < 0:
-        raise BadValue(f"{column} {raw!r} cannot be negative")
-    if number != number.to_integral_value():
-        raise BadValue(f"{column} {raw!r} must be a whole number")
-    if number > maximum:
-        raise BadValue(f"{column} {raw!r} is larger than {maximum:,}, which cannot be right")
-    return int(number)
+        return fields.integer(column, raw, minimum=0, maximum=maximum,
+                              above_message=f"{column} {raw!r} is larger than {maximum:,}, which cannot be right")
+    except fields.FieldError as exc:
+        raise BadValue(exc.message) from None
 
 
 def parse_coordinate(column: str, raw, limit: int) -> Decimal | None:
-    if raw is None or raw == "" or str(raw).strip() == "":
-        return None
     try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise BadValue(f"{column} {raw!r} is not a number") from None
+        value = fields.decimal(column, raw)
+    except fields.FieldError as exc:
+        raise BadValue(exc.message) from None
+    if value is None:
+        return None
     if not -limit <= value <= limit:
         raise BadValue(f"{column} {raw!r} is outside -{limit} to {limit}")
     return value.quantize(Decimal("0.000001"))

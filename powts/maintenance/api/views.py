@@ -7,11 +7,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework import serializers as drf_serializers
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from powts.audit.choices import Channel
+from powts.core import fields
+from powts.core.parsers import ObjectJSONParser
 from powts.inventory.models import System
 from powts.maintenance import policies, selectors, services
 from powts.maintenance.api import serializers as s
@@ -45,8 +47,9 @@ class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     """Inspection, pumping and servicing reports (SPS 383.55). POST files one; the same system, date
     and license again answers 200 with the stored report and `duplicate: true`."""
 
+    lookup_value_regex = r"[0-9]+"  # a non-numeric id is a 404 from the URL, never a query
     serializer_class = s.ReportSerializer
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [ObjectJSONParser, FormParser, MultiPartParser]
 
     def get_queryset(self):
         return selectors.reports_visible(user=self.request.user).order_by("-filed_at", "-id")
@@ -87,11 +90,7 @@ class DueListView(APIView):
     def get(self, request):
         if not policies.can_see_dashboard(request.user):
             raise PermissionDenied("County staff and state auditors see the due list.")
-        text = request.query_params.get("as_of")
-        try:
-            as_of = dt.date.fromisoformat(text) if text else dt.date.today()
-        except ValueError:
-            raise ValidationError({"as_of": f"as_of {text!r} is not a date (YYYY-MM-DD)"}) from None
+        as_of = fields.date("as_of", request.query_params.get("as_of"), latest=fields.LATEST_DATE) or dt.date.today()
         unit = policies.dashboard_jurisdiction(request.user, request.query_params.get("jurisdiction"))
         rows = selectors.due_list(jurisdiction=unit, as_of=as_of) if unit else []
         return Response([{"system_id": ref, "due_on": due, "kind": kind} for ref, due, kind in rows])
