@@ -33,17 +33,17 @@ class Table:
             yield line, dict(zip(headers, cells)), cells
 
 
-def _encoding(path: Path) -> str:
+def _encoding(path: Path, name: str) -> str:
     """UTF-8 when every byte decodes as UTF-8, Latin-1 otherwise (county exports are often cp1252)."""
     head = path.read_bytes()[:4] if path.stat().st_size else b""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head:
-        raise FileRefused(f"{path.name} is in UTF-16 or is not a text file; save it as CSV (UTF-8) and try again")
+        raise FileRefused(f"{name} is in UTF-16 or is not a text file; save it as CSV (UTF-8) and try again")
     decoder = codecs.getincrementaldecoder("utf-8")()
     with path.open("rb") as handle:
         try:
             while chunk := handle.read(1 << 20):
                 if b"\x00" in chunk:
-                    raise FileRefused(f"{path.name} contains NUL bytes: it is not a CSV text file")
+                    raise FileRefused(f"{name} contains NUL bytes: it is not a CSV text file")
                 decoder.decode(chunk)
             decoder.decode(b"", final=True)
             return "utf-8-sig"
@@ -51,24 +51,24 @@ def _encoding(path: Path) -> str:
             return "cp1252"
 
 
-def _check_headers(path: Path, raw_headers: list) -> list[str]:
+def _check_headers(name: str, raw_headers: list) -> list[str]:
     headers = [normalise_header(h) for h in raw_headers]
     missing = [c for c in REQUIRED if c not in headers]
     if missing:
         raise FileRefused(
-            f"{path.name} is missing required column{'s' if len(missing) > 1 else ''} "
+            f"{name} is missing required column{'s' if len(missing) > 1 else ''} "
             f"{', '.join(missing)} (found: {', '.join(h for h in raw_headers if h) or 'no header'})"
         )
     seen = set()
     for h in headers:
         if h and h in seen:
-            raise FileRefused(f"{path.name} has the column {h!r} twice")
+            raise FileRefused(f"{name} has the column {h!r} twice")
         seen.add(h)
     return headers
 
 
-def _open_csv(path: Path) -> Table:
-    encoding = _encoding(path)
+def _open_csv(path: Path, name: str) -> Table:
+    encoding = _encoding(path, name)
     # cp1252 leaves five bytes undefined; fall back to Latin-1 for those rather than refuse the file.
     errors = "strict" if encoding.startswith("utf") else "replace"
     handle = open(path, newline="", encoding=encoding, errors=errors)
@@ -82,40 +82,40 @@ def _open_csv(path: Path) -> Table:
     try:
         raw_headers = next(reader)
     except StopIteration:
-        raise FileRefused(f"{path.name} is empty") from None
+        raise FileRefused(f"{name} is empty") from None
     except csv.Error as exc:
-        raise FileRefused(f"{path.name} is not a readable CSV file ({exc})") from None
-    headers = _check_headers(path, raw_headers)
+        raise FileRefused(f"{name} is not a readable CSV file ({exc})") from None
+    headers = _check_headers(name, raw_headers)
 
     def rows():
         try:
             for cells in reader:
                 yield reader.line_num, cells
         except csv.Error as exc:
-            raise FileRefused(f"{path.name} line {reader.line_num}: not readable CSV ({exc})") from None
+            raise FileRefused(f"{name} line {reader.line_num}: not readable CSV ({exc})") from None
         finally:
             handle.close()
 
     return Table(headers, rows(), encoding.replace("-sig", "").replace("cp1252", "latin-1 (cp1252)"), raw_headers)
 
 
-def _open_xlsx(path: Path) -> Table:
+def _open_xlsx(path: Path, name: str) -> Table:
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (InvalidFileException, KeyError, OSError, ValueError) as exc:
-        raise FileRefused(f"{path.name} is not a readable XLSX workbook ({exc})") from None
+        raise FileRefused(f"{name} is not a readable XLSX workbook ({exc})") from None
     except Exception as exc:  # zipfile.BadZipFile and friends from a damaged file
-        raise FileRefused(f"{path.name} is not a readable XLSX workbook ({exc.__class__.__name__})") from None
+        raise FileRefused(f"{name} is not a readable XLSX workbook ({exc.__class__.__name__})") from None
     sheet = book.worksheets[0]
     iterator = sheet.iter_rows(values_only=True)
     try:
         raw_headers = [("" if h is None else str(h)) for h in next(iterator)]
     except StopIteration:
-        raise FileRefused(f"{path.name}: the first sheet is empty") from None
-    headers = _check_headers(path, raw_headers)
+        raise FileRefused(f"{name}: the first sheet is empty") from None
+    headers = _check_headers(name, raw_headers)
 
     def rows():
         for line, cells in enumerate(iterator, start=2):
@@ -125,20 +125,23 @@ def _open_xlsx(path: Path) -> Table:
     return Table(headers, rows(), "xlsx", raw_headers)
 
 
-def open_table(path: Path) -> Table:
+def open_table(path: Path, name: str | None = None) -> Table:
+    """`name` is the file as its user knows it (an upload's own name), used in every message instead of `path`."""
     path = Path(path)
+    name = name or str(path)
     if not path.exists():
-        raise FileRefused(f"{path} does not exist")
+        raise FileRefused(f"{name} does not exist")
     if not path.is_file():
-        raise FileRefused(f"{path} is not a file")
+        raise FileRefused(f"{name} is not a file")
+    name = Path(name).name
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        return _open_xlsx(path)
+        return _open_xlsx(path, name)
     if suffix in (".csv", ".txt", ".tsv"):
-        return _open_csv(path)
+        return _open_csv(path, name)
     if suffix == ".xls":
-        raise FileRefused(f"{path.name} is an old Excel .xls file; save it as .xlsx or CSV and try again")
-    raise FileRefused(f"{path.name}: powts reads .csv and .xlsx files, not {suffix or 'files without an extension'}")
+        raise FileRefused(f"{name} is an old Excel .xls file; save it as .xlsx or CSV and try again")
+    raise FileRefused(f"{name}: powts reads .csv and .xlsx files, not {suffix or 'files without an extension'}")
 
 
 __all__ = ["FileRefused", "Table", "open_table"]

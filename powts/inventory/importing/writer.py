@@ -97,6 +97,21 @@ class ChunkWriter:
             out["extra"] = (stored["extra"], row.extra)
         return out
 
+    def compare(self, rows) -> tuple[list, dict]:
+        """Without writing: the rows that would create or change a system, and the counts write() would return."""
+        existing = self._existing(rows)
+        to_write, created, updated = [], 0, 0
+        for row in rows:
+            stored = existing.get(row.system_id)
+            if stored is None:
+                created += 1
+            elif self._differences(row, stored):
+                updated += 1
+            else:
+                continue
+            to_write.append(row)
+        return to_write, {"created": created, "updated": updated, "unchanged": len(rows) - len(to_write)}
+
     # -- writing ---------------------------------------------------------------------------
     def write(self, rows) -> dict:
         # adapted once per chunk (on SQLite a string), not once per audit row
