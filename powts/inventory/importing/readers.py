@@ -1,10 +1,15 @@
-"""Reading county exports: CSV in UTF-8 or Latin-1, and XLSX, streamed row by row."""
+"""Reading county exports: CSV in UTF-8 or Windows-1252 (Latin-1), and XLSX, streamed row by row."""
 from __future__ import annotations
 
 import codecs
 import csv
+import re
+import zipfile
 from pathlib import Path
 from typing import Iterator
+
+from charset_normalizer import from_bytes
+from charset_normalizer.md import mess_ratio
 
 from powts.inventory.importing.columns import REQUIRED, normalise_header
 
@@ -34,7 +39,8 @@ class Table:
 
 
 def _encoding(path: Path, name: str) -> str:
-    """UTF-8 when every byte decodes as UTF-8, Latin-1 otherwise (county exports are often cp1252)."""
+    """UTF-8 when every byte decodes as UTF-8; Windows-1252 (county exports often are) when its text reads
+    as Western text; otherwise the file is refused, never read as mojibake (Shift-JIS as Windows-1252)."""
     head = path.read_bytes()[:4] if path.stat().st_size else b""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head:
         raise FileRefused(f"{name} is in UTF-16 or is not a text file; save it as CSV (UTF-8) and try again")
@@ -48,7 +54,56 @@ def _encoding(path: Path, name: str) -> str:
             decoder.decode(b"", final=True)
             return "utf-8-sig"
         except UnicodeDecodeError:
-            return "cp1252"
+            pass
+    sample = _non_ascii_lines(path)
+    # charset-normalizer's measure of how garbled a text reads (its own cut-off is 0.2).
+    if mess_ratio(sample.decode("cp1252", errors="replace"), 1.0) <= 0.2:
+        return "cp1252"
+    best = from_bytes(sample).best()
+    guess = f" (it looks like {best.encoding}{'' if best.language == 'Unknown' else ', ' + best.language})" if best else ""
+    raise FileRefused(f"{name} is neither UTF-8 nor Windows-1252 text{guess}; save it as CSV UTF-8 and try again")
+
+
+def _non_ascii_lines(path: Path, limit: int = 256 * 1024) -> bytes:
+    """Up to `limit` bytes of the lines that hold non-ASCII bytes: what tells one encoding from another."""
+    found, size = [], 0
+    with path.open("rb") as handle:
+        for line in handle:
+            if _NON_ASCII.search(line):
+                found.append(line[:limit])
+                size += len(found[-1])
+                if size >= limit:
+                    break
+    return b"".join(found)
+
+
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+# Excel holds at most 32,767 characters in a cell; as XML (entities, 4-byte characters) that is under 256 KB.
+# A longer run of text in a sheet is not a county export, and reading it would take its size in memory.
+XLSX_TEXT_BYTES = 256 * 1024
+
+
+def _check_xlsx_cells(path: Path, name: str) -> None:
+    """Refuse a workbook with a cell longer than any Excel writes, streaming it before openpyxl loads anything."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError):
+        return  # openpyxl says what is wrong with it
+    with archive:
+        for member in archive.infolist():
+            part = member.filename
+            if not (part == "xl/sharedStrings.xml" or part.startswith("xl/worksheets/")):
+                continue
+            run = 0  # bytes since the last "<": the text of one cell (or one tag)
+            with archive.open(member) as stream:
+                while chunk := stream.read(XLSX_TEXT_BYTES):
+                    first = chunk.find(b"<")
+                    run += len(chunk) if first < 0 else first
+                    if run > XLSX_TEXT_BYTES:
+                        raise FileRefused(f"{name} has a cell longer than Excel's limit of 32,767 characters; "
+                                          "it is not an inventory export")
+                    if first >= 0:
+                        run = len(chunk) - chunk.rfind(b"<") - 1
 
 
 def _check_headers(name: str, raw_headers: list) -> list[str]:
@@ -92,6 +147,9 @@ def _open_csv(path: Path, name: str) -> Table:
             for cells in reader:
                 yield reader.line_num, cells
         except csv.Error as exc:
+            if "field limit" in str(exc):
+                raise FileRefused(f"{name} line {reader.line_num}: a cell is longer than {csv.field_size_limit():,} "
+                                  "characters; no inventory column holds that much") from None
             raise FileRefused(f"{name} line {reader.line_num}: not readable CSV ({exc})") from None
         finally:
             handle.close()
@@ -103,10 +161,12 @@ def _open_xlsx(path: Path, name: str) -> Table:
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
+    _check_xlsx_cells(path, name)
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (InvalidFileException, KeyError, OSError, ValueError) as exc:
-        raise FileRefused(f"{name} is not a readable XLSX workbook ({exc})") from None
+        why = str(exc).replace(str(path), name)  # the user's file, never the upload's stored path
+        raise FileRefused(f"{name} is not a readable XLSX workbook ({why})") from None
     except Exception as exc:  # zipfile.BadZipFile and friends from a damaged file
         raise FileRefused(f"{name} is not a readable XLSX workbook ({exc.__class__.__name__})") from None
     sheet = book.worksheets[0]
