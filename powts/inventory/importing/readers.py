@@ -94,16 +94,16 @@ def _check_xlsx_cells(path: Path, name: str) -> None:
             part = member.filename
             if not (part == "xl/sharedStrings.xml" or part.startswith("xl/worksheets/")):
                 continue
-            run = 0  # bytes since the last "<": the text of one cell (or one tag)
+            run = 0  # bytes since the last "<" or ">": the text of one cell
             with archive.open(member) as stream:
                 while chunk := stream.read(XLSX_TEXT_BYTES):
-                    first = chunk.find(b"<")
+                    first = min((i for i in (chunk.find(b"<"), chunk.find(b">")) if i >= 0), default=-1)
                     run += len(chunk) if first < 0 else first
                     if run > XLSX_TEXT_BYTES:
                         raise FileRefused(f"{name} has a cell longer than Excel's limit of 32,767 characters; "
                                           "it is not an inventory export")
                     if first >= 0:
-                        run = len(chunk) - chunk.rfind(b"<") - 1
+                        run = len(chunk) - max(chunk.rfind(b"<"), chunk.rfind(b">")) - 1
 
 
 def _check_headers(name: str, raw_headers: list) -> list[str]:
