@@ -95,7 +95,7 @@ while not os.path.exists(stop) and time.monotonic() < deadline:
     except Exception as exc:
         errors.append(f"{type(exc).__name__}: {exc}")
     waits.append(time.monotonic() - started)
-    time.sleep(0.05)
+    time.sleep(0.1)
 print(json.dumps({"ok": ok, "errors": errors, "stored": Report.objects.count(), "longest_wait": max(waits)}))
 """
 
@@ -175,10 +175,10 @@ def _kill(process):
 
 def test_reports_filed_during_an_import_wait_and_succeed(data_dir):
     """Item 5: a report that arrives during an import waits within a busy timeout and then succeeds, never
-    "database is locked". Checking the file takes the import ~6 s here (3 ms a row, as a large county's
+    "database is locked". Checking the file takes the import ~5 s here (3 ms a row, as a large county's
     file would), longer than the reporter's 3 s busy timeout: only if the write lock is held for the writes
-    alone (well under 3 s for 2,000 rows) does every report get through."""
-    path = _inventory(data_dir, 2000)
+    alone (well under 3 s for 1,500 rows) does every report get through."""
+    path = _inventory(data_dir, 1500)
     stop = data_dir / "stop"
     reporter = subprocess.Popen([sys.executable, "-c", BOOT + REPORTER], env=_env(data_dir, BUSY_MS=3000, STOP_FILE=stop),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -187,12 +187,13 @@ def test_reports_filed_during_an_import_wait_and_succeed(data_dir):
     stop.touch()
     report_out, report_err = reporter.communicate(timeout=120)
     assert importer.returncode == 0, err
-    assert json.loads(out.strip().splitlines()[-1]) == {"rows": 2000, "created": 2000, "updated": 0, "unchanged": 0,
+    assert json.loads(out.strip().splitlines()[-1]) == {"rows": 1500, "created": 1500, "updated": 0, "unchanged": 0,
                                                        "rejected": 0}
     summary = json.loads(report_out.strip().splitlines()[-1])
     assert summary["errors"] == [] and summary["ok"] >= 20, (summary, report_err)
     assert summary["stored"] == summary["ok"]
-    assert _count(data_dir, "inventory_system") == 2001
+    print(f"\nreports during an import: {summary}")
+    assert _count(data_dir, "inventory_system") == 1501
 
 
 def test_killed_in_every_phase_nothing_is_half_written_and_a_rerun_loses_no_row(data_dir):
@@ -201,15 +202,20 @@ def test_killed_in_every_phase_nothing_is_half_written_and_a_rerun_loses_no_row(
     message; after each kill nothing is half-written and a rerun completes. Rows lost must be 0."""
     valid, bad = 6000, 7
     path = _inventory(data_dir, valid, bad)
-    systems = lambda: _count(data_dir, "inventory_system", "WHERE system_id LIKE 'D-%'")  # noqa: E731
-    audited = lambda: _count(data_dir, "audit_auditevent", "WHERE channel = 'import'")  # noqa: E731
+
+    def systems():
+        return _count(data_dir, "inventory_system", "WHERE system_id LIKE 'D-%'")
+
+    def audited():
+        return _count(data_dir, "audit_auditevent", "WHERE channel = 'import'")
+
 
     schedules_before = _count(data_dir, "maintenance_schedule")
 
     checking = _importer(data_dir, path, hook="check")
     _wait_for(checking, "checking")
     second = subprocess.run([sys.executable, "-c", _entry(), "import", "inventory", str(path), "--jurisdiction", "dane"],
-                            env=_env(data_dir), capture_output=True, text=True, timeout=120)
+                            env=_env(data_dir), capture_output=True, text=True, timeout=120, check=False)
     assert second.returncode == 1 and "Another import of Dane County's inventory is running" in second.stderr
     assert "Traceback" not in second.stderr
     _kill(checking)

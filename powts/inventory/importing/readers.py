@@ -60,7 +60,9 @@ def _encoding(path: Path, name: str) -> str:
     if mess_ratio(sample.decode("cp1252", errors="replace"), 1.0) <= 0.2:
         return "cp1252"
     best = from_bytes(sample).best()
-    guess = f" (it looks like {best.encoding}{'' if best.language == 'Unknown' else ', ' + best.language})" if best else ""
+    guess = ""
+    if best:
+        guess = f" (it looks like {best.encoding}{'' if best.language == 'Unknown' else ', ' + best.language})"
     raise FileRefused(f"{name} is neither UTF-8 nor Windows-1252 text{guess}; save it as CSV UTF-8 and try again")
 
 

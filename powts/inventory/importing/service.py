@@ -12,6 +12,7 @@ import csv
 import datetime as dt
 import pickle
 import tempfile
+import time
 import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -35,6 +36,7 @@ CHUNK = 2000
 class ImportResult:
     rows: int = 0
     rows_in_file: int = 0
+    write_seconds: float = 0.0  # how long the write transaction (the write lock on SQLite) was held
     created: int = 0
     updated: int = 0
     unchanged: int = 0
@@ -119,8 +121,9 @@ def import_inventory(
     # A dry run writes nothing, so it needs no lock; an import holds the county's lock through its follow-up.
     locked = contextlib.nullcontext() if dry_run else county_import_lock(jurisdiction)
     try:
+        label = getattr(actor, "username", "") or f"powts import ({channel})"
         with locked, acting(channel=Channel.IMPORT if channel == Channel.CLI else channel, actor=actor,
-                            actor_label=getattr(actor, "username", "") or f"powts import ({channel})", batch=result.batch):
+                            actor_label=label, batch=result.batch):
             with tempfile.TemporaryFile(prefix="powts-import-") as spool:
                 changed = _check(table, jurisdiction=jurisdiction, result=result, rejects=rejects, spool=spool,
                                  today=today, limit=limit, progress=progress)
@@ -194,6 +197,7 @@ def _write(spool, chunks: int, *, jurisdiction, provided: set[str], action: str,
     # The first phase's created/updated were a forecast; the transaction's own comparison counts.
     forecast = result.created + result.updated
     result.created = result.updated = 0
+    started = time.perf_counter()
     with transaction.atomic():
         writer = ChunkWriter(jurisdiction=jurisdiction, action=action, provided=provided)
         written = 0
@@ -205,6 +209,7 @@ def _write(spool, chunks: int, *, jurisdiction, provided: set[str], action: str,
         assert written == forecast
         if result.created or result.updated:
             ImportFollowUpPending.objects.get_or_create(jurisdiction=jurisdiction, defaults={"since": timezone.now()})
+    result.write_seconds = round(time.perf_counter() - started, 3)
 
 
 def run_follow_up(jurisdiction) -> dict:
@@ -222,4 +227,4 @@ def _count(result: ImportResult, outcome: dict) -> None:
     result.unchanged += outcome["unchanged"]
 
 
-__all__ = ["import_inventory", "ImportResult", "FileRefused", "ImportBusy", "default_rejects_path"]
+__all__ = ["FileRefused", "ImportBusy", "ImportResult", "default_rejects_path", "import_inventory"]

@@ -1,8 +1,9 @@
 """Writes one chunk of checked rows: new systems set-based, changed ones through the services."""
 from __future__ import annotations
 
-import json
+import hashlib
 
+import orjson
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.utils import timezone
@@ -11,14 +12,10 @@ from powts.audit.context import current
 from powts.audit.models import AuditEvent
 from powts.core.bulk import allocate_ids, insert_rows
 from powts.inventory import services
-from powts.inventory.services import owner_kind
 from powts.inventory.choices import ComponentKind, SystemType
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
-import hashlib
-
-import orjson
-
 from powts.inventory.search import BulkIndexer, search_text_for
+from powts.inventory.services import owner_kind
 
 # file column -> (what it sets) for comparing a row with what is stored
 SYSTEM_FIELDS = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms", "permit_number")

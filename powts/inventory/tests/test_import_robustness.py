@@ -69,7 +69,7 @@ def test_while_one_county_imports_another_county_and_a_dry_run_go_ahead(dane, li
 
 
 def test_the_cli_says_another_import_is_running_and_exits_non_zero(cli, dane, write_csv, held_elsewhere):
-    code, out, err = cli("import", "inventory", str(write_csv(rows(2))), "--jurisdiction", "dane")
+    code, _, err = cli("import", "inventory", str(write_csv(rows(2))), "--jurisdiction", "dane")
     assert code == 1 and "Another import of Dane County's inventory is running" in err and "Traceback" not in err
 
 
