@@ -10,8 +10,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
-import pickle
-import tempfile
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -26,6 +24,7 @@ from powts.audit.context import acting
 from powts.inventory.importing.lock import ImportBusy, county_import_lock
 from powts.inventory.importing.readers import FileRefused, open_table
 from powts.inventory.importing.rows import RowRejected, clean_row
+from powts.inventory.importing.spool import RowSpool
 from powts.inventory.importing.writer import ChunkWriter
 from powts.inventory.models import ImportFollowUpPending
 
@@ -104,8 +103,8 @@ def import_inventory(
     (ImportBusy when another import of the county is running).
 
     Two phases, so the write lock is held for the writes only: first every row is read, checked and
-    compared with what is stored (no transaction; a dry run stops here), the changed rows spooled to a
-    temporary file; then one transaction writes them set-based. Inside it each chunk's stored rows are
+    compared with what is stored (no transaction; a dry run stops here), the changed rows kept (past
+    50,000 of them, in a temporary file); then one transaction writes them set-based. Inside it each chunk's stored rows are
     read again and compared afresh, so an edit made between the phases is neither lost nor overwritten
     with a stale difference (a row found unchanged in the first phase is left as the concurrent edit made it).
     `limit` checks only the first rows (a dry run's preview) and counts the rest in `rows_in_file`.
@@ -124,12 +123,11 @@ def import_inventory(
         label = getattr(actor, "username", "") or f"powts import ({channel})"
         with locked, acting(channel=Channel.IMPORT if channel == Channel.CLI else channel, actor=actor,
                             actor_label=label, batch=result.batch):
-            with tempfile.TemporaryFile(prefix="powts-import-") as spool:
-                changed = _check(table, jurisdiction=jurisdiction, result=result, rejects=rejects, spool=spool,
-                                 today=today, limit=limit, progress=progress)
+            with RowSpool() as spool:
+                _check(table, jurisdiction=jurisdiction, result=result, rejects=rejects, spool=spool,
+                       today=today, limit=limit, progress=progress)
                 if not dry_run:
-                    spool.seek(0)
-                    _write(spool, changed, jurisdiction=jurisdiction, provided=set(table.headers),
+                    _write(spool, jurisdiction=jurisdiction, provided=set(table.headers),
                            action=f"imported from {name}", result=result)
             if not dry_run and follow_up and ImportFollowUpPending.objects.filter(jurisdiction=jurisdiction).exists():
                 result.follow_up = run_follow_up(jurisdiction)
@@ -144,22 +142,19 @@ def import_inventory(
     return result
 
 
-def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spool, today, limit, progress) -> int:
+def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spool: RowSpool, today, limit,
+           progress) -> None:
     """Phase one, outside any transaction: every row checked and compared with what is stored.
-    Rows to create or update are pickled to `spool` chunk by chunk (memory stays flat); the counts go
-    to `result` as a dry run would report them. Returns how many chunks were spooled."""
+    Rows to create or update go to `spool`; the counts go to `result` as a dry run would report them."""
     comparer = ChunkWriter(jurisdiction=jurisdiction, action="", provided=set(table.headers))
     seen: dict[str, int] = {}
     chunk: list = []
-    spooled = 0
 
     def flush():
-        nonlocal spooled
         to_write, outcome = comparer.compare(chunk)
         _count(result, outcome)
         if to_write:
-            pickle.dump(to_write, spool, protocol=pickle.HIGHEST_PROTOCOL)
-            spooled += 1
+            spool.add(to_write)
         chunk.clear()
         if progress:
             progress(result.rows)
@@ -187,12 +182,11 @@ def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spoo
         progress(result.rows)
     if limit is not None:
         result.rows_in_file = result.rows + sum(1 for _ in rows)
-    return spooled
 
 
-def _write(spool, chunks: int, *, jurisdiction, provided: set[str], action: str, result: ImportResult) -> None:
+def _write(spool: RowSpool, *, jurisdiction, provided: set[str], action: str, result: ImportResult) -> None:
     """Phase two: one transaction for the whole file's writes, each chunk compared again inside it."""
-    if not chunks:
+    if not spool:
         return
     # The first phase's created/updated were a forecast; the transaction's own comparison counts.
     forecast = result.created + result.updated
@@ -200,13 +194,10 @@ def _write(spool, chunks: int, *, jurisdiction, provided: set[str], action: str,
     started = time.perf_counter()
     with transaction.atomic():
         writer = ChunkWriter(jurisdiction=jurisdiction, action=action, provided=provided)
-        written = 0
-        for _ in range(chunks):
-            rows = pickle.load(spool)
-            written += len(rows)
+        for rows in spool:
             _count(result, writer.write(rows))
         writer.finish()
-        assert written == forecast
+        assert spool.rows == forecast
         if result.created or result.updated:
             ImportFollowUpPending.objects.get_or_create(jurisdiction=jurisdiction, defaults={"since": timezone.now()})
     result.write_seconds = round(time.perf_counter() - started, 3)

@@ -39,6 +39,7 @@ class ChunkWriter:
         self.owner_cache: dict[bytes, int] = {}
         # A first import into an empty county has nothing to look up: every owner is in owner_cache.
         self.had_owners = Owner.objects.filter(jurisdiction=jurisdiction).exists()
+        self.had_systems = None  # asked once, by compare()
         ctx = current()
         actor = ctx.resolved_actor()
         self.actor_id = getattr(actor, "pk", None)
@@ -96,7 +97,11 @@ class ChunkWriter:
 
     def compare(self, rows) -> tuple[list, dict]:
         """Without writing: the rows that would create or change a system, and the counts write() would return."""
-        existing = self._existing(rows)
+        if self.had_systems is None:
+            self.had_systems = System.objects.filter(jurisdiction=self.jurisdiction).exists()
+        # A county's first import has nothing to compare with (what another writer adds meanwhile is
+        # found when the write transaction compares again).
+        existing = self._existing(rows) if self.had_systems else {}
         to_write, created, updated = [], 0, 0
         for row in rows:
             stored = existing.get(row.system_id)

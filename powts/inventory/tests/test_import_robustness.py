@@ -146,6 +146,26 @@ def test_an_edit_between_check_and_write_that_matches_the_file_makes_the_row_unc
     assert not AuditEvent.objects.filter(content_type__model="system", verb="update").exists()
 
 
+def test_a_file_too_large_to_keep_in_memory_is_spooled_to_disk_and_imports_the_same(dane, write_csv, monkeypatch):
+    """Item 5: the rows kept between the check and the write survive the trip through the temporary file."""
+    import functools
+
+    from powts.inventory.importing.spool import RowSpool
+
+    monkeypatch.setattr(service, "CHUNK", 2)
+    monkeypatch.setattr(service, "RowSpool", functools.partial(RowSpool, keep=2))
+    data = rows(5) + [["D-9", "P-9", "holding tank", "Zoë “Q” Muñoz", "1999-12-31"]]
+    data[0] = data[0] + ["latitude", "longitude", "legacy"]
+    for row in data[1:]:
+        row += ["43.0731", "-89.4012", "x=1"]
+    result = run(write_csv(data), dane)
+    assert result.created == 6
+    system = System.objects.select_related("parcel__owner").get(system_id="D-9")
+    assert (system.system_type, system.installed_on, str(system.parcel.latitude), system.parcel.owner.name, system.extra) == (
+        "holding_tank", dt.date(1999, 12, 31), "43.073100", "Zoë “Q” Muñoz", {"legacy": "x=1"})
+    assert run(write_csv(data), dane).unchanged == 6
+
+
 # -- the follow-up is part of the import ---------------------------------------------------------
 
 def test_an_import_stopped_before_its_follow_up_is_completed_by_the_next_run(dane, write_csv, monkeypatch):
