@@ -1,7 +1,8 @@
-"""Issue 8, item 5, under real processes on a file database (SQLite, the embedded default): an import and
-reports at the same time, two imports of one county at once, and `powts import inventory` killed with
-SIGKILL in each phase. Each process is a real `powts` (or a script calling the services) on one SQLite
-file, as a server's workers and a command line share it; none of it goes through the test database."""
+"""Issue 8, item 5, under real processes on a database of their own (a SQLite file, the embedded default;
+a PostgreSQL database when the suite runs on PostgreSQL): an import and reports at the same time, two
+imports of one county at once, and `powts import inventory` killed with SIGKILL in each phase. Each
+process is a real `powts` (or a script calling the services) on the one database, as a server's workers
+and a command line share it; none of it goes through the test database."""
 import csv
 import json
 import os
@@ -80,7 +81,8 @@ from powts.maintenance.models import Report
 from powts.maintenance.services import report_submit
 
 dane = jurisdiction_ensure(slug="dane")
-connection.cursor().execute("PRAGMA busy_timeout = %d" % int(os.environ["BUSY_MS"]))
+if connection.vendor == "sqlite":
+    connection.cursor().execute("PRAGMA busy_timeout = %d" % int(os.environ["BUSY_MS"]))
 ok, errors, waits, day = 0, [], [], 0
 stop = os.environ["STOP_FILE"]
 deadline = time.monotonic() + 90
@@ -102,23 +104,57 @@ print(json.dumps({"ok": ok, "errors": errors, "stored": Report.objects.count(), 
 BOOT = "import os, sys, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'powts.settings'); django.setup()\n"
 
 
+# Where each test's processes keep their data: a SQLite file in the folder, or (when the suite runs on
+# PostgreSQL) a database of its own on the same server, made from a migrated template.
+SERVER = os.environ.get("DATABASE_URL", "") if os.environ.get("DATABASE_URL", "").startswith("postgres") else ""
+_URLS: dict = {}
+
+
+def _pg(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(_db_url("postgres"), autocommit=True) as db:
+        db.execute(sql)
+
+
+def _db_url(name: str) -> str:
+    return SERVER.rsplit("/", 1)[0] + "/" + name
+
+
 @pytest.fixture(scope="module")
 def template_db(tmp_path_factory):
-    """A migrated SQLite file with Dane County, one system and a pumper's license, copied for each test."""
+    """A migrated database with Dane County, one system and a pumper's license, copied for each test."""
     folder = tmp_path_factory.mktemp("template")
+    name = f"powts_faults_template_{os.getpid()}"
+    if SERVER:
+        _pg(f"DROP DATABASE IF EXISTS {name}")
+        _pg(f"CREATE DATABASE {name}")
+        _URLS[folder] = _db_url(name)
     env = _env(folder)
-    subprocess.run([sys.executable, "-c", _entry(), "migrate", "-v", "0"], env=env, check=True, timeout=300)
+    subprocess.run([sys.executable, "-c", _entry(), "migrate", "-v", "0"], env=env, check=True, timeout=600)
     subprocess.run([sys.executable, "-c", BOOT + SETUP], env=env, check=True, timeout=120)
-    return folder / "powts.sqlite3"
+    yield folder, name
+    if SERVER:
+        _pg(f"DROP DATABASE IF EXISTS {name}")
 
 
 @pytest.fixture
 def data_dir(template_db, tmp_path):
+    template, name = template_db
     folder = tmp_path / "data"
     folder.mkdir()
-    shutil.copy(template_db, folder / "powts.sqlite3")
-    shutil.copy(template_db.parent / "secret_key", folder / "secret_key")
-    return folder
+    shutil.copy(template / "secret_key", folder / "secret_key")
+    if not SERVER:
+        shutil.copy(template / "powts.sqlite3", folder / "powts.sqlite3")
+        yield folder
+        return
+    copy = f"powts_faults_{os.getpid()}_{tmp_path.name[-40:].lower().replace('-', '_')}"
+    copy = "".join(c for c in copy if c.isalnum() or c == "_")[:60]
+    _pg(f"DROP DATABASE IF EXISTS {copy}")
+    _pg(f"CREATE DATABASE {copy} TEMPLATE {name}")
+    _URLS[folder] = _db_url(copy)
+    yield folder
+    _pg(f"DROP DATABASE IF EXISTS {copy} WITH (FORCE)")
 
 
 def _entry() -> str:
@@ -128,6 +164,8 @@ def _entry() -> str:
 def _env(folder, **extra) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")}
     env.update(POWTS_DATA_DIR=str(folder), PYTHONUNBUFFERED="1", **{k: str(v) for k, v in extra.items()})
+    if folder in _URLS:
+        env["DATABASE_URL"] = _URLS[folder]
     return env
 
 
@@ -161,6 +199,11 @@ def _wait_for(process, marker: str, timeout: float = 120):
 
 
 def _count(folder, table: str, where: str = "") -> int:
+    if folder in _URLS:
+        import psycopg
+
+        with psycopg.connect(_URLS[folder]) as db:
+            return db.execute(f"SELECT COUNT(*) FROM {table} {where}").fetchone()[0]
     with sqlite3.connect(folder / "powts.sqlite3") as db:
         return db.execute(f"SELECT COUNT(*) FROM {table} {where}").fetchone()[0]
 
