@@ -46,7 +46,7 @@ class RowSpool:
             self.kept += len(chunk)
             return
         if self._file is None:
-            self._file = tempfile.TemporaryFile(prefix="powts-import-")
+            self._file = tempfile.TemporaryFile(prefix="powts-import-")  # noqa: SIM115 -- closed by close()
         pickle.dump([_pack(r) for r in chunk], self._file, protocol=pickle.HIGHEST_PROTOCOL)
         self._on_disk += 1
 
