@@ -104,9 +104,10 @@ def import_inventory(
 
     Two phases, so the write lock is held for the writes only: first every row is read, checked and
     compared with what is stored (no transaction; a dry run stops here), the changed rows kept (past
-    50,000 of them, in a temporary file); then one transaction writes them set-based. Inside it each chunk's stored rows are
-    read again and compared afresh, so an edit made between the phases is neither lost nor overwritten
-    with a stale difference (a row found unchanged in the first phase is left as the concurrent edit made it).
+    50,000 of them, in a temporary file); then one transaction writes them set-based. Inside it each
+    chunk's stored rows are read again and compared afresh, so an edit made between the phases is
+    neither lost nor overwritten with a stale difference (a row found unchanged in the first phase is
+    left as the concurrent edit made it).
     `limit` checks only the first rows (a dry run's preview) and counts the rest in `rows_in_file`.
     """
     path = Path(path)

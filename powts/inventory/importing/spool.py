@@ -27,7 +27,8 @@ def _pack(r: InventoryRow) -> tuple:
 def _unpack(t: tuple) -> InventoryRow:
     return InventoryRow(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7] and _from_ordinal(t[7]),
                         t[8] and _from_ordinal(t[8]), t[9], t[10], t[11], t[12],
-                        None if t[13] is None else Decimal(t[13]), None if t[14] is None else Decimal(t[14]), t[15], t[16])
+                        None if t[13] is None else Decimal(t[13]), None if t[14] is None else Decimal(t[14]),
+                        t[15], t[16])
 
 
 class RowSpool:
