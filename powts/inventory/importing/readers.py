@@ -26,6 +26,8 @@ class Table:
         self.original_headers = original_headers
         self.encoding = encoding
         self._rows = rows
+        # Rows below the header, counted without reading them (a preview's count), where the format allows.
+        self.count_rows = None
 
     def __iter__(self):
         headers = self.headers
@@ -184,7 +186,31 @@ def _open_xlsx(path: Path, name: str) -> Table:
             yield line, list(cells)
         book.close()
 
-    return Table(headers, rows(), "xlsx", raw_headers)
+    table = Table(headers, rows(), "xlsx", raw_headers)
+    table.count_rows = lambda: _xlsx_rows_with_values(path, sheet._worksheet_path) - 1
+    return table
+
+
+_ROW_OR_VALUE = re.compile(rb"<row[ >]|<v>|<is>")
+
+
+def _xlsx_rows_with_values(path: Path, part: str) -> int:
+    """Rows of the sheet that hold a value, read from its XML: openpyxl would take seconds a 100,000 rows."""
+    count, has_value = 0, False
+    with zipfile.ZipFile(path) as archive, archive.open(part) as stream:
+        tail = b""
+        while chunk := stream.read(1 << 20):
+            data = tail + chunk
+            cut = data.rfind(b"<")
+            cut = cut if cut > len(data) - 6 else len(data)  # a tag split across reads waits for the next one
+            for match in _ROW_OR_VALUE.finditer(data, 0, cut):
+                if match.group().startswith(b"<row"):
+                    count += has_value
+                    has_value = False
+                else:
+                    has_value = True
+            tail = data[cut:]
+    return count + has_value
 
 
 def open_table(path: Path, name: str | None = None) -> Table:

@@ -182,7 +182,8 @@ def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spoo
     elif progress:
         progress(result.rows)
     if limit is not None:
-        result.rows_in_file = result.rows + sum(1 for _ in rows)
+        count = table.count_rows if result.rows >= limit else None
+        result.rows_in_file = count() if count else result.rows + sum(1 for _ in rows)
 
 
 def _write(spool: RowSpool, *, jurisdiction, provided: set[str], action: str, result: ImportResult) -> None:

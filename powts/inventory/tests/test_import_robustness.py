@@ -208,6 +208,28 @@ def test_a_preview_checks_the_first_rows_and_counts_them_all(dane, write_csv, in
     assert System.objects.count() == 0
 
 
+def test_an_xlsx_preview_counts_the_rows_that_hold_values_as_the_import_reads_them(dane, tmp_path):
+    """Item 5: the count of an XLSX comes from its XML (openpyxl takes seconds a 100,000 rows); rows with
+    only formatting, or gaps, are not rows, as the import itself skips them."""
+    import openpyxl
+    from openpyxl.styles import PatternFill
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in rows(12):
+        sheet.append(row)
+    sheet.cell(row=20, column=2).fill = PatternFill("solid", fgColor="FFFF00")  # a formatted cell, no value
+    sheet.cell(row=25, column=1, value="D-99")  # after a gap
+    sheet.cell(row=25, column=2, value="P-99")
+    sheet.cell(row=25, column=3, value="mound")
+    sheet.cell(row=25, column=4, value="Zed")
+    path = tmp_path / "county.xlsx"
+    book.save(path)
+    preview = run(path, dane, dry_run=True, limit=5)
+    whole = run(path, dane, dry_run=True)
+    assert (preview.rows, preview.rows_in_file, whole.rows) == (5, 13, 13)
+
+
 def test_the_limit_is_for_previews_only(dane, write_csv):
     with pytest.raises(ValueError):
         run(write_csv(rows(2)), dane, limit=1)
