@@ -183,7 +183,8 @@ def _inventory(folder, rows: int, bad: int = 0):
 
 def _importer(folder, path, hook="", slow=0.0, json_out=True):
     argv = ["import", "inventory", str(path), "--jurisdiction", "dane"] + (["--json"] if json_out else [])
-    return subprocess.Popen([sys.executable, "-c", BOOT + IMPORTER, *argv], env=_env(folder, HOOK=hook, SLOW_PARSE=slow),
+    env = _env(folder, HOOK=hook, SLOW_PARSE=slow)
+    return subprocess.Popen([sys.executable, "-c", BOOT + IMPORTER, *argv], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -223,7 +224,8 @@ def test_reports_filed_during_an_import_wait_and_succeed(data_dir):
     alone (well under 3 s for 1,500 rows) does every report get through."""
     path = _inventory(data_dir, 1500)
     stop = data_dir / "stop"
-    reporter = subprocess.Popen([sys.executable, "-c", BOOT + REPORTER], env=_env(data_dir, BUSY_MS=3000, STOP_FILE=stop),
+    env = _env(data_dir, BUSY_MS=3000, STOP_FILE=stop)
+    reporter = subprocess.Popen([sys.executable, "-c", BOOT + REPORTER], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     importer = _importer(data_dir, path, slow=0.003)
     out, err = importer.communicate(timeout=300)
@@ -257,7 +259,8 @@ def test_killed_in_every_phase_nothing_is_half_written_and_a_rerun_loses_no_row(
 
     checking = _importer(data_dir, path, hook="check")
     _wait_for(checking, "checking")
-    second = subprocess.run([sys.executable, "-c", _entry(), "import", "inventory", str(path), "--jurisdiction", "dane"],
+    argv = ["import", "inventory", str(path), "--jurisdiction", "dane"]
+    second = subprocess.run([sys.executable, "-c", _entry(), *argv],
                             env=_env(data_dir), capture_output=True, text=True, timeout=120, check=False)
     assert second.returncode == 1 and "Another import of Dane County's inventory is running" in second.stderr
     assert "Traceback" not in second.stderr
@@ -282,9 +285,11 @@ def test_killed_in_every_phase_nothing_is_half_written_and_a_rerun_loses_no_row(
     assert counts == {"rows": valid + bad, "created": 0, "updated": 0, "unchanged": valid, "rejected": bad}
     rows_lost = valid - systems()
     assert rows_lost == 0
-    assert _count(data_dir, "maintenance_schedule") == _count(data_dir, "inventory_system") and _count(data_dir, "inventory_importfollowuppending") == 0
+    assert _count(data_dir, "maintenance_schedule") == _count(data_dir, "inventory_system")
+    assert _count(data_dir, "inventory_importfollowuppending") == 0
     print(textwrap.dedent(f"""
-        kill -9 fault test: {valid + bad} rows, killed while checking, writing and following up; rows lost {rows_lost}"""))
+        kill -9 fault test: {valid + bad} rows, killed while checking, writing and following up;
+        rows lost {rows_lost}"""))
 
 
 def test_killed_at_an_arbitrary_moment_a_rerun_stores_every_row(data_dir):

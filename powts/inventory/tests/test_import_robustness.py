@@ -95,7 +95,8 @@ def test_the_lock_is_released_after_an_import_and_after_a_failed_one(dane, write
 # -- checking before the write transaction -------------------------------------------------------
 
 def test_rows_are_checked_before_the_write_transaction_opens(dane, write_csv, monkeypatch):
-    """Item 5: the import parses and checks outside the write transaction (the write lock is held for the writes only)."""
+    """Item 5: the import parses and checks outside the write transaction (the write lock is held for the
+    writes only)."""
     in_transaction = []
     real = service.clean_row
     base = len(connection.atomic_blocks)  # pytest-django's own transaction around the test
@@ -125,7 +126,8 @@ def test_a_system_created_by_someone_else_between_check_and_write_is_not_created
     assert System.objects.filter(system_id="D-1").count() == 1
     assert System.objects.get(system_id="D-1").installed_on == dt.date(2001, 5, 1)
     event = AuditEvent.objects.get(content_type__model="system", verb="update")
-    assert event.changes == {"installed_on": ["1999-01-01", "2001-05-01"]}  # the before is what was stored, not a stale read
+    # the before is what was stored, not a stale read
+    assert event.changes == {"installed_on": ["1999-01-01", "2001-05-01"]}
 
 
 def test_an_edit_between_check_and_write_that_matches_the_file_makes_the_row_unchanged(dane, write_csv, monkeypatch):
@@ -161,8 +163,9 @@ def test_a_file_too_large_to_keep_in_memory_is_spooled_to_disk_and_imports_the_s
     result = run(write_csv(data), dane)
     assert result.created == 6
     system = System.objects.select_related("parcel__owner").get(system_id="D-9")
-    assert (system.system_type, system.installed_on, str(system.parcel.latitude), system.parcel.owner.name, system.extra) == (
-        "holding_tank", dt.date(1999, 12, 31), "43.073100", "Zoë “Q” Muñoz", {"legacy": "x=1"})
+    parcel = system.parcel
+    stored = (system.system_type, system.installed_on, str(parcel.latitude), parcel.owner.name, system.extra)
+    assert stored == ("holding_tank", dt.date(1999, 12, 31), "43.073100", "Zoë “Q” Muñoz", {"legacy": "x=1"})
     assert run(write_csv(data), dane).unchanged == 6
 
 
@@ -278,7 +281,8 @@ def test_a_windows_1252_file_with_accents_and_curly_quotes_imports(dane, write_c
 
 
 def _xlsx_with_cell(tmp_path, text_bytes: int):
-    """A workbook whose one cell holds `text_bytes` bytes of text (written into the sheet XML, as a hostile file would)."""
+    """A workbook whose one cell holds `text_bytes` bytes of text (written into the sheet XML, as a hostile
+    file would)."""
     import openpyxl
 
     book = openpyxl.Workbook()
@@ -298,7 +302,8 @@ def _xlsx_with_cell(tmp_path, text_bytes: int):
 
 
 def test_an_xlsx_cell_longer_than_excel_allows_is_refused_before_it_is_loaded(dane, tmp_path):
-    """Finding: a 310 KB XLSX with one 300 MB cell takes 490 MB (here 20 MB: the check streams, so size is no matter)."""
+    """Finding: a 310 KB XLSX with one 300 MB cell takes 490 MB (here 20 MB: the check streams, so size is
+    no matter)."""
     path = _xlsx_with_cell(tmp_path, 20 * 1024 * 1024)
     assert path.stat().st_size < 200_000
     with pytest.raises(FileRefused, match=r"county\.xlsx has a cell longer than Excel's limit of 32,767 characters"):
