@@ -122,3 +122,14 @@ class Assignment(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["system", "user"], name="assignment_unique")]
+
+
+class ImportFollowUpPending(models.Model):
+    """A county whose import committed but whose follow-up (settings.POWTS_AFTER_IMPORT) has not finished.
+
+    Written in the import's own transaction and removed once the follow-up ran, so an import killed
+    between the two leaves this row and the next import of the county completes the follow-up."""
+
+    jurisdiction = models.OneToOneField("jurisdictions.Jurisdiction", on_delete=models.CASCADE, primary_key=True,
+                                        related_name="+")
+    since = models.DateTimeField()

@@ -22,6 +22,9 @@ from powts.inventory.importing.service import FileRefused, import_inventory
 from powts.inventory.panels import system_panels
 
 PER_PAGE = 50
+# The web preview checks this many rows inside the request (and counts the rest): until imports run as
+# jobs with progress, a whole county's file would keep the request busy for half a minute.
+PREVIEW_ROWS = 10_000
 # ?sort= value -> ORDER BY; each backed by an index, so a page costs the same at any depth of a million rows
 SORTS = {
     "system_id": ("system_id", "System id"),
@@ -103,7 +106,7 @@ def import_upload(request):
         try:
             result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user), dry_run=True,
                                       rejects_path=stored.with_suffix(".rejects.csv"), source_name=upload.name,
-                                      actor=request.user, channel=Channel.WEB)
+                                      actor=request.user, channel=Channel.WEB, limit=PREVIEW_ROWS)
         except FileRefused as exc:
             stored.unlink(missing_ok=True)
             form.add_error("file", str(exc))
@@ -131,9 +134,15 @@ def import_confirm(request, token: str):
     if not policies.may_use_upload(request.user, meta):
         raise Http404
     stored = _uploads() / f"{token}{meta['suffix']}"
-    result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user),
-                              rejects_path=stored.with_suffix(".rejects.csv"), source_name=meta["name"],
-                              actor=request.user, channel=Channel.WEB)
+    try:
+        result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user),
+                                  rejects_path=stored.with_suffix(".rejects.csv"), source_name=meta["name"],
+                                  actor=request.user, channel=Channel.WEB)
+    except FileRefused as exc:
+        # Another import of the county running, or the part of the file past the preview unreadable:
+        # nothing was stored; the upload stays so the user can confirm again once the other import is done.
+        messages.error(request, str(exc))
+        return redirect("inventory:import")
     meta_path.unlink(missing_ok=True)
     stored.unlink(missing_ok=True)
     messages.success(request, f"Imported {meta['name']}: {result.created:,} created, {result.updated:,} updated, "

@@ -1,12 +1,15 @@
 """Importing a county's inventory file: every row ends created, updated, unchanged or rejected.
 
-The whole file is one transaction: a crash or an error leaves nothing half-written, and running
-the same command again does the whole job. A dry run does all the work and rolls it back, so what
-it reports is exactly what a real run would do.
+The whole file's writes are one transaction: a crash or an error leaves nothing half-written, and
+running the same command again does the whole job. Reading and checking happen before that
+transaction, so other writes (reports, edits) wait only for the set-based writes. A dry run is the
+checking phase alone: it compares every row with what is stored and writes nothing.
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import time
 import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,20 +21,21 @@ from django.utils import timezone
 from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.core import spreadsheet
+from powts.inventory.importing.lock import ImportBusy, county_import_lock
 from powts.inventory.importing.readers import FileRefused, open_table
 from powts.inventory.importing.rows import RowRejected, clean_row
+from powts.inventory.importing.spool import RowSpool
 from powts.inventory.importing.writer import ChunkWriter
+from powts.inventory.models import ImportFollowUpPending
 
 CHUNK = 2000
-
-
-class _DryRun(Exception):
-    pass
 
 
 @dataclass
 class ImportResult:
     rows: int = 0
+    rows_in_file: int = 0
+    write_seconds: float = 0.0  # how long the write transaction (the write lock on SQLite) was held
     created: int = 0
     updated: int = 0
     unchanged: int = 0
@@ -93,57 +97,112 @@ def import_inventory(
     progress: Callable[[int], None] | None = None,
     today: dt.date | None = None,
     follow_up: bool = True,
+    limit: int | None = None,
 ) -> ImportResult:
-    """Import `path` into `jurisdiction`'s inventory. Raises FileRefused for a file it cannot read."""
+    """Import `path` into `jurisdiction`'s inventory. Raises FileRefused for a file it cannot read
+    (ImportBusy when another import of the county is running).
+
+    Two phases, so the write lock is held for the writes only: first every row is read, checked and
+    compared with what is stored (no transaction; a dry run stops here), the changed rows kept (past
+    50,000 of them, in a temporary file); then one transaction writes them set-based. Inside it each
+    chunk's stored rows are read again and compared afresh, so an edit made between the phases is
+    neither lost nor overwritten with a stale difference (a row found unchanged in the first phase is
+    left as the concurrent edit made it).
+    `limit` checks only the first rows (a dry run's preview) and counts the rest in `rows_in_file`.
+    """
     path = Path(path)
-    table = open_table(path)  # refuses unreadable files and missing columns before any write
-    today = today or timezone.localdate()
     name = source_name or path.name
+    if limit is not None and not dry_run:
+        raise ValueError("limit is for dry runs only: an import stores every row or none")
+    table = open_table(path, name=name)  # refuses unreadable files and missing columns before any write
+    today = today or timezone.localdate()
     result = ImportResult(dry_run=dry_run, batch=f"import-{uuid.uuid4().hex[:12]}", encoding=table.encoding)
     rejects = _Rejects((rejects_path or default_rejects_path(path)) if write_rejects else None, table.original_headers)
-    seen: dict[str, int] = {}
-    provided = set(table.headers)
-
+    # A dry run writes nothing, so it needs no lock; an import holds the county's lock through its follow-up.
+    locked = contextlib.nullcontext() if dry_run else county_import_lock(jurisdiction)
     try:
-        with acting(channel=Channel.IMPORT if channel == Channel.CLI else channel, actor=actor,
-                    actor_label=getattr(actor, "username", "") or f"powts import ({channel})", batch=result.batch):
-            with transaction.atomic():
-                writer = ChunkWriter(jurisdiction=jurisdiction, action=f"imported from {name}", provided=provided)
-                chunk = []
-                for line, raw, cells in table:
-                    result.rows += 1
-                    try:
-                        row = clean_row(raw, today=today)
-                        first = seen.get(row.system_id)
-                        if first is not None:
-                            raise RowRejected(f"system_id {row.system_id!r} appears twice in this file (first on line {first})")
-                        seen[row.system_id] = line
-                        chunk.append(row)
-                    except RowRejected as exc:
-                        result.rejected += 1
-                        rejects.add(line, cells, str(exc))
-                    if len(chunk) >= CHUNK:
-                        _count(result, writer.write(chunk))
-                        chunk = []
-                        if progress:
-                            progress(result.rows)
-                if chunk:
-                    _count(result, writer.write(chunk))
-                writer.finish()
-                if progress:
-                    progress(result.rows)
-                if dry_run:
-                    raise _DryRun
-    except _DryRun:
-        pass
+        label = getattr(actor, "username", "") or f"powts import ({channel})"
+        with locked, acting(channel=Channel.IMPORT if channel == Channel.CLI else channel, actor=actor,
+                            actor_label=label, batch=result.batch):
+            with RowSpool() as spool:
+                _check(table, jurisdiction=jurisdiction, result=result, rejects=rejects, spool=spool,
+                       today=today, limit=limit, progress=progress)
+                if not dry_run:
+                    _write(spool, jurisdiction=jurisdiction, provided=set(table.headers),
+                           action=f"imported from {name}", result=result)
+            if not dry_run and follow_up and ImportFollowUpPending.objects.filter(jurisdiction=jurisdiction).exists():
+                result.follow_up = run_follow_up(jurisdiction)
+                ImportFollowUpPending.objects.filter(jurisdiction=jurisdiction).delete()
     finally:
         rejects.close()
-    if follow_up and not dry_run and (result.created or result.updated):
-        result.follow_up = run_follow_up(jurisdiction)
     result.rejects_preview = rejects.preview
     result.rejects_path = str(rejects.path) if rejects.path and result.rejected else None
+    if not result.rows_in_file:
+        result.rows_in_file = result.rows
     assert result.rows == result.created + result.updated + result.unchanged + result.rejected
     return result
+
+
+def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spool: RowSpool, today, limit,
+           progress) -> None:
+    """Phase one, outside any transaction: every row checked and compared with what is stored.
+    Rows to create or update go to `spool`; the counts go to `result` as a dry run would report them."""
+    comparer = ChunkWriter(jurisdiction=jurisdiction, action="", provided=set(table.headers))
+    seen: dict[str, int] = {}
+    chunk: list = []
+
+    def flush():
+        to_write, outcome = comparer.compare(chunk)
+        _count(result, outcome)
+        if to_write:
+            spool.add(to_write)
+        chunk.clear()
+        if progress:
+            progress(result.rows)
+
+    rows = iter(table)
+    for line, raw, cells in rows:
+        result.rows += 1
+        try:
+            row = clean_row(raw, today=today)
+            first = seen.get(row.system_id)
+            if first is not None:
+                raise RowRejected(f"system_id {row.system_id!r} appears twice in this file (first on line {first})")
+            seen[row.system_id] = line
+            chunk.append(row)
+        except RowRejected as exc:
+            result.rejected += 1
+            rejects.add(line, cells, str(exc))
+        if len(chunk) >= CHUNK:
+            flush()
+        if limit is not None and result.rows >= limit:
+            break
+    if chunk:
+        flush()
+    elif progress:
+        progress(result.rows)
+    if limit is not None:
+        count = table.count_rows if result.rows >= limit else None
+        result.rows_in_file = count() if count else result.rows + sum(1 for _ in rows)
+
+
+def _write(spool: RowSpool, *, jurisdiction, provided: set[str], action: str, result: ImportResult) -> None:
+    """Phase two: one transaction for the whole file's writes, each chunk compared again inside it."""
+    if not spool:
+        return
+    # The first phase's created/updated were a forecast; the transaction's own comparison counts.
+    forecast = result.created + result.updated
+    result.created = result.updated = 0
+    started = time.perf_counter()
+    with transaction.atomic():
+        writer = ChunkWriter(jurisdiction=jurisdiction, action=action, provided=provided)
+        for rows in spool:
+            _count(result, writer.write(rows))
+        writer.finish()
+        assert spool.rows == forecast
+        if result.created or result.updated:
+            ImportFollowUpPending.objects.get_or_create(jurisdiction=jurisdiction, defaults={"since": timezone.now()})
+    result.write_seconds = round(time.perf_counter() - started, 3)
 
 
 def run_follow_up(jurisdiction) -> dict:
@@ -161,4 +220,4 @@ def _count(result: ImportResult, outcome: dict) -> None:
     result.unchanged += outcome["unchanged"]
 
 
-__all__ = ["import_inventory", "ImportResult", "FileRefused", "default_rejects_path"]
+__all__ = ["FileRefused", "ImportBusy", "ImportResult", "default_rejects_path", "import_inventory"]

@@ -1,8 +1,9 @@
 """Writes one chunk of checked rows: new systems set-based, changed ones through the services."""
 from __future__ import annotations
 
-import json
+import hashlib
 
+import orjson
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.utils import timezone
@@ -11,14 +12,10 @@ from powts.audit.context import current
 from powts.audit.models import AuditEvent
 from powts.core.bulk import allocate_ids, insert_rows
 from powts.inventory import services
-from powts.inventory.services import owner_kind
 from powts.inventory.choices import ComponentKind, SystemType
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
-import hashlib
-
-import orjson
-
 from powts.inventory.search import BulkIndexer, search_text_for
+from powts.inventory.services import owner_kind
 
 # file column -> (what it sets) for comparing a row with what is stored
 SYSTEM_FIELDS = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms", "permit_number")
@@ -42,6 +39,7 @@ class ChunkWriter:
         self.owner_cache: dict[bytes, int] = {}
         # A first import into an empty county has nothing to look up: every owner is in owner_cache.
         self.had_owners = Owner.objects.filter(jurisdiction=jurisdiction).exists()
+        self.had_systems = None  # asked once, by compare()
         ctx = current()
         actor = ctx.resolved_actor()
         self.actor_id = getattr(actor, "pk", None)
@@ -96,6 +94,25 @@ class ChunkWriter:
         if stored["extra"] != row.extra:
             out["extra"] = (stored["extra"], row.extra)
         return out
+
+    def compare(self, rows) -> tuple[list, dict]:
+        """Without writing: the rows that would create or change a system, and the counts write() would return."""
+        if self.had_systems is None:
+            self.had_systems = System.objects.filter(jurisdiction=self.jurisdiction).exists()
+        # A county's first import has nothing to compare with (what another writer adds meanwhile is
+        # found when the write transaction compares again).
+        existing = self._existing(rows) if self.had_systems else {}
+        to_write, created, updated = [], 0, 0
+        for row in rows:
+            stored = existing.get(row.system_id)
+            if stored is None:
+                created += 1
+            elif self._differences(row, stored):
+                updated += 1
+            else:
+                continue
+            to_write.append(row)
+        return to_write, {"created": created, "updated": updated, "unchanged": len(rows) - len(to_write)}
 
     # -- writing ---------------------------------------------------------------------------
     def write(self, rows) -> dict:
