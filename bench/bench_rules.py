@@ -50,9 +50,9 @@ def _ensure_venv() -> None:
 _ensure_venv()
 sys.path.insert(0, str(ROOT))
 
-import datetime as dt
+import datetime as dt  # noqa: E402 (after the venv is on the path)
 
-import numpy as np
+import numpy as np  # noqa: E402
 
 EPOCH = dt.date(1970, 1, 1)
 NAT = np.iinfo(np.int64).min
@@ -155,7 +155,8 @@ def to_strings(d: dict[str, np.ndarray]) -> dict[str, list]:
         return np.char.add(np.char.add((c // 100).astype(str), "."), np.char.zfill((c % 100).astype(str), 2))
 
     letters = np.array([";".join(L for b, L in enumerate("abcde") if m & (1 << b)) for m in range(32)])
-    tf = lambda a: np.where(a, "true", "false")
+    def tf(a):
+        return np.where(a, "true", "false")
     biz = d["business"]
     return {
         "id": np.arange(len(biz)).astype(str), "applicant_type": np.where(biz, "business", "residence"),

@@ -80,7 +80,8 @@ def _column(cols: dict[str, Sequence[Any]], name: str, n: int) -> Sequence[Any]:
 def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     """Raw input columns to typed arrays; fields are read in the one-case path's order."""
     E = C.Errors(n)
-    get = lambda name: _column(cols, name, n)
+    def get(name):
+        return _column(cols, name, n)
     ids = C.texts(get("id"))
     missing_id = C.blank(ids)
     E.add(np.flatnonzero(missing_id), ["id: is required"] * int(missing_id.sum()))

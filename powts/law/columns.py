@@ -93,7 +93,8 @@ def dates(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
         out[good] = days[good]
         done = good | ((s == "") & (not required))
         todo = np.flatnonzero(~done)
-    parse = (lambda f, v: F.parse_date(f, v, required))
+    def parse(f, v):
+        return (F.parse_date(f, v, required))
     _fallback(name, values, todo, parse, out, errors, where,
               lambda d: NAT if d is None else (np.datetime64(d, "D").astype(np.int64)))
     return out

@@ -749,7 +749,7 @@ def inspection_request(*, permit: Permit, stage: str, notice_at: dt.datetime, re
     audit_create(insp, action=f"inspection ({stage}) requested for {day.isoformat()}")
     _event(permit, step="inspection_requested", on=notice_at.date(), citation=due.citation,
            summary=f"Inspection '{stage}' requested for {day:%A %Y-%m-%d}; the county inspects by the end of "
-                   f"{due.day:%A %Y-%m-%d}" + (f"; not inspected by then, the plumber may backfill" if backfill else ""))
+                   f"{due.day:%A %Y-%m-%d}" + ("; not inspected by then, the plumber may backfill" if backfill else ""))
     for f in decision.fees:
         invoice_raise(jurisdiction=permit.jurisdiction, fee_code="late_inspection_notice", on=notice_at.date(), permit=permit,
                       payer=permit.plumber.holder_name, note=f.citation)
