@@ -51,6 +51,8 @@ class MaintenanceProfile:
     pump_within_days: int
     late_after_days: int
     license_kinds: frozenset[str]
+    # Licenses that may file a pumping report; None: any of license_kinds (the county sets no narrower rule).
+    pumping_license_kinds: frozenset[str] | None
     lead_time_days: int
     steps: tuple[Step, ...]
     spread_days: int
@@ -138,6 +140,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
     reports = raw.get("reports") or {}
     _need_cite(reports, f"{where} reports")
     _need_cite(reports, f"{where} reports", "license_citation")
+    if reports.get("pumping_license_kinds") is not None:
+        _need_cite(reports, f"{where} reports", "pumping_license_citation")
     notices = raw.get("notices") or {}
     _need_cite(notices, f"{where} notices", "lead_time_citation")
     steps = []
@@ -177,6 +181,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         pump_within_days=int(sludge.get("pump_within_days", 30)),
         late_after_days=int(reports.get("late_after_days", 30)),
         license_kinds=frozenset(reports.get("license_kinds") or []),
+        pumping_license_kinds=(frozenset(reports["pumping_license_kinds"]) if reports.get("pumping_license_kinds") is not None
+                               else None),
         lead_time_days=int(notices.get("lead_time_days", 30)),
         steps=tuple(steps),
         spread_days=int(mailing.get("spread_days") or 0),
@@ -187,7 +193,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         filer_reads_system=bool(contractors.get("filer_reads_system", False)),
         citations={
             "program": program["citation"], "sludge": sludge["citation"], "late": reports["citation"],
-            "licenses": reports["license_citation"], "lead_time": notices["lead_time_citation"],
+            "licenses": reports["license_citation"], "pumping_licenses": reports.get("pumping_license_citation", ""),
+            "lead_time": notices["lead_time_citation"],
             "pump_within": sludge["pump_within_citation"], "mailing": mailing["citation"],
             "unknown_systems": reports.get("unknown_citation", "SPS 383.255"),
             "holding_contract": holding["contract_citation"],

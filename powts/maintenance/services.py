@@ -225,8 +225,14 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     else:
         found = list(License.objects.filter(number__iexact=number))
         allowed = [x for x in found if x.kind in profile.license_kinds]
+        pumpers = profile.pumping_license_kinds
+        if kind == ReportKind.PUMPING and pumpers is not None:
+            allowed = [x for x in allowed if x.kind in pumpers]
         if not found:
             errors["license_number"] = f"license_number {number!r} is not a known license"
+        elif not allowed and kind == ReportKind.PUMPING and pumpers is not None:
+            errors["license_number"] = (f"license {number} ({found[0].get_kind_display()}) may not pump a septic tank: pumping is done "
+                                        f"by a certified septage servicing operator ({profile.citations['pumping_licenses']})")
         elif not allowed:
             errors["license_number"] = (f"license {number} ({found[0].get_kind_display()}) may not inspect or service a POWTS "
                                         f"({profile.citations['licenses']})")
