@@ -4,6 +4,7 @@ county's permits.yaml; every write audited in its transaction."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
@@ -158,6 +159,18 @@ def flow_changes(jurisdiction, *, bedrooms_before, bedrooms_after, living_area_c
     return False, cite
 
 
+def remodel_needs_approval(jurisdiction, *, living_area_changed_pct) -> tuple[bool, str]:
+    """Does remodelling this share of the living space need the reconnection approval? (a county's "at least" threshold)"""
+    at_least, cite = _p(_section(jurisdiction, "clearance"), "reconnection_area_pct_at_least")
+    if at_least is None or living_area_changed_pct is None:
+        return False, cite
+    try:
+        pct = Decimal(str(living_area_changed_pct))
+    except InvalidOperation:
+        refuse(f"living_area_changed_pct {living_area_changed_pct!r} is not a number", field="living_area_changed_pct")
+    return pct >= Decimal(str(at_least)), cite
+
+
 @transaction.atomic
 def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date, documents: list[str] | None = None,
                       permit: Permit | None = None, bedrooms_before=None, bedrooms_after=None,
@@ -175,7 +188,11 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
         modified, fcite = (flow_changes(jurisdiction, bedrooms_before=bedrooms_before, bedrooms_after=bedrooms_after,
                                         living_area_changed_pct=living_area_changed_pct)
                            if kind == c.ClearanceKind.FLOW_CHANGE else (True, ""))
-        if kind == c.ClearanceKind.FLOW_CHANGE and not modified:
+        # Remodelling "25% or more" needs the reconnection approval (46.14(3)(a)4.) even where the flow
+        # rule's "exceeds 25%" (46.14(4)(b)2.) is not met: the two thresholds differ at exactly 25%.
+        remodel, rcite = (remodel_needs_approval(jurisdiction, living_area_changed_pct=living_area_changed_pct)
+                          if kind == c.ClearanceKind.FLOW_CHANGE else (False, ""))
+        if kind == c.ClearanceKind.FLOW_CHANGE and not modified and not remodel:
             findings.append({"ok": True, "citation": fcite,
                              "message": "the construction does not modify wastewater flow or load; setbacks still apply"})
         else:
@@ -186,7 +203,10 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
             msg = (f"sanitary permit {permit.number} covers the work" if has_permit else
                    "documentation complete" if not missing else
                    "missing: " + "; ".join(d["label"] for d in missing) + " (or obtain a sanitary permit)")
-            findings.append({"ok": ok, "message": msg, "citation": required.get("citation", fcite)})
+            cite = required.get("citation", fcite)
+            if remodel and rcite and rcite not in cite:
+                cite = f"{rcite}; {cite}"
+            findings.append({"ok": ok, "message": msg, "citation": cite})
     approved = all(f["ok"] for f in findings)
     cl = Clearance(jurisdiction=jurisdiction, parcel=parcel, kind=kind, requested_on=requested_on, approved=approved,
                    decided_on=requested_on if approved else None, permit=permit, documents=docs,
