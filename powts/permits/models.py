@@ -100,6 +100,12 @@ class PermitDocument(models.Model):
     title = models.CharField(max_length=200, blank=True)
     received_on = models.DateField()
     recorded = models.BooleanField(default=False, help_text="Recorded with the register of deeds.")
+    # What the applicant says is not a verification: staff record the register of deeds' number and date.
+    recording_number = models.CharField(max_length=60, blank=True)
+    recorded_on = models.DateField(null=True, blank=True)
+    recording_verified_on = models.DateField(null=True, blank=True)
+    recording_verified_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                              related_name="+")
     file = models.FileField(upload_to="permits/%Y/", blank=True)
 
     class Meta:

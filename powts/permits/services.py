@@ -232,6 +232,31 @@ def permit_add_document(*, permit: Permit, kind: str, received_on: dt.date | Non
 
 
 @transaction.atomic
+def document_verify_recording(*, document: PermitDocument, recording_number: str, recorded_on: dt.date,
+                              verified_on: dt.date | None = None) -> PermitDocument:
+    """Staff verify that a document was recorded: the register of deeds' recording number and date."""
+    number = recording_number.strip() if isinstance(recording_number, str) else ""
+    if len(number) > 60:
+        refuse("recording_number is longer than 60 characters", field="recording_number")
+    if not number:
+        refuse("recording_number is required: the register of deeds' document number", field="recording_number")
+    verified_on = verified_on or timezone.localdate()
+    if not isinstance(recorded_on, dt.date):
+        refuse("recorded_on is required: the date the document was recorded", field="recorded_on")
+    if recorded_on > verified_on:
+        refuse(f"recorded_on {recorded_on.isoformat()} is after the verification date", field="recorded_on")
+    before = snapshot(document, ["recorded", "recording_number", "recorded_on", "recording_verified_on",
+                                 "recording_verified_by_id"])
+    document.recorded, document.recording_number, document.recorded_on = True, number, recorded_on
+    document.recording_verified_on, document.recording_verified_by = verified_on, _actor()
+    document.save()
+    audit_update(document, before=before, action=f"recording of {document.kind} verified: {number}")
+    _event(document.permit, step="document", on=verified_on,
+           summary=f"Recording verified: {document.kind} recorded {recorded_on.isoformat()} as {number}")
+    return document
+
+
+@transaction.atomic
 def permit_update_application(*, permit: Permit, data: dict) -> Permit:
     permit = _lock(permit)
     if permit.status not in (c.PermitStatus.APPLIED, c.PermitStatus.HELD):
@@ -298,7 +323,10 @@ def missing_items(permit: Permit) -> list[dict]:
         elif "any_of" in req:
             ok = any(_attr(permit, p) not in (None, "", False) for p in req["any_of"])
         elif "document" in req:
-            ok = permit.documents.filter(kind=req["document"]).exists()
+            docs = permit.documents.filter(kind=req["document"])
+            if req.get("recording_verified"):
+                docs = docs.filter(recording_verified_on__isnull=False)
+            ok = docs.exists()
         else:
             fee_invoices = permit.invoices.filter(fee_code=req["fee_paid"]).exclude(status=c.InvoiceStatus.VOID)
             ok = fee_invoices.exists() and all(i.balance <= ZERO for i in fee_invoices)
