@@ -809,6 +809,16 @@ def inspection_record(*, inspection: Inspection, result: str, on: dt.date, faile
     items = [x.strip() for x in failed_items or [] if x and x.strip()]
     if result == c.InspectionResult.FAILED and not items:
         refuse("a failed inspection lists the items that failed", field="failed_items")
+    fee_code = {c.InspectionResult.FAILED: "reinspection", c.InspectionResult.NOT_READY: "return_inspection"}.get(result)
+    charged = fee_code in rules.fee_codes(permit.slug, on) if fee_code else False
+    if waive_fee and charged:
+        # A fee is waivable only where the county's fee schedule cites a waiver (Lincoln: the return-inspection fee).
+        fee = rules.fee_schedule(permit.slug, on)["fees"][fee_code]
+        if not fee.get("waiver_citation"):
+            refuse(f"the {fee.get('label', fee_code).lower()} fee may not be waived", fee["authority"], field="waive_fee")
+        if not notes.strip():
+            refuse("a waiver states the good cause shown (for example a mechanical breakdown or inclement weather)",
+                   fee["waiver_citation"], field="notes")
     before = snapshot(inspection, ["result", "inspected_on", "failed_items", "notes"])
     inspection.result, inspection.inspected_on, inspection.failed_items, inspection.notes = result, on, items, notes
     inspection.save()
@@ -816,8 +826,7 @@ def inspection_record(*, inspection: Inspection, result: str, on: dt.date, faile
     _event(permit, step=f"inspection_{result}", on=on, citation=inspection.stage_citation,
            summary=f"Inspection '{inspection.stage}': {inspection.get_result_display().lower()}"
                    + (": " + "; ".join(items) if items else "") + (f" ({notes})" if notes else ""))
-    fee_code = {c.InspectionResult.FAILED: "reinspection", c.InspectionResult.NOT_READY: "return_inspection"}.get(result)
-    if fee_code and not waive_fee and fee_code in rules.fee_codes(permit.slug, on):
+    if charged and not waive_fee:
         invoice = invoice_raise(jurisdiction=permit.jurisdiction, fee_code=fee_code, on=on, permit=permit,
                                 payer=permit.plumber.holder_name, note=f"inspection {inspection.stage} of {on.isoformat()}")
         if invoice is not None:

@@ -147,6 +147,42 @@ def test_lincoln_failed_inspection_reinspection_fee_due_in_10_working_days(linco
     assert Notice.objects.get(kind=c.NoticeKind.REINSPECTION_FEE).respond_by == D(2026, 12, 3)
 
 
+def _lincoln_inspection(lincoln, master):
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
+    return permit, services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 11, 16, 8, 0),
+                                               requested_day=D(2026, 11, 18))
+
+
+def test_lincoln_inspections_general_5_return_inspection_fee_waived_for_good_cause(lincoln, master):
+    """Lincoln Inspections; General (5): the inspector may waive the return-inspection fee if good cause is shown."""
+    permit, insp = _lincoln_inspection(lincoln, master)
+    with pytest.raises(ValidationError) as exc:
+        services.inspection_record(inspection=insp, result="not_ready", on=D(2026, 11, 18), waive_fee=True)
+    assert "good cause" in exc.value.message_dict["notes"][0]
+    services.inspection_record(inspection=insp, result="not_ready", on=D(2026, 11, 18), waive_fee=True,
+                               notes="Excavator broke down")
+    assert not permit.invoices.filter(fee_code="return_inspection").exists()
+
+
+def test_lincoln_inspections_general_5_return_inspection_fee_charged_without_waiver(lincoln, master):
+    """Lincoln Inspections; General (5): without a waiver the plumber is charged the return-inspection fee."""
+    permit, insp = _lincoln_inspection(lincoln, master)
+    services.inspection_record(inspection=insp, result="not_ready", on=D(2026, 11, 18))
+    assert permit.invoices.filter(fee_code="return_inspection").count() == 1
+
+
+def test_lincoln_reinspection_1_fee_may_not_be_waived(lincoln, master):
+    """Lincoln Reinspection (1): the reinspection fee "shall be assessed"; only (5)'s return-inspection fee is waivable."""
+    permit, insp = _lincoln_inspection(lincoln, master)
+    with pytest.raises(ValidationError) as exc:
+        services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18), failed_items=["Port"],
+                                   waive_fee=True, notes="Rain")
+    assert "may not be waived" in exc.value.message_dict["waive_fee"][0]
+    assert "Reinspection (1)" in exc.value.message_dict["waive_fee"][0]
+    insp.refresh_from_db()
+    assert insp.result == c.InspectionResult.REQUESTED and not permit.invoices.filter(fee_code="reinspection").exists()
+
+
 def test_dane_failed_inspection_charges_no_reinspection_fee(dane, master):
     permit = issue(dane, master, issued_on=D(2026, 4, 1))
     insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2026, 5, 4, 8, 0))
