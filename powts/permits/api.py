@@ -74,7 +74,9 @@ class PermitDetailSerializer(PermitSerializer):
         return services.missing_items(obj) if obj.status in c.OPEN_STATUSES else []
 
     def get_documents(self, obj) -> list[dict]:
-        return [{"id": d.id, "kind": d.kind, "title": d.title, "received_on": d.received_on, "recorded": d.recorded}
+        return [{"id": d.id, "kind": d.kind, "title": d.title, "received_on": d.received_on, "recorded": d.recorded,
+                 "recording_number": d.recording_number, "recorded_on": d.recorded_on,
+                 "recording_verified_on": d.recording_verified_on, "due_on": d.due_on, "late_days": d.late_days}
                 for d in obj.documents.all()]
 
     def get_inspections(self, obj) -> list[dict]:

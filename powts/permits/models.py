@@ -106,6 +106,9 @@ class PermitDocument(models.Model):
     recording_verified_on = models.DateField(null=True, blank=True)
     recording_verified_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                               related_name="+")
+    # A filing duty missed is recorded, not refused: the copy is kept and staff see how late it came.
+    due_on = models.DateField(null=True, blank=True)
+    late_days = models.PositiveIntegerField(default=0)
     file = models.FileField(upload_to="permits/%Y/", blank=True)
 
     class Meta:
@@ -256,6 +259,9 @@ class SoilEvaluation(models.Model):
     verification = models.CharField(max_length=10, choices=c.SoilVerification.choices, default=c.SoilVerification.PENDING)
     verified_on = models.DateField(null=True, blank=True)
     verification_note = models.TextField(blank=True)
+    # Filed after the county's filing period: recorded (days late) for staff to act on, not refused.
+    due_on = models.DateField(null=True, blank=True)
+    late_days = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-filed_on", "-id"]

@@ -493,15 +493,25 @@ def permit_plan_revision(*, permit: Permit, on: dt.date, title: str = "", approv
         refuse(f"permit {permit.number} is {permit.get_status_display().lower()}; plan revisions are for an approved or "
                "issued permit", cite)
     _not_expired(permit, on, "a plan revision")
-    if approved_elsewhere_on is not None:
-        last = calendar_for(permit.slug).add_working_days(approved_elsewhere_on, 5)
-        if on > last:
-            refuse(f"the approved revision of {approved_elsewhere_on.isoformat()} was due at the county within 5 working "
-                   f"days, by {last.isoformat()}; received {on.isoformat()}", "Dane County Code s. 46.09(3)(e)", "on")
-    doc = PermitDocument.objects.create(permit=permit, kind="revised_plans", title=title, received_on=on)
-    audit_create(doc, action=f"revised plans for {permit.number}")
+    # The county's copy period (Dane: 5 working days after the approval) is a filing duty: a late copy is
+    # received and marked late for staff to act on, never refused (the revision still needs approval).
+    due_on, late_days, late_note = None, 0, ""
+    duty = rules.permit_rules(permit.slug).get("plan_revision_copy") or {}
+    if approved_elsewhere_on is not None and duty.get("working_days") is not None:
+        if approved_elsewhere_on > on:
+            refuse(f"approved_elsewhere_on {approved_elsewhere_on.isoformat()} is after the copy was received "
+                   f"({on.isoformat()})", field="approved_elsewhere_on")
+        cal = calendar_for(permit.slug)
+        due_on = cal.add_working_days(approved_elsewhere_on, int(duty["working_days"]))
+        if on > due_on:
+            late_days = (on - due_on).days  # calendar days after the due date
+            late_note = (f"; received late: due within {duty['working_days']} working days of the approval of "
+                         f"{approved_elsewhere_on.isoformat()}, by {due_on.isoformat()} [{duty['citation']}]")
+    doc = PermitDocument.objects.create(permit=permit, kind="revised_plans", title=title, received_on=on,
+                                        due_on=due_on, late_days=late_days)
+    audit_create(doc, action=f"revised plans for {permit.number}{late_note}")
     _event(permit, step="plan_revision", on=on, citation=cite,
-           summary=f"Revised plans received{': ' + title if title else ''}; to be approved before installation")
+           summary=f"Revised plans received{': ' + title if title else ''}; to be approved before installation{late_note}")
     invoice_raise(jurisdiction=permit.jurisdiction, fee_code="plan_revision", on=on, permit=permit, payer=permit.owner.name)
     return doc
 

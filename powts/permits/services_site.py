@@ -60,11 +60,6 @@ def soil_findings(jurisdiction, *, fieldwork_completed_on: dt.date, filed_on: dt
     def add(ok, message, citation):
         found.append({"ok": bool(ok), "message": message, "citation": citation})
 
-    days, cite = _p(soil, "filing_days_after_fieldwork")
-    if days is not None:
-        last = fieldwork_completed_on + dt.timedelta(days=int(days))
-        add(filed_on <= last, f"filed {filed_on.isoformat()}; due within {days} days of the fieldwork "
-                              f"({fieldwork_completed_on.isoformat()}), by {last.isoformat()}", cite)
     pits, cite = _p(soil, "min_pits_per_area")
     depth, dcite = _p(soil, "depth_below_infiltrative_in")
     frozen, fcite = _p(soil, "frozen_within_in")
@@ -106,14 +101,31 @@ def soil_evaluation_file(*, jurisdiction, parcel, soil_tester, fieldwork_complet
     if parcel.jurisdiction_id != jurisdiction.pk:
         refuse(f"parcel {parcel.parcel_number} is in another county", field="parcel")
     areas = _clean_areas(areas)
+    due_on, late_days, late_cite = soil_filing_lateness(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
+                                                        filed_on=filed_on)
     ev = SoilEvaluation(jurisdiction=jurisdiction, parcel=parcel, soil_tester=soil_tester,
                         fieldwork_completed_on=fieldwork_completed_on, filed_on=filed_on, areas=areas,
                         findings=soil_findings(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
-                                               filed_on=filed_on, areas=areas))
+                                               filed_on=filed_on, areas=areas),
+                        due_on=due_on, late_days=late_days)
     ev.full_clean()
     ev.save()
-    audit_create(ev, action=f"soil and site evaluation filed by {soil_tester.holder_name}")
+    late = f"; filed {late_days} day(s) late, due by {due_on.isoformat()} [{late_cite}]" if late_days else ""
+    audit_create(ev, action=f"soil and site evaluation filed by {soil_tester.holder_name}{late}")
     return ev
+
+
+def soil_filing_lateness(jurisdiction, *, fieldwork_completed_on: dt.date, filed_on: dt.date):
+    """(due date, days late, citation) of the soil tester's filing duty; a late report is kept, marked late.
+
+    The filing period is the tester's duty: missing it does not make the soil unsuitable, so the report still
+    counts for verification and the county may act on the lateness.
+    """
+    days, cite = _p(_section(jurisdiction, "soil"), "filing_days_after_fieldwork")
+    if days is None:
+        return None, 0, cite
+    due_on = fieldwork_completed_on + dt.timedelta(days=int(days))
+    return due_on, max(0, (filed_on - due_on).days), cite
 
 
 @transaction.atomic

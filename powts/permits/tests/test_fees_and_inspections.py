@@ -237,14 +237,24 @@ def test_lincoln_mound_needs_no_additional_inspection_fee(lincoln, master):
     assert not permit.invoices.filter(fee_code="additional_inspection").exists()
 
 
-def test_dane_revised_plan_within_5_working_days_of_approval(dane, master):
+@pytest.mark.parametrize("received_on,late_days", [(D(2026, 11, 30), 0), (D(2026, 12, 1), 1)])
+def test_dane_46_09_3_e_late_revision_copy_is_recorded_late_not_refused(dane, master, received_on, late_days):
+    """Dane 46.09(3)(e): the approved revision's copy is due within 5 working days; a later copy is received and
+    marked late (days after the due date) for staff to act on, not refused."""
     permit = issue(dane, master, issued_on=D(2026, 4, 1))
     # approved by DSPS Fri 2026-11-20; 5 working days: Nov 23, 24, 25, 27 (Thanksgiving skipped), 30
-    services.permit_plan_revision(permit=permit, on=D(2026, 11, 30), approved_elsewhere_on=D(2026, 11, 20))
-    with pytest.raises(ValidationError) as exc:
-        services.permit_plan_revision(permit=permit, on=D(2026, 12, 1), approved_elsewhere_on=D(2026, 11, 20))
-    assert "46.09(3)(e)" in err(exc) and "2026-11-30" in err(exc)
+    doc = services.permit_plan_revision(permit=permit, on=received_on, approved_elsewhere_on=D(2026, 11, 20))
+    assert doc.due_on == D(2026, 11, 30) and doc.late_days == late_days
     assert permit.invoices.filter(fee_code="plan_revision").count() == 1
+    summary = permit.events.get(step="plan_revision").summary
+    assert ("received late" in summary and "46.09(3)(e)" in summary) is bool(late_days)
+
+
+def test_lincoln_sets_no_revision_copy_period(lincoln, master):
+    """Lincoln Plans (6) sets no copy period: a revision is never marked late."""
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
+    doc = services.permit_plan_revision(permit=permit, on=D(2026, 12, 30), approved_elsewhere_on=D(2026, 11, 20))
+    assert doc.due_on is None and doc.late_days == 0
 
 
 def test_unpaid_reinspection_fee_overdue_after_10_working_days(lincoln, master):

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from powts.accounts.services import license_create
+from powts.audit.models import AuditEvent
 from powts.inventory.services import system_create
 from powts.permits import choices as c
 from powts.permits import documents, services, services_enforcement as enf, services_site as site
@@ -39,16 +40,19 @@ def good_area(**kw):
 
 # -- soil (Dane s. 46.10) ---------------------------------------------------------------------
 
-def test_dane_soil_report_filed_on_day_30_ok_day_31_late(dane, tester):
+@pytest.mark.parametrize("filed_on,late_days", [(D(2026, 5, 31), 0), (D(2026, 6, 1), 1), (D(2026, 7, 15), 45)])
+def test_dane_46_10_4_a_late_soil_report_is_recorded_late_not_refused(dane, tester, filed_on, late_days):
+    """Dane 46.10(4)(a): filed within 30 days of the fieldwork is on time (day 30); after that the report is kept,
+    marked late with how late, and can still be verified (the filing duty does not make the soil unsuitable)."""
     parcel, _ = make_parcel(dane)
     areas = [good_area(), good_area(name="Replacement", replacement=True)]
     ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
-                                   filed_on=D(2026, 5, 31), areas=areas)
+                                   filed_on=filed_on, areas=areas)
+    assert ev.due_on == D(2026, 5, 31) and ev.late_days == late_days
     assert all(f["ok"] for f in ev.findings)
-    late = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
-                                     filed_on=D(2026, 6, 1), areas=areas)
-    bad = [f for f in late.findings if not f["ok"]]
-    assert len(bad) == 1 and bad[0]["citation"] == "Dane County Code s. 46.10(4)(a)"
+    assert site.soil_evaluation_verify(evaluation=ev, outcome="issue", on=filed_on).verification == "issue"
+    action = AuditEvent.objects.filter(object_id=ev.pk, action__startswith="soil and site evaluation filed").get().action
+    assert ("late" in action and "46.10(4)(a)" in action) is bool(late_days)
 
 
 @pytest.mark.parametrize("change, citation", [
