@@ -54,6 +54,8 @@ class MaintenanceProfile:
     # Licenses that may file a pumping report; None: any of license_kinds (the county sets no narrower rule).
     pumping_license_kinds: frozenset[str] | None
     lead_time_days: int
+    # A first notice sent with less than the lead time left moves the due date (lead time after the notice).
+    late_notice_moves_due: bool
     steps: tuple[Step, ...]
     spread_days: int
     winter_pause: tuple[tuple[int, int], tuple[int, int]] | None
@@ -151,6 +153,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
             raise ProfileError(f"{where} notices.steps[{i}]: kind {entry.get('kind')!r} is not one of {STEP_KINDS}")
         steps.append(Step(entry["kind"], int(entry.get("days_after_due", 0)), int(entry.get("days_after_previous", 0)), cite,
                           bool(entry.get("marks_delinquent")), bool(entry.get("not_in_texts"))))
+    late_notice = notices.get("late_first_notice") or {}
+    _need_cite(late_notice, f"{where} notices.late_first_notice")
     mailing = notices.get("mailing") or {}
     _need_cite(mailing, f"{where} notices.mailing")
     pause = mailing.get("winter_pause")
@@ -184,6 +188,7 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         pumping_license_kinds=(frozenset(reports["pumping_license_kinds"]) if reports.get("pumping_license_kinds") is not None
                                else None),
         lead_time_days=int(notices.get("lead_time_days", 30)),
+        late_notice_moves_due=bool(late_notice.get("moves_due_date")),
         steps=tuple(steps),
         spread_days=int(mailing.get("spread_days") or 0),
         winter_pause=winter,
@@ -195,6 +200,7 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
             "program": program["citation"], "sludge": sludge["citation"], "late": reports["citation"],
             "licenses": reports["license_citation"], "pumping_licenses": reports.get("pumping_license_citation", ""),
             "lead_time": notices["lead_time_citation"],
+            "late_notice": late_notice["citation"],
             "pump_within": sludge["pump_within_citation"], "mailing": mailing["citation"],
             "unknown_systems": reports.get("unknown_citation", "SPS 383.255"),
             "holding_contract": holding["contract_citation"],
