@@ -135,8 +135,9 @@ def test_46_11_5_1_late_first_notice_moves_due_date_to_keep_30_days(dane, system
 @pytest.mark.django_db(transaction=True)
 def test_moved_due_date_gives_way_to_a_new_report(dane, system, pumper_license, tmp_path):
     """Dane 46.11(5)1.: the moved due date belongs to that cycle; a new pumping report starts a new cycle."""
-    from powts.maintenance.services import report_submit
     from django.utils import timezone
+
+    from powts.maintenance.services import report_submit
 
     send(dane, tmp_path, D(2026, 6, 21))
     report_submit(jurisdiction=dane, data={"system_id": "DA-1", "kind": "pumping", "work_date": "2026-07-01", "license_number": "SSO-1",
