@@ -23,6 +23,8 @@ class Schedule(models.Model):
     basis_kind = models.CharField(max_length=20, blank=True)
     due_on = models.DateField(null=True, blank=True)
     notice_on = models.DateField(null=True, blank=True, help_text="First notice date: due_on minus the lead time (and spread).")
+    due_extended_from = models.DateField(null=True, blank=True,
+                                         help_text="The computed due date, when a late first notice moved due_on to keep the lead time.")
     needs_data = models.BooleanField(default=False)
     exempt = models.BooleanField(default=False)
     pumping_required = models.BooleanField(default=False)

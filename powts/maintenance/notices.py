@@ -18,6 +18,8 @@ from pathlib import Path
 from django.contrib.contenttypes.models import ContentType
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from powts.audit.context import current
@@ -44,6 +46,7 @@ class BatchResult:
     emailed: int = 0
     email_failed: int = 0
     no_address: int = 0
+    due_dates_moved: int = 0
 
     @property
     def total(self) -> int:
@@ -155,6 +158,7 @@ def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool 
         for start in range(0, len(ids), 5000):  # a stage lagging behind its notices: never twice
             already.update(Notice.objects.filter(system_id__in=ids[start:start + 5000]).values_list("system_id", "kind", "due_on"))
         notices = [p for p in planned if (p.system_id, p.kind, p.due_on) not in already]
+        moved = _keep_lead_time(jurisdiction, profile, notices, as_of, now, batch)
         # Plain tuples, ids taken up front (powts.core.bulk): a model instance per notice and per
         # audit event is most of the cost of a 10,000-letter batch.
         for p, pk in zip(notices, allocate_ids(Notice, len(notices))):
@@ -185,8 +189,39 @@ def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool 
             for p in notices])
         for p in notices:
             result.counts[p.kind] = result.counts.get(p.kind, 0) + 1
+        result.due_dates_moved = moved
         transaction.on_commit(lambda: _deliver(jurisdiction, profile, notices, output_dir, batch, result, email))
     return result
+
+
+def _keep_lead_time(jurisdiction, profile, notices: list[Planned], as_of: dt.date, now, batch: str) -> int:
+    """A first notice with less than the lead time left (a late import, a skipped batch) moves the due date
+    to the notice date plus the lead time, where the county's profile says so: the owner still gets the
+    whole notice period. One UPDATE per batch (every moved row gets the same date) and one audit event each."""
+    if not profile.late_notice_moves_due:
+        return 0
+    new_due = as_of + dt.timedelta(days=profile.lead_time_days)
+    late = [p for p in notices if p.kind == NoticeKind.FIRST_NOTICE and p.due_on < new_due]
+    if not late:
+        return 0
+    cite = profile.citations["late_notice"]
+    ids = [p.system_id for p in late]
+    for start in range(0, len(ids), 5000):
+        Schedule.objects.filter(pk__in=ids[start:start + 5000]).update(
+            due_extended_from=Coalesce(F("due_extended_from"), F("due_on")), due_on=new_due)
+    ctx = current()
+    actor = ctx.resolved_actor()
+    actor_id = actor.pk if getattr(actor, "pk", None) else None
+    ct = ContentType.objects.get_for_model(Schedule).pk
+    insert_rows(AuditEvent, EVENT_COLUMNS, [
+        (now, actor_id, actor.username if actor_id else ctx.actor_label, ctx.channel,
+         f"due date moved from {p.due_on} to {new_due}: the first notice went out {(p.due_on - as_of).days} day(s) before "
+         f"the due date, and the owner is given {profile.lead_time_days} days ({cite})"[:255], "update", ct, p.system_id,
+         f"Schedule of {p.system_ref}"[:200], json.dumps({"due_on": [p.due_on.isoformat(), new_due.isoformat()]}), ctx.batch or batch)
+        for p in late])
+    for p in late:
+        p.due_on = new_due
+    return len(late)
 
 
 def _sender(jurisdiction, profile) -> Sender:

@@ -51,7 +51,11 @@ class MaintenanceProfile:
     pump_within_days: int
     late_after_days: int
     license_kinds: frozenset[str]
+    # Licenses that may file a pumping report; None: any of license_kinds (the county sets no narrower rule).
+    pumping_license_kinds: frozenset[str] | None
     lead_time_days: int
+    # A first notice sent with less than the lead time left moves the due date (lead time after the notice).
+    late_notice_moves_due: bool
     steps: tuple[Step, ...]
     spread_days: int
     winter_pause: tuple[tuple[int, int], tuple[int, int]] | None
@@ -138,6 +142,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
     reports = raw.get("reports") or {}
     _need_cite(reports, f"{where} reports")
     _need_cite(reports, f"{where} reports", "license_citation")
+    if reports.get("pumping_license_kinds") is not None:
+        _need_cite(reports, f"{where} reports", "pumping_license_citation")
     notices = raw.get("notices") or {}
     _need_cite(notices, f"{where} notices", "lead_time_citation")
     steps = []
@@ -147,6 +153,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
             raise ProfileError(f"{where} notices.steps[{i}]: kind {entry.get('kind')!r} is not one of {STEP_KINDS}")
         steps.append(Step(entry["kind"], int(entry.get("days_after_due", 0)), int(entry.get("days_after_previous", 0)), cite,
                           bool(entry.get("marks_delinquent")), bool(entry.get("not_in_texts"))))
+    late_notice = notices.get("late_first_notice") or {}
+    _need_cite(late_notice, f"{where} notices.late_first_notice")
     mailing = notices.get("mailing") or {}
     _need_cite(mailing, f"{where} notices.mailing")
     pause = mailing.get("winter_pause")
@@ -177,7 +185,10 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         pump_within_days=int(sludge.get("pump_within_days", 30)),
         late_after_days=int(reports.get("late_after_days", 30)),
         license_kinds=frozenset(reports.get("license_kinds") or []),
+        pumping_license_kinds=(frozenset(reports["pumping_license_kinds"]) if reports.get("pumping_license_kinds") is not None
+                               else None),
         lead_time_days=int(notices.get("lead_time_days", 30)),
+        late_notice_moves_due=bool(late_notice.get("moves_due_date")),
         steps=tuple(steps),
         spread_days=int(mailing.get("spread_days") or 0),
         winter_pause=winter,
@@ -187,7 +198,9 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         filer_reads_system=bool(contractors.get("filer_reads_system", False)),
         citations={
             "program": program["citation"], "sludge": sludge["citation"], "late": reports["citation"],
-            "licenses": reports["license_citation"], "lead_time": notices["lead_time_citation"],
+            "licenses": reports["license_citation"], "pumping_licenses": reports.get("pumping_license_citation", ""),
+            "lead_time": notices["lead_time_citation"],
+            "late_notice": late_notice["citation"],
             "pump_within": sludge["pump_within_citation"], "mailing": mailing["citation"],
             "unknown_systems": reports.get("unknown_citation", "SPS 383.255"),
             "holding_contract": holding["contract_citation"],

@@ -64,10 +64,19 @@ def _computed(profile, *, pk, system_type, installed_on, last_serviced_on, munic
 
 
 def _apply(row: Schedule, result: rules.Schedule) -> bool:
-    """Copy a computed schedule onto its row; a new due date restarts the notice sequence."""
-    due_changed = row.due_on != result.due_on
+    """Copy a computed schedule onto its row; a new due date restarts the notice sequence.
+
+    A due date moved by a late first notice stays while the computation still gives the date it replaced:
+    the owner was told the later date.
+    """
+    kept = (row.due_on, row.notice_on) if row.due_extended_from and row.due_extended_from == result.due_on else None
+    due_changed = row.due_on != result.due_on and kept is None
     for name in SCHEDULE_FIELDS:
         setattr(row, name, getattr(result, name))
+    if kept:
+        row.due_on, row.notice_on = kept
+    else:
+        row.due_extended_from = None
     if due_changed:
         row.stage, row.stage_on, row.delinquent = "", None, False
     return due_changed
@@ -89,7 +98,7 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
         row = Schedule(system=system, jurisdiction_id=system.jurisdiction_id, system_ref=system.system_id)
         before = None
     else:
-        before = snapshot(row, [*SCHEDULE_FIELDS, "stage", "delinquent"])
+        before = snapshot(row, [*SCHEDULE_FIELDS, "due_extended_from", "stage", "delinquent"])
     _apply(row, result)
     row.src_system_type, row.src_installed_on, row.src_last_serviced_on = system.system_type, system.installed_on, system.last_serviced_on
     if created:
@@ -142,7 +151,7 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
                 _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
                                     events=events.get(pk, [])))
                 s.src_system_type, s.src_installed_on, s.src_last_serviced_on, s.system_ref = stype, inst, serv, ref
-            Schedule.objects.bulk_update(list(rows.values()), [*SCHEDULE_FIELDS, "stage", "stage_on", "delinquent", "system_ref",
+            Schedule.objects.bulk_update(list(rows.values()), [*SCHEDULE_FIELDS, "due_extended_from", "stage", "stage_on", "delinquent", "system_ref",
                                                                "src_system_type", "src_installed_on", "src_last_serviced_on"], batch_size=1000)
         updated += len(part)
     if created or updated:
@@ -225,8 +234,14 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     else:
         found = list(License.objects.filter(number__iexact=number))
         allowed = [x for x in found if x.kind in profile.license_kinds]
+        pumpers = profile.pumping_license_kinds
+        if kind == ReportKind.PUMPING and pumpers is not None:
+            allowed = [x for x in allowed if x.kind in pumpers]
         if not found:
             errors["license_number"] = f"license_number {number!r} is not a known license"
+        elif not allowed and kind == ReportKind.PUMPING and pumpers is not None:
+            errors["license_number"] = (f"license {number} ({found[0].get_kind_display()}) may not pump a septic tank: pumping is done "
+                                        f"by a certified septage servicing operator ({profile.citations['pumping_licenses']})")
         elif not allowed:
             errors["license_number"] = (f"license {number} ({found[0].get_kind_display()}) may not inspect or service a POWTS "
                                         f"({profile.citations['licenses']})")

@@ -74,7 +74,9 @@ class PermitDetailSerializer(PermitSerializer):
         return services.missing_items(obj) if obj.status in c.OPEN_STATUSES else []
 
     def get_documents(self, obj) -> list[dict]:
-        return [{"id": d.id, "kind": d.kind, "title": d.title, "received_on": d.received_on, "recorded": d.recorded}
+        return [{"id": d.id, "kind": d.kind, "title": d.title, "received_on": d.received_on, "recorded": d.recorded,
+                 "recording_number": d.recording_number, "recorded_on": d.recorded_on,
+                 "recording_verified_on": d.recording_verified_on, "due_on": d.due_on, "late_days": d.late_days}
                 for d in obj.documents.all()]
 
     def get_inspections(self, obj) -> list[dict]:
@@ -151,6 +153,12 @@ class ActionSerializer(serializers.Serializer):
                                                          help_text="renewal grant: require a new on-site inspection (Dane s. 46.08(5))")
     approved_on = serializers.DateField(required=False, allow_null=True,
                                         help_text="plan-revision: the day DSPS or the agent approved the revision")
+    document = serializers.IntegerField(required=False, allow_null=True,
+                                        help_text="verify-recording: the id of the document whose recording staff verified")
+    recording_number = serializers.CharField(required=False, allow_blank=True, max_length=60, default="",
+                                             help_text="verify-recording: the register of deeds' document number")
+    recorded_on = serializers.DateField(required=False, allow_null=True,
+                                        help_text="verify-recording: the date the document was recorded")
 
 
 class ChangeSerializer(serializers.Serializer):
@@ -305,7 +313,18 @@ ACTIONS = {
     "revoke": lambda p, d: services.permit_revoke(permit=p, on=d["on"], reasons=d["reasons"]),
     "plan-revision": lambda p, d: services.permit_plan_revision(permit=p, on=d["on"], title=d["note"],
                                                                 approved_elsewhere_on=d.get("approved_on")),
+    "verify-recording": lambda p, d: services.document_verify_recording(
+        document=_document(p, d.get("document")), recording_number=d["recording_number"], recorded_on=d.get("recorded_on"),
+        verified_on=d["on"]),
 }
+
+
+def _document(permit, pk):
+    """The permit's own document `pk`, or a 400 naming the field."""
+    found = permit.documents.filter(pk=pk).first() if pk else None
+    if found is None:
+        raise serializers.ValidationError({"document": ["the id of one of this permit's documents is required"]})
+    return found
 PLUMBER_ACTIONS = {"resubmit", "plan-revision"}
 
 

@@ -151,7 +151,8 @@ def soil_json(ev):
     return {"id": ev.id, "parcel_number": ev.parcel.parcel_number, "soil_tester": ev.soil_tester.number,
             "fieldwork_completed_on": ev.fieldwork_completed_on, "filed_on": ev.filed_on, "areas": ev.areas,
             "findings": ev.findings, "complies": all(f["ok"] for f in ev.findings), "verification": ev.verification,
-            "verified_on": ev.verified_on, "verification_note": ev.verification_note}
+            "verified_on": ev.verified_on, "verification_note": ev.verification_note,
+            "due_on": ev.due_on, "filed_late": ev.late_days > 0, "late_days": ev.late_days}
 
 
 @extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS})

@@ -100,6 +100,15 @@ class PermitDocument(models.Model):
     title = models.CharField(max_length=200, blank=True)
     received_on = models.DateField()
     recorded = models.BooleanField(default=False, help_text="Recorded with the register of deeds.")
+    # What the applicant says is not a verification: staff record the register of deeds' number and date.
+    recording_number = models.CharField(max_length=60, blank=True)
+    recorded_on = models.DateField(null=True, blank=True)
+    recording_verified_on = models.DateField(null=True, blank=True)
+    recording_verified_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                              related_name="+")
+    # A filing duty missed is recorded, not refused: the copy is kept and staff see how late it came.
+    due_on = models.DateField(null=True, blank=True)
+    late_days = models.PositiveIntegerField(default=0)
     file = models.FileField(upload_to="permits/%Y/", blank=True)
 
     class Meta:
@@ -250,6 +259,9 @@ class SoilEvaluation(models.Model):
     verification = models.CharField(max_length=10, choices=c.SoilVerification.choices, default=c.SoilVerification.PENDING)
     verified_on = models.DateField(null=True, blank=True)
     verification_note = models.TextField(blank=True)
+    # Filed after the county's filing period: recorded (days late) for staff to act on, not refused.
+    due_on = models.DateField(null=True, blank=True)
+    late_days = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-filed_on", "-id"]

@@ -232,6 +232,31 @@ def permit_add_document(*, permit: Permit, kind: str, received_on: dt.date | Non
 
 
 @transaction.atomic
+def document_verify_recording(*, document: PermitDocument, recording_number: str, recorded_on: dt.date,
+                              verified_on: dt.date | None = None) -> PermitDocument:
+    """Staff verify that a document was recorded: the register of deeds' recording number and date."""
+    number = recording_number.strip() if isinstance(recording_number, str) else ""
+    if len(number) > 60:
+        refuse("recording_number is longer than 60 characters", field="recording_number")
+    if not number:
+        refuse("recording_number is required: the register of deeds' document number", field="recording_number")
+    verified_on = verified_on or timezone.localdate()
+    if not isinstance(recorded_on, dt.date):
+        refuse("recorded_on is required: the date the document was recorded", field="recorded_on")
+    if recorded_on > verified_on:
+        refuse(f"recorded_on {recorded_on.isoformat()} is after the verification date", field="recorded_on")
+    before = snapshot(document, ["recorded", "recording_number", "recorded_on", "recording_verified_on",
+                                 "recording_verified_by_id"])
+    document.recorded, document.recording_number, document.recorded_on = True, number, recorded_on
+    document.recording_verified_on, document.recording_verified_by = verified_on, _actor()
+    document.save()
+    audit_update(document, before=before, action=f"recording of {document.kind} verified: {number}")
+    _event(document.permit, step="document", on=verified_on,
+           summary=f"Recording verified: {document.kind} recorded {recorded_on.isoformat()} as {number}")
+    return document
+
+
+@transaction.atomic
 def permit_update_application(*, permit: Permit, data: dict) -> Permit:
     permit = _lock(permit)
     if permit.status not in (c.PermitStatus.APPLIED, c.PermitStatus.HELD):
@@ -298,7 +323,10 @@ def missing_items(permit: Permit) -> list[dict]:
         elif "any_of" in req:
             ok = any(_attr(permit, p) not in (None, "", False) for p in req["any_of"])
         elif "document" in req:
-            ok = permit.documents.filter(kind=req["document"]).exists()
+            docs = permit.documents.filter(kind=req["document"])
+            if req.get("recording_verified"):
+                docs = docs.filter(recording_verified_on__isnull=False)
+            ok = docs.exists()
         else:
             fee_invoices = permit.invoices.filter(fee_code=req["fee_paid"]).exclude(status=c.InvoiceStatus.VOID)
             ok = fee_invoices.exists() and all(i.balance <= ZERO for i in fee_invoices)
@@ -465,15 +493,25 @@ def permit_plan_revision(*, permit: Permit, on: dt.date, title: str = "", approv
         refuse(f"permit {permit.number} is {permit.get_status_display().lower()}; plan revisions are for an approved or "
                "issued permit", cite)
     _not_expired(permit, on, "a plan revision")
-    if approved_elsewhere_on is not None:
-        last = calendar_for(permit.slug).add_working_days(approved_elsewhere_on, 5)
-        if on > last:
-            refuse(f"the approved revision of {approved_elsewhere_on.isoformat()} was due at the county within 5 working "
-                   f"days, by {last.isoformat()}; received {on.isoformat()}", "Dane County Code s. 46.09(3)(e)", "on")
-    doc = PermitDocument.objects.create(permit=permit, kind="revised_plans", title=title, received_on=on)
-    audit_create(doc, action=f"revised plans for {permit.number}")
+    # The county's copy period (Dane: 5 working days after the approval) is a filing duty: a late copy is
+    # received and marked late for staff to act on, never refused (the revision still needs approval).
+    due_on, late_days, late_note = None, 0, ""
+    duty = rules.permit_rules(permit.slug).get("plan_revision_copy") or {}
+    if approved_elsewhere_on is not None and duty.get("working_days") is not None:
+        if approved_elsewhere_on > on:
+            refuse(f"approved_elsewhere_on {approved_elsewhere_on.isoformat()} is after the copy was received "
+                   f"({on.isoformat()})", field="approved_elsewhere_on")
+        cal = calendar_for(permit.slug)
+        due_on = cal.add_working_days(approved_elsewhere_on, int(duty["working_days"]))
+        if on > due_on:
+            late_days = (on - due_on).days  # calendar days after the due date
+            late_note = (f"; received late: due within {duty['working_days']} working days of the approval of "
+                         f"{approved_elsewhere_on.isoformat()}, by {due_on.isoformat()} [{duty['citation']}]")
+    doc = PermitDocument.objects.create(permit=permit, kind="revised_plans", title=title, received_on=on,
+                                        due_on=due_on, late_days=late_days)
+    audit_create(doc, action=f"revised plans for {permit.number}{late_note}")
     _event(permit, step="plan_revision", on=on, citation=cite,
-           summary=f"Revised plans received{': ' + title if title else ''}; to be approved before installation")
+           summary=f"Revised plans received{': ' + title if title else ''}; to be approved before installation{late_note}")
     invoice_raise(jurisdiction=permit.jurisdiction, fee_code="plan_revision", on=on, permit=permit, payer=permit.owner.name)
     return doc
 
@@ -781,6 +819,16 @@ def inspection_record(*, inspection: Inspection, result: str, on: dt.date, faile
     items = [x.strip() for x in failed_items or [] if x and x.strip()]
     if result == c.InspectionResult.FAILED and not items:
         refuse("a failed inspection lists the items that failed", field="failed_items")
+    fee_code = {c.InspectionResult.FAILED: "reinspection", c.InspectionResult.NOT_READY: "return_inspection"}.get(result)
+    charged = fee_code in rules.fee_codes(permit.slug, on) if fee_code else False
+    if waive_fee and charged:
+        # A fee is waivable only where the county's fee schedule cites a waiver (Lincoln: the return-inspection fee).
+        fee = rules.fee_schedule(permit.slug, on)["fees"][fee_code]
+        if not fee.get("waiver_citation"):
+            refuse(f"the {fee.get('label', fee_code).lower()} fee may not be waived", fee["authority"], field="waive_fee")
+        if not notes.strip():
+            refuse("a waiver states the good cause shown (for example a mechanical breakdown or inclement weather)",
+                   fee["waiver_citation"], field="notes")
     before = snapshot(inspection, ["result", "inspected_on", "failed_items", "notes"])
     inspection.result, inspection.inspected_on, inspection.failed_items, inspection.notes = result, on, items, notes
     inspection.save()
@@ -788,8 +836,7 @@ def inspection_record(*, inspection: Inspection, result: str, on: dt.date, faile
     _event(permit, step=f"inspection_{result}", on=on, citation=inspection.stage_citation,
            summary=f"Inspection '{inspection.stage}': {inspection.get_result_display().lower()}"
                    + (": " + "; ".join(items) if items else "") + (f" ({notes})" if notes else ""))
-    fee_code = {c.InspectionResult.FAILED: "reinspection", c.InspectionResult.NOT_READY: "return_inspection"}.get(result)
-    if fee_code and not waive_fee and fee_code in rules.fee_codes(permit.slug, on):
+    if charged and not waive_fee:
         invoice = invoice_raise(jurisdiction=permit.jurisdiction, fee_code=fee_code, on=on, permit=permit,
                                 payer=permit.plumber.holder_name, note=f"inspection {inspection.stage} of {on.isoformat()}")
         if invoice is not None:

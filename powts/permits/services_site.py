@@ -4,6 +4,7 @@ county's permits.yaml; every write audited in its transaction."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
@@ -59,11 +60,6 @@ def soil_findings(jurisdiction, *, fieldwork_completed_on: dt.date, filed_on: dt
     def add(ok, message, citation):
         found.append({"ok": bool(ok), "message": message, "citation": citation})
 
-    days, cite = _p(soil, "filing_days_after_fieldwork")
-    if days is not None:
-        last = fieldwork_completed_on + dt.timedelta(days=int(days))
-        add(filed_on <= last, f"filed {filed_on.isoformat()}; due within {days} days of the fieldwork "
-                              f"({fieldwork_completed_on.isoformat()}), by {last.isoformat()}", cite)
     pits, cite = _p(soil, "min_pits_per_area")
     depth, dcite = _p(soil, "depth_below_infiltrative_in")
     frozen, fcite = _p(soil, "frozen_within_in")
@@ -105,14 +101,31 @@ def soil_evaluation_file(*, jurisdiction, parcel, soil_tester, fieldwork_complet
     if parcel.jurisdiction_id != jurisdiction.pk:
         refuse(f"parcel {parcel.parcel_number} is in another county", field="parcel")
     areas = _clean_areas(areas)
+    due_on, late_days, late_cite = soil_filing_lateness(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
+                                                        filed_on=filed_on)
     ev = SoilEvaluation(jurisdiction=jurisdiction, parcel=parcel, soil_tester=soil_tester,
                         fieldwork_completed_on=fieldwork_completed_on, filed_on=filed_on, areas=areas,
                         findings=soil_findings(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
-                                               filed_on=filed_on, areas=areas))
+                                               filed_on=filed_on, areas=areas),
+                        due_on=due_on, late_days=late_days)
     ev.full_clean()
     ev.save()
-    audit_create(ev, action=f"soil and site evaluation filed by {soil_tester.holder_name}")
+    late = f"; filed {late_days} day(s) late, due by {due_on.isoformat()} [{late_cite}]" if late_days else ""
+    audit_create(ev, action=f"soil and site evaluation filed by {soil_tester.holder_name}{late}")
     return ev
+
+
+def soil_filing_lateness(jurisdiction, *, fieldwork_completed_on: dt.date, filed_on: dt.date):
+    """(due date, days late, citation) of the soil tester's filing duty; a late report is kept, marked late.
+
+    The filing period is the tester's duty: missing it does not make the soil unsuitable, so the report still
+    counts for verification and the county may act on the lateness.
+    """
+    days, cite = _p(_section(jurisdiction, "soil"), "filing_days_after_fieldwork")
+    if days is None:
+        return None, 0, cite
+    due_on = fieldwork_completed_on + dt.timedelta(days=int(days))
+    return due_on, max(0, (filed_on - due_on).days), cite
 
 
 @transaction.atomic
@@ -158,6 +171,18 @@ def flow_changes(jurisdiction, *, bedrooms_before, bedrooms_after, living_area_c
     return False, cite
 
 
+def remodel_needs_approval(jurisdiction, *, living_area_changed_pct) -> tuple[bool, str]:
+    """Does remodelling this share of the living space need the reconnection approval? (a county's "at least" threshold)"""
+    at_least, cite = _p(_section(jurisdiction, "clearance"), "reconnection_area_pct_at_least")
+    if at_least is None or living_area_changed_pct is None:
+        return False, cite
+    try:
+        pct = Decimal(str(living_area_changed_pct))
+    except InvalidOperation:
+        refuse(f"living_area_changed_pct {living_area_changed_pct!r} is not a number", field="living_area_changed_pct")
+    return pct >= Decimal(str(at_least)), cite
+
+
 @transaction.atomic
 def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date, documents: list[str] | None = None,
                       permit: Permit | None = None, bedrooms_before=None, bedrooms_after=None,
@@ -175,7 +200,11 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
         modified, fcite = (flow_changes(jurisdiction, bedrooms_before=bedrooms_before, bedrooms_after=bedrooms_after,
                                         living_area_changed_pct=living_area_changed_pct)
                            if kind == c.ClearanceKind.FLOW_CHANGE else (True, ""))
-        if kind == c.ClearanceKind.FLOW_CHANGE and not modified:
+        # Remodelling "25% or more" needs the reconnection approval (46.14(3)(a)4.) even where the flow
+        # rule's "exceeds 25%" (46.14(4)(b)2.) is not met: the two thresholds differ at exactly 25%.
+        remodel, rcite = (remodel_needs_approval(jurisdiction, living_area_changed_pct=living_area_changed_pct)
+                          if kind == c.ClearanceKind.FLOW_CHANGE else (False, ""))
+        if kind == c.ClearanceKind.FLOW_CHANGE and not modified and not remodel:
             findings.append({"ok": True, "citation": fcite,
                              "message": "the construction does not modify wastewater flow or load; setbacks still apply"})
         else:
@@ -186,7 +215,10 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
             msg = (f"sanitary permit {permit.number} covers the work" if has_permit else
                    "documentation complete" if not missing else
                    "missing: " + "; ".join(d["label"] for d in missing) + " (or obtain a sanitary permit)")
-            findings.append({"ok": ok, "message": msg, "citation": required.get("citation", fcite)})
+            cite = required.get("citation", fcite)
+            if remodel and rcite and rcite not in cite:
+                cite = f"{rcite}; {cite}"
+            findings.append({"ok": ok, "message": msg, "citation": cite})
     approved = all(f["ok"] for f in findings)
     cl = Clearance(jurisdiction=jurisdiction, parcel=parcel, kind=kind, requested_on=requested_on, approved=approved,
                    decided_on=requested_on if approved else None, permit=permit, documents=docs,

@@ -100,3 +100,48 @@ def test_unique_constraint_never_twice(dane, system):
     Notice.objects.create(**kw)
     with pytest.raises(IntegrityError), transaction.atomic():
         Notice.objects.create(**kw)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("sent_on,due_on", [
+    (D(2026, 6, 21), D(2026, 7, 21)),   # 10 days before the due date: moved to the notice date + 30
+    (D(2026, 6, 2), D(2026, 7, 2)),     # 29 days before: moved by one day
+    (D(2026, 6, 1), D(2026, 7, 1)),     # 30 days before: unchanged
+])
+def test_46_11_5_1_late_first_notice_moves_due_date_to_keep_30_days(dane, system, tmp_path, sent_on, due_on):
+    """Dane 46.11(5)1.: notices go out "at least 30 days prior to the due date"; a first notice sent later (a late import,
+    a skipped batch) moves the due date so the owner still has 30 days, audited; at exactly 30 days nothing moves."""
+    from powts.audit.models import AuditEvent
+
+    result = send(dane, tmp_path, sent_on)
+    assert result.counts == {"first_notice": 1}
+    notice = Notice.objects.get()
+    row = Schedule.objects.get(pk=system.pk)
+    assert notice.due_on == row.due_on == due_on
+    moved = AuditEvent.objects.filter(content_type__model="schedule", object_id=system.pk, action__startswith="due date moved")
+    if due_on == D(2026, 7, 1):
+        assert not moved.exists() and row.due_extended_from is None and result.due_dates_moved == 0
+        return
+    event = moved.get()
+    assert event.changes["due_on"] == ["2026-07-01", due_on.isoformat()] and "Dane County Code s. 46.11(5)1." in event.action
+    assert row.due_extended_from == D(2026, 7, 1) and result.due_dates_moved == 1
+    assert f"Due date: {due_on:%B} {due_on.day}, 2026" in PdfReader(notice.pdf_path).pages[0].extract_text()
+    # the next run's recomputation keeps the moved date; the reminder comes on it, not on the old one
+    schedule_sync(jurisdiction=dane)
+    assert send(dane, tmp_path, D(2026, 7, 1)).total == 0
+    assert send(dane, tmp_path, due_on).counts == {"reminder": 1}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moved_due_date_gives_way_to_a_new_report(dane, system, pumper_license, tmp_path):
+    """Dane 46.11(5)1.: the moved due date belongs to that cycle; a new pumping report starts a new cycle."""
+    from django.utils import timezone
+
+    from powts.maintenance.services import report_submit
+
+    send(dane, tmp_path, D(2026, 6, 21))
+    report_submit(jurisdiction=dane, data={"system_id": "DA-1", "kind": "pumping", "work_date": "2026-07-01", "license_number": "SSO-1",
+                                           "gallons_pumped": "1000", "disposal_site": "Nine Springs WWTP"},
+                  now=timezone.make_aware(dt.datetime(2026, 7, 2, 12, 0)))
+    row = Schedule.objects.get(pk=system.pk)
+    assert row.due_on == D(2029, 7, 1) and row.due_extended_from is None and row.stage == ""

@@ -110,3 +110,26 @@ def test_open311(dane, client):
     assert got["status"] == "open" and got["lat"] == 43.07
     bad = client.post("/api/open311/v2/requests.json", {"jurisdiction_id": "dane", "service_code": "failing-septic"})
     assert bad.status_code == 400 and "description" in bad.json()[0]["description"]
+
+
+def test_lincoln_1_j_staff_verify_a_recording_through_the_api(lincoln, make_user, master, plumber_user):
+    """Lincoln Application Requirements (1)(j): staff verify the recording (number and date); the plumber may not;
+    a missing document id or recording number is a 400 naming the field."""
+    from powts.permits import services
+    from powts.permits.tests.conftest import file_complete
+
+    permit = services.permit_update_application(permit=file_complete(lincoln, master), data={"recording_required": True})
+    doc = services.permit_add_document(permit=permit, kind="recorded_documents", received_on=dt.date(2026, 3, 3), recorded=True)
+    staff = client_for(make_user("staff-lincoln", "county_staff", lincoln))
+    url = f"/api/permits/{permit.pk}/actions/verify-recording/"
+    body = {"document": doc.pk, "recording_number": "DOC 99", "recorded_on": "2026-03-01", "on": "2026-03-04"}
+    assert client_for(plumber_user).post(url, body, format="json").status_code == 403
+    r = staff.post(url, {**body, "document": None}, format="json")
+    assert r.status_code == 400 and "document" in r.json()["errors"]
+    r = staff.post(url, {**body, "recording_number": ""}, format="json")
+    assert r.status_code == 400 and "recording_number" in r.json()["errors"]
+    assert "j_recorded" in [m["id"] for m in staff.get(f"/api/permits/{permit.pk}/").json()["missing"]]
+    r = staff.post(url, body, format="json")
+    assert r.status_code == 200, r.content
+    assert "j_recorded" not in [m["id"] for m in r.json()["missing"]]
+    assert r.json()["documents"][-1]["recording_number"] == "DOC 99"

@@ -147,6 +147,42 @@ def test_lincoln_failed_inspection_reinspection_fee_due_in_10_working_days(linco
     assert Notice.objects.get(kind=c.NoticeKind.REINSPECTION_FEE).respond_by == D(2026, 12, 3)
 
 
+def _lincoln_inspection(lincoln, master):
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
+    return permit, services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 11, 16, 8, 0),
+                                               requested_day=D(2026, 11, 18))
+
+
+def test_lincoln_inspections_general_5_return_inspection_fee_waived_for_good_cause(lincoln, master):
+    """Lincoln Inspections; General (5): the inspector may waive the return-inspection fee if good cause is shown."""
+    permit, insp = _lincoln_inspection(lincoln, master)
+    with pytest.raises(ValidationError) as exc:
+        services.inspection_record(inspection=insp, result="not_ready", on=D(2026, 11, 18), waive_fee=True)
+    assert "good cause" in exc.value.message_dict["notes"][0]
+    services.inspection_record(inspection=insp, result="not_ready", on=D(2026, 11, 18), waive_fee=True,
+                               notes="Excavator broke down")
+    assert not permit.invoices.filter(fee_code="return_inspection").exists()
+
+
+def test_lincoln_inspections_general_5_return_inspection_fee_charged_without_waiver(lincoln, master):
+    """Lincoln Inspections; General (5): without a waiver the plumber is charged the return-inspection fee."""
+    permit, insp = _lincoln_inspection(lincoln, master)
+    services.inspection_record(inspection=insp, result="not_ready", on=D(2026, 11, 18))
+    assert permit.invoices.filter(fee_code="return_inspection").count() == 1
+
+
+def test_lincoln_reinspection_1_fee_may_not_be_waived(lincoln, master):
+    """Lincoln Reinspection (1): the reinspection fee "shall be assessed"; only (5)'s return-inspection fee is waivable."""
+    permit, insp = _lincoln_inspection(lincoln, master)
+    with pytest.raises(ValidationError) as exc:
+        services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18), failed_items=["Port"],
+                                   waive_fee=True, notes="Rain")
+    assert "may not be waived" in exc.value.message_dict["waive_fee"][0]
+    assert "Reinspection (1)" in exc.value.message_dict["waive_fee"][0]
+    insp.refresh_from_db()
+    assert insp.result == c.InspectionResult.REQUESTED and not permit.invoices.filter(fee_code="reinspection").exists()
+
+
 def test_dane_failed_inspection_charges_no_reinspection_fee(dane, master):
     permit = issue(dane, master, issued_on=D(2026, 4, 1))
     insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2026, 5, 4, 8, 0))
@@ -201,14 +237,24 @@ def test_lincoln_mound_needs_no_additional_inspection_fee(lincoln, master):
     assert not permit.invoices.filter(fee_code="additional_inspection").exists()
 
 
-def test_dane_revised_plan_within_5_working_days_of_approval(dane, master):
+@pytest.mark.parametrize("received_on,late_days", [(D(2026, 11, 30), 0), (D(2026, 12, 1), 1)])
+def test_dane_46_09_3_e_late_revision_copy_is_recorded_late_not_refused(dane, master, received_on, late_days):
+    """Dane 46.09(3)(e): the approved revision's copy is due within 5 working days; a later copy is received and
+    marked late (days after the due date) for staff to act on, not refused."""
     permit = issue(dane, master, issued_on=D(2026, 4, 1))
     # approved by DSPS Fri 2026-11-20; 5 working days: Nov 23, 24, 25, 27 (Thanksgiving skipped), 30
-    services.permit_plan_revision(permit=permit, on=D(2026, 11, 30), approved_elsewhere_on=D(2026, 11, 20))
-    with pytest.raises(ValidationError) as exc:
-        services.permit_plan_revision(permit=permit, on=D(2026, 12, 1), approved_elsewhere_on=D(2026, 11, 20))
-    assert "46.09(3)(e)" in err(exc) and "2026-11-30" in err(exc)
+    doc = services.permit_plan_revision(permit=permit, on=received_on, approved_elsewhere_on=D(2026, 11, 20))
+    assert doc.due_on == D(2026, 11, 30) and doc.late_days == late_days
     assert permit.invoices.filter(fee_code="plan_revision").count() == 1
+    summary = permit.events.get(step="plan_revision").summary
+    assert ("received late" in summary and "46.09(3)(e)" in summary) is bool(late_days)
+
+
+def test_lincoln_sets_no_revision_copy_period(lincoln, master):
+    """Lincoln Plans (6) sets no copy period: a revision is never marked late."""
+    permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
+    doc = services.permit_plan_revision(permit=permit, on=D(2026, 12, 30), approved_elsewhere_on=D(2026, 11, 20))
+    assert doc.due_on is None and doc.late_days == 0
 
 
 def test_unpaid_reinspection_fee_overdue_after_10_working_days(lincoln, master):

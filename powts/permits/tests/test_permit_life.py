@@ -356,3 +356,23 @@ def test_dane_may_require_onsite_inspection_on_renewal_46_08_5_lincoln_not(dane,
         else:
             with pytest.raises(ValidationError):
                 services.permit_grant_change(change=change, on=D(2028, 4, 2), require_onsite_inspection=True)
+
+
+# -- Lincoln Application Requirements (1)(j): recorded documents ------------------------------
+
+def test_lincoln_1_j_recording_must_be_verified_not_just_a_copy(lincoln, master):
+    """Lincoln Application Requirements (1)(j): "verification that they have been recorded" needs the recording verified
+    (number and date, by staff); a copy of the document, even one the applicant marks recorded, is not enough."""
+    permit = file_complete(lincoln, master)
+    permit = services.permit_update_application(permit=permit, data={"recording_required": True})
+    doc = services.permit_add_document(permit=permit, kind="recorded_documents", received_on=D(2026, 3, 3), recorded=True)
+    assert [m["id"] for m in services.missing_items(permit)] == ["j_recorded"]
+    with pytest.raises(ValidationError) as exc:
+        services.document_verify_recording(document=doc, recording_number=" ", recorded_on=D(2026, 3, 1))
+    assert "recording_number" in exc.value.message_dict
+    services.document_verify_recording(document=doc, recording_number="DOC 1234567", recorded_on=D(2026, 3, 1),
+                                       verified_on=D(2026, 3, 4))
+    assert services.missing_items(permit) == []
+    doc.refresh_from_db()
+    assert doc.recording_number == "DOC 1234567" and doc.recorded_on == D(2026, 3, 1)
+    assert AuditEvent.objects.filter(object_id=doc.pk, action__contains="recording of recorded_documents verified").exists()

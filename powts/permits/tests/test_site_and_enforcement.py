@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from powts.accounts.services import license_create
+from powts.audit.models import AuditEvent
 from powts.inventory.services import system_create
 from powts.permits import choices as c
 from powts.permits import documents, services, services_enforcement as enf, services_site as site
@@ -39,16 +40,19 @@ def good_area(**kw):
 
 # -- soil (Dane s. 46.10) ---------------------------------------------------------------------
 
-def test_dane_soil_report_filed_on_day_30_ok_day_31_late(dane, tester):
+@pytest.mark.parametrize("filed_on,late_days", [(D(2026, 5, 31), 0), (D(2026, 6, 1), 1), (D(2026, 7, 15), 45)])
+def test_dane_46_10_4_a_late_soil_report_is_recorded_late_not_refused(dane, tester, filed_on, late_days):
+    """Dane 46.10(4)(a): filed within 30 days of the fieldwork is on time (day 30); after that the report is kept,
+    marked late with how late, and can still be verified (the filing duty does not make the soil unsuitable)."""
     parcel, _ = make_parcel(dane)
     areas = [good_area(), good_area(name="Replacement", replacement=True)]
     ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
-                                   filed_on=D(2026, 5, 31), areas=areas)
+                                   filed_on=filed_on, areas=areas)
+    assert ev.due_on == D(2026, 5, 31) and ev.late_days == late_days
     assert all(f["ok"] for f in ev.findings)
-    late = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
-                                     filed_on=D(2026, 6, 1), areas=areas)
-    bad = [f for f in late.findings if not f["ok"]]
-    assert len(bad) == 1 and bad[0]["citation"] == "Dane County Code s. 46.10(4)(a)"
+    assert site.soil_evaluation_verify(evaluation=ev, outcome="issue", on=filed_on).verification == "issue"
+    action = AuditEvent.objects.filter(object_id=ev.pk, action__startswith="soil and site evaluation filed").get().action
+    assert ("late" in action and "46.10(4)(a)" in action) is bool(late_days)
 
 
 @pytest.mark.parametrize("change, citation", [
@@ -129,18 +133,51 @@ def test_no_building_permit_for_new_structure_without_sanitary_permit(county, ma
     assert site.building_permit_gate(parcel=permit.parcel)["allowed"]
 
 
-def test_dane_flow_change_25_percent_is_not_over_25(dane):
+DANE_DOCS = ["not_failing", "setbacks", "soil_report", "sizing", "plan", "tank_report"]
+
+
+@pytest.mark.parametrize("pct,needs", [("24.99", False), ("25", True), ("25.01", True)])
+def test_dane_46_14_3_a_4_at_least_25_percent(dane, pct, needs):
+    """Dane 46.14(3)(a)4.: "25% or more" is at least 25 (the rule read from reconnection_area_pct_at_least)."""
+    assert site.remodel_needs_approval(dane, living_area_changed_pct=pct) == (needs, "Dane County Code s. 46.14(3)(a)4.")
+
+
+# The clearance stores the share to one decimal place, so the stored sides are 24.9 and 25.1.
+@pytest.mark.parametrize("pct,needs_documents", [("24.9", False), ("25", True), ("25.1", True)])
+def test_dane_46_14_3_a_4_remodel_25_percent_or_more_needs_reconnection_documents(dane, pct, needs_documents):
+    """Dane 46.14(3)(a)4.: remodelling "25% or more of the existing living space" needs the reconnection approval."""
     parcel, _ = make_parcel(dane, number="F-1")
-    at = site.clearance_request(jurisdiction=dane, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
-                                living_area_changed_pct=25)
-    assert at.approved  # 25% does not exceed 25%: no modified flow (s. 46.14(4)(b)2.)
-    over = site.clearance_request(jurisdiction=dane, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
-                                  living_area_changed_pct="25.1")
-    assert not over.approved and "missing" in over.findings[0]["message"]
+    cl = site.clearance_request(jurisdiction=dane, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
+                                living_area_changed_pct=pct)
+    assert cl.approved is not needs_documents
+    if needs_documents:
+        assert "missing" in cl.findings[0]["message"] and "46.14(3)(a)4." in cl.findings[0]["citation"]
+        done = site.clearance_request(jurisdiction=dane, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
+                                      living_area_changed_pct=pct, documents=DANE_DOCS)
+        assert done.approved
+
+
+@pytest.mark.parametrize("pct,modified", [("25", False), ("25.01", True)])
+def test_dane_46_14_4_b_2_flow_change_exceeds_25_percent(dane, pct, modified):
+    """Dane 46.14(4)(b)2.: modified flow is a remodel that "exceeds 25%"; at exactly 25% the flow is not modified."""
+    modified_now, cite = site.flow_changes(dane, bedrooms_before=None, bedrooms_after=None, living_area_changed_pct=pct)
+    assert modified_now is modified and cite == "Dane County Code s. 46.14(4)(b)2."
+
+
+def test_dane_flow_change_bedrooms_with_documents_is_approved(dane):
+    """Dane 46.14(4)(b)2.: a change in bedrooms modifies flow; with the documents the approval is given."""
+    parcel, _ = make_parcel(dane, number="F-2")
     bedrooms = site.clearance_request(jurisdiction=dane, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
-                                      bedrooms_before=3, bedrooms_after=4,
-                                      documents=["not_failing", "setbacks", "soil_report", "sizing", "plan", "tank_report"])
+                                      bedrooms_before=3, bedrooms_after=4, documents=DANE_DOCS)
     assert bedrooms.approved
+
+
+def test_lincoln_sets_no_remodel_area_threshold(lincoln):
+    """Lincoln, Construction Affecting Wastewater Flow: no area threshold; a 30% remodel without a bedroom change is not flagged."""
+    parcel, _ = make_parcel(lincoln, number="F-3")
+    cl = site.clearance_request(jurisdiction=lincoln, parcel=parcel, kind="flow_change", requested_on=D(2026, 5, 1),
+                                living_area_changed_pct="30")
+    assert cl.approved
 
 
 def test_lincoln_reconnection_lists_missing_documents(lincoln):
