@@ -91,10 +91,6 @@ class System(models.Model):
 
         return reverse("inventory:system-detail", args=[self.pk])
 
-    @property
-    def installation_year(self):
-        return self.installed_on.year if self.installed_on else None
-
 
 class Component(models.Model):
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="components")

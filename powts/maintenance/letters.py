@@ -129,28 +129,6 @@ def _draw_variable(c: Canvas, item: Letter) -> None:
     c.drawString(LEFT, y - 6, f"Authority: {item.citation}"[:130])
 
 
-def render_owner(path: Path, sender: Sender, items: list[Letter]) -> None:
-    c = Canvas(str(path), pagesize=letter, pageCompression=0)
-    c.setTitle(f"{sender.county}: maintenance notice")
-    _shared_form(c, sender)
-    for item in items:
-        _page(c, item)
-    c.save()
-
-
-def render_batch(path: Path, sender: Sender, items) -> int:
-    """The print shop's merged file: every letter of the batch, in mailing order."""
-    c = Canvas(str(path), pagesize=letter, pageCompression=0)
-    c.setTitle(f"{sender.county}: maintenance notices")
-    _shared_form(c, sender)
-    n = 0
-    for item in items:
-        _page(c, item)
-        n += 1
-    c.save()
-    return n
-
-
 class Press:
     """Draws every letter of a batch once, with ReportLab, into the print shop's merged file, and
     writes each owner's file from the very same page operators (the shared part captured once), so

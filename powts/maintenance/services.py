@@ -382,15 +382,6 @@ def report_match(*, report: Report, system: System) -> Report:
 
 
 @transaction.atomic
-def report_reject(*, report: Report, reason: str) -> Report:
-    before = snapshot(report, ["review_status"])
-    report.review_status = ReviewStatus.REJECTED
-    report.save(update_fields=["review_status"])
-    audit_update(report, before=before, action=f"queued report rejected: {reason}")
-    return report
-
-
-@transaction.atomic
 def failure_reviewed(*, report: Report, note: str = "") -> Report:
     before = snapshot(report, ["failure_reviewed_at"])
     report.failure_reviewed_at = timezone.now()

@@ -84,10 +84,6 @@ class Permit(models.Model):
         return self.jurisdiction.profile_slug
 
     @property
-    def setback_check_done(self) -> bool:
-        return bool(self.setback_result and self.setback_result.get("complies"))
-
-    @property
     def installation_started(self) -> bool:
         return self.inspections.exclude(result=c.InspectionResult.CANCELLED).exists()
 

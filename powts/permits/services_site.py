@@ -255,17 +255,3 @@ def emergency_report(*, jurisdiction, parcel, plumber, work_started_on: dt.date,
     em.save()
     audit_create(em, action=f"emergency work reported; application due {app_due.isoformat()}")
     return em
-
-
-@transaction.atomic
-def emergency_link_application(*, emergency: EmergencyWork, permit: Permit) -> EmergencyWork:
-    rule = _section(emergency.jurisdiction, "emergency")
-    before = snapshot(emergency, ["permit_id", "findings"])
-    emergency.permit = permit
-    emergency.findings = [*emergency.findings, {
-        "ok": permit.filed_on <= emergency.application_due_on, "citation": rule.get("citation", ""),
-        "message": f"application {permit.number} filed {permit.filed_on.isoformat()}; due within 10 working days, "
-                   f"by {emergency.application_due_on.isoformat()}"}]
-    emergency.save()
-    audit_update(emergency, before=before, action=f"application {permit.number} linked")
-    return emergency

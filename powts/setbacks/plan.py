@@ -44,9 +44,6 @@ class PlanFeature:
 class Plan:
     features: tuple[PlanFeature, ...]
 
-    def of_kind(self, kind: str) -> list[PlanFeature]:
-        return [f for f in self.features if f.kind == kind]
-
 
 def _who(index: int, feature) -> str:
     name = feature.get("properties", {}).get("name") if isinstance(feature, dict) and isinstance(
