@@ -209,10 +209,14 @@ def _count(folder, table: str, where: str = "") -> int:
         return db.execute(f"SELECT COUNT(*) FROM {table} {where}").fetchone()[0]
 
 
-def _kill(process):
-    os.kill(process.pid, signal.SIGKILL)
+def _kill(process, may_have_finished=False):
+    try:
+        os.kill(process.pid, signal.SIGKILL)
+    except ProcessLookupError:  # already reaped
+        pass
     process.wait(30)
-    assert process.returncode == -signal.SIGKILL
+    # "at an arbitrary moment" includes just after its last step, on a fast machine
+    assert process.returncode == -signal.SIGKILL or (may_have_finished and process.returncode == 0)
     process.stdout.close()
     process.stderr.close()
 
@@ -299,7 +303,7 @@ def test_killed_at_an_arbitrary_moment_a_rerun_stores_every_row(data_dir):
     _wait_for(process, "started")
     time.sleep(1.5)
     if process.poll() is None:
-        _kill(process)
+        _kill(process, may_have_finished=True)
     assert _count(data_dir, "inventory_system", "WHERE system_id LIKE 'D-%'") in (0, 6000)
     rerun = _importer(data_dir, path)
     out, err = rerun.communicate(timeout=300)
