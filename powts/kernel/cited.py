@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from itertools import pairwise
 from decimal import Decimal
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
