@@ -5,7 +5,13 @@ from decimal import Decimal
 import pytest
 
 from powts.maintenance import rules
-from powts.maintenance.profile import build, maintenance_profile, _read, _merge
+from powts.kernel.profiles import own_concern as _own
+from powts.kernel.profiles import overlay as _merge
+from powts.maintenance.profile import build, maintenance_profile
+
+
+def _read(slug):
+    return _own(slug, "maintenance") or {}
 from powts.jurisdictions.profiles import ProfileError
 
 D = dt.date
