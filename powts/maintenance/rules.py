@@ -16,9 +16,10 @@ import calendar
 import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from powts.core import fields
+from powts.kernel.money import round_half_up
 from powts.maintenance.profile import MaintenanceProfile
 
 INSPECTION, PUMPING, SERVICING = "inspection", "pumping", "servicing"
@@ -37,7 +38,7 @@ def add_months(day: dt.date, months: int) -> dt.date:
 
 def threshold(profile: MaintenanceProfile) -> Decimal:
     f = profile.pump_at_fraction
-    return (Decimal(f.numerator) / Decimal(f.denominator)).quantize(FRACTION_PLACES, ROUND_HALF_UP)
+    return round_half_up(Decimal(f.numerator) / Decimal(f.denominator), FRACTION_PLACES)
 
 
 def parse_fraction(value) -> Decimal:
@@ -46,7 +47,7 @@ def parse_fraction(value) -> Decimal:
 
 
 def needs_pumping(profile: MaintenanceProfile, fraction: Decimal | None) -> bool:
-    return fraction is not None and Decimal(fraction).quantize(FRACTION_PLACES, ROUND_HALF_UP) >= threshold(profile)
+    return fraction is not None and round_half_up(Decimal(fraction), FRACTION_PLACES) >= threshold(profile)
 
 
 @dataclass(frozen=True)
