@@ -235,7 +235,7 @@ def _check(rule: NoticeRule, notice: dt.datetime, requested: dt.date | None,
                f"notice came {notice:%A %Y-%m-%d %H:%M}")
     elif rule.kind == "lead_hours":
         # elapsed hours, so a lead across a daylight-saving change stays 24 real hours
-        not_before = (notice.astimezone(dt.timezone.utc) + dt.timedelta(hours=rule.value)).astimezone(notice.tzinfo)
+        not_before = (notice.astimezone(dt.UTC) + dt.timedelta(hours=rule.value)).astimezone(notice.tzinfo)
         earliest = cal.add_working_days(not_before.date(), 0)
         if earliest != not_before.date():
             not_before = None  # the whole earliest working day is already past the lead time
