@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 
+from powts.kernel.cited import line_of
 from powts.kernel.profiles import STATE_MINIMUM, ProfileError, layers
 
 from .errors import CalendarError
@@ -48,6 +49,11 @@ def _resolved(slug: str) -> dict:
     }
 
 
+def _at(entry) -> str:
+    line = line_of(entry)
+    return f":{line}" if line else ""
+
+
 def calendar_from_data(data: dict, name: str = "calendar") -> WorkdayCalendar:
     """Build a calendar from already-loaded data (the format of calendar.yaml, no `extends`)."""
     where = data.get("_where", name)
@@ -62,11 +68,11 @@ def calendar_from_data(data: dict, name: str = "calendar") -> WorkdayCalendar:
     if observed and not observed.get("citation"):
         raise CalendarError(f"{where}: 'observed' weekend shift has no citation")
     shift = {WEEKDAYS[k]: int(v) for k, v in observed.items() if k in WEEKDAYS}
-    rules = [parse_rule(h, shift, f"{where} holiday #{i + 1}")
+    rules = [parse_rule(h, shift, f"{where}{_at(h)} holiday #{i + 1}")
              for i, h in enumerate(data.get("holidays") or [])]
     extra: dict[dt.date, Closure] = {}
     for i, entry in enumerate(data.get("extra_closures") or []):
-        label = f"{where} extra_closures #{i + 1}"
+        label = f"{where}{_at(entry)} extra_closures #{i + 1}"
         day = entry.get("date") if isinstance(entry, dict) else None
         if isinstance(day, str):
             try:

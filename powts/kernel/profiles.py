@@ -1,6 +1,6 @@
 """County profiles as data: one folder per governmental unit, one YAML file per concern. No Django.
 
-`load_profile("dane")` gives `profile.yaml`'s top-level keys plus each other file under its stem
+`load_profile(<unit>)` gives `profile.yaml`'s top-level keys plus each other file under its stem
 (`calendar.yaml` -> profile["calendar"]). Inheritance has one direction and one depth: a county's
 file for a concern is laid over the state minimum's file of the same name, never over another
 county's. A concern the county has no file for is the state's. `extends`, where a file has it,
@@ -107,3 +107,4 @@ def load_profile(slug: str) -> dict:
         own, state = layers(slug, concern)
         merged[concern] = own if own is not None else (state or {})
     return merged
+

@@ -10,6 +10,7 @@ import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from powts.kernel.cited import line_of
 from powts.kernel.profiles import ProfileError, layers, overlay
 
 RULES = {"septic_tank", "management_plan", "holding_tank", "annual_permit", "exempt"}
@@ -89,6 +90,10 @@ def _date(value, where: str) -> dt.date | None:
 def _need_cite(entry: dict, where: str, key: str = "citation") -> str:
     cite = (entry or {}).get(key)
     if not cite:
+        line = line_of(entry)
+        if line:  # name the line: "profiles/dane/maintenance.yaml:12 types.x"
+            file, _, rest = where.partition(" ")
+            where = f"{file}:{line} {rest}"
         raise ProfileError(f"{where}: no {key}; a parameter without a citation does not load")
     return str(cite)
 

@@ -55,7 +55,8 @@ class Verdict:
 
 def _require_citation(entry, where: str) -> None:
     if isinstance(entry, dict) and not entry.get("citation"):
-        raise RuleError(f"{where}: rule has no citation")
+        line = line_of(entry)
+        raise RuleError(f"{where}{f' (line {line})' if line else ''}: rule has no citation")
 
 
 @functools.cache

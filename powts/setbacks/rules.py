@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from powts.kernel.cited import line_of
 from powts.kernel.profiles import STATE_MINIMUM, ProfileError, layers
 
 from .errors import SetbackRulesError
@@ -32,7 +33,8 @@ def parse_rules(entries, where: str) -> list[SetbackRule]:
     """Validate the `rules` list of one setbacks.yaml."""
     rules = []
     for i, e in enumerate(entries or []):
-        label = f"{where} rule #{i + 1} ({e.get('id', '?') if isinstance(e, dict) else e!r})"
+        line = line_of(e)
+        label = f"{where}{f':{line}' if line else ''} rule #{i + 1} ({e.get('id', '?') if isinstance(e, dict) else e!r})"
         if not isinstance(e, dict):
             raise SetbackRulesError(f"{label}: expected a mapping")
         if not e.get("citation"):

@@ -16,7 +16,7 @@ def test_cents_rounds_half_up_on_both_sides_of_the_half_cent():
 
 def test_parse_amount_accepts_cents_and_refuses_floats_and_fractions_of_a_cent():
     assert parse_amount("450.00") == Decimal("450.00")
-    assert parse_amount(50) == Decimal("50")
+    assert parse_amount(50) == Decimal(50)
     assert parse_amount(50.0) is None
     assert parse_amount("1.005") is None
     assert parse_amount("-1") is None

@@ -75,3 +75,28 @@ def test_the_application_refuses_to_start_on_a_bad_profile(profile_dir):
     from powts.permits import rules
     rules._schedules.cache_clear()
     config.ready()  # a good tree starts
+
+
+def test_an_uncited_maintenance_rule_names_file_and_line(profile_dir):
+    """Maintenance intervals: a parameter without a citation does not load, and the line is named."""
+    (profile_dir / "testcounty" / "maintenance.yaml").write_text(
+        "types:\n  septic_tank:\n    rule: septic_tank\n    interval_months: 36\n")
+    with pytest.raises(profiles.ProfileError, match=r"profiles/testcounty/maintenance.yaml:3 types.septic_tank: no citation"):
+        maintenance_profile("testcounty")
+
+
+def test_an_uncited_setback_names_file_and_line(profile_dir):
+    (profile_dir / "testcounty" / "setbacks.yaml").write_text(
+        "rules:\n  - {id: own, subjects: [treatment_tank], objects: [well], min_ft: 99}\n")
+    from powts.setbacks import SetbackRulesError
+    with pytest.raises(SetbackRulesError, match=r"profiles/testcounty/setbacks.yaml:2 rule #1 \('own'\): has no citation"):
+        rules_for("testcounty")
+
+
+def test_an_uncited_permit_rule_names_file_and_line(profile_dir):
+    from powts.permits import rules
+    text = (profile_dir / "state" / "permits.yaml").read_text()
+    (profile_dir / "testcounty" / "permits.yaml").write_text(text + "\nrevocation:\n  notice_days: 10\n")
+    line = text.count("\n") + 3
+    with pytest.raises(rules.RuleError, match=rf"testcounty/permits.yaml revocation \(line {line}\): rule has no citation"):
+        rules.permit_rules("testcounty")
