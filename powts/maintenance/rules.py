@@ -12,13 +12,13 @@ type's interval; a system with neither is `needs_data`, never silently skipped.
 """
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from powts.core import fields
+from powts.kernel.dates import add_months
 from powts.kernel.money import round_half_up
 from powts.maintenance.profile import MaintenanceProfile
 
@@ -26,14 +26,6 @@ INSPECTION, PUMPING, SERVICING = "inspection", "pumping", "servicing"
 # Fractions are stored to 4 places; the threshold is compared at that precision, so "1/3" as
 # entered (0.3333) counts as reaching 1/3, and 0.3332 does not.
 FRACTION_PLACES = Decimal("0.0001")
-
-
-def add_months(day: dt.date, months: int) -> dt.date:
-    """`day` plus whole months, on the same day of the month or the month's last day (Feb 29 + 12 -> Feb 28)."""
-    month = day.month - 1 + months
-    year = day.year + month // 12
-    month = month % 12 + 1
-    return dt.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
 def threshold(profile: MaintenanceProfile) -> Decimal:
