@@ -3,8 +3,7 @@ import datetime as dt
 
 import pytest
 
-from powts.calendars import CalendarError, calendar_from_data
-from powts.calendars import loading
+from powts.calendars import CalendarError, calendar_from_data, loading
 
 STATE = loading.layers("state", "calendar")[1]
 
