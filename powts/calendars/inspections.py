@@ -12,8 +12,10 @@ import functools
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
+from powts.kernel.profiles import ProfileError, layers
+
 from .errors import CalendarError
-from .loading import _section, calendar_for
+from .loading import calendar_for
 from .workdays import WorkdayCalendar
 
 NOTICE_KINDS = ("same_day_cutoff", "lead_hours", "lead_working_days")
@@ -154,14 +156,19 @@ def _deadline_rule(name: str, entry: dict, where: str) -> DeadlineRule:
                         outside_texts=bool(entry.get("outside_texts")))
 
 
-def _resolved(slug: str, depth: int = 0) -> dict:
-    if depth > 5:
-        raise CalendarError(f"inspections of {slug!r}: 'extends' chain too long (a cycle?)")
-    own = _section(slug, "inspections")
-    base_slug = own.get("extends")
-    if not base_slug or base_slug == slug:
+def _resolved(slug: str) -> dict:
+    """The county's inspections.yaml, combined with the state's when it says `extends`."""
+    try:
+        own, base = layers(slug, "inspections")
+    except ProfileError as exc:
+        raise CalendarError(str(exc)) from None
+    if own is None:
+        if base is None:
+            raise CalendarError(f"jurisdiction {slug!r} has no inspections.yaml")
+        return base
+    if not own.get("extends"):
         return own
-    base = _resolved(base_slug, depth + 1)
+    base = base or {}
     mine = {r.get("id"): r for r in own.get("notice_rules") or []}
     rules = [r for r in base.get("notice_rules") or [] if r.get("id") not in mine] + list(mine.values())
     return {
@@ -175,7 +182,7 @@ def _resolved(slug: str, depth: int = 0) -> dict:
 
 @functools.cache
 def inspection_rules_for(slug: str) -> InspectionRules:
-    """The inspection rules of jurisdiction `slug`, with its `extends` chain applied."""
+    """The inspection rules of jurisdiction `slug`, with the state's rules when it `extends` them."""
     data = _resolved(slug)
     where = f"profiles/{slug}/inspections.yaml"
     return InspectionRules(
@@ -228,7 +235,7 @@ def _check(rule: NoticeRule, notice: dt.datetime, requested: dt.date | None,
                f"notice came {notice:%A %Y-%m-%d %H:%M}")
     elif rule.kind == "lead_hours":
         # elapsed hours, so a lead across a daylight-saving change stays 24 real hours
-        not_before = (notice.astimezone(dt.timezone.utc) + dt.timedelta(hours=rule.value)).astimezone(notice.tzinfo)
+        not_before = (notice.astimezone(dt.UTC) + dt.timedelta(hours=rule.value)).astimezone(notice.tzinfo)
         earliest = cal.add_working_days(not_before.date(), 0)
         if earliest != not_before.date():
             not_before = None  # the whole earliest working day is already past the lead time

@@ -1,7 +1,7 @@
 """Builds a `WorkdayCalendar` from a county profile's `calendar.yaml`.
 
-A calendar may say `extends: <slug>`: it then starts from that profile's calendar, drops the
-holidays named in `remove_holidays`, replaces or adds its own `holidays` (matched by name) and adds
+A county calendar may say `extends: state` (the kernel's one inheritance rule: county over state
+minimum): it then starts from the state's calendar, drops the holidays named in `remove_holidays`, replaces or adds its own `holidays` (matched by name) and adds
 its `extra_closures`. So a county that differs from the state lists only the difference.
 """
 from __future__ import annotations
@@ -9,36 +9,28 @@ from __future__ import annotations
 import datetime as dt
 import functools
 
-from powts.jurisdictions.profiles import ProfileError, load_profile
+from powts.kernel.cited import line_of
+from powts.kernel.profiles import STATE_MINIMUM, ProfileError, layers
 
 from .errors import CalendarError
 from .holiday_rules import WEEKDAYS, parse_rule
 from .workdays import Closure, WorkdayCalendar
 
 
-def _section(slug: str, name: str) -> dict:
+def _resolved(slug: str) -> dict:
+    """The calendar data of `slug`: its own file, combined with the state's when it says `extends`."""
     try:
-        profile = load_profile(slug)
+        own, state = layers(slug, "calendar")
     except ProfileError as exc:
         raise CalendarError(str(exc)) from None
-    data = profile.get(name)
-    if not isinstance(data, dict):
-        raise CalendarError(f"jurisdiction {slug!r} has no {name}.yaml")
-    return data
-
-
-def _resolved(slug: str, depth: int = 0) -> dict:
-    """The calendar data of `slug` with its `extends` chain applied."""
-    if depth > 5:
-        raise CalendarError(f"calendar of {slug!r}: 'extends' chain too long (a cycle?)")
-    own = _section(slug, "calendar")
+    if own is None:
+        if state is None:
+            raise CalendarError(f"jurisdiction {slug!r} has no calendar.yaml")
+        own, slug = state, STATE_MINIMUM
     where = f"profiles/{slug}/calendar.yaml"
-    base_slug = own.get("extends")
-    if not base_slug:
+    if not own.get("extends"):
         return {**own, "_where": where}
-    if base_slug == slug:
-        raise CalendarError(f"{where}: a calendar cannot extend itself")
-    base = _resolved(base_slug, depth + 1)
+    base = state or {}
     removed = set(own.get("remove_holidays") or [])
     known = {h.get("name") for h in base.get("holidays") or []}
     unknown = removed - known
@@ -57,6 +49,11 @@ def _resolved(slug: str, depth: int = 0) -> dict:
     }
 
 
+def _at(entry) -> str:
+    line = line_of(entry)
+    return f":{line}" if line else ""
+
+
 def calendar_from_data(data: dict, name: str = "calendar") -> WorkdayCalendar:
     """Build a calendar from already-loaded data (the format of calendar.yaml, no `extends`)."""
     where = data.get("_where", name)
@@ -71,11 +68,11 @@ def calendar_from_data(data: dict, name: str = "calendar") -> WorkdayCalendar:
     if observed and not observed.get("citation"):
         raise CalendarError(f"{where}: 'observed' weekend shift has no citation")
     shift = {WEEKDAYS[k]: int(v) for k, v in observed.items() if k in WEEKDAYS}
-    rules = [parse_rule(h, shift, f"{where} holiday #{i + 1}")
+    rules = [parse_rule(h, shift, f"{where}{_at(h)} holiday #{i + 1}")
              for i, h in enumerate(data.get("holidays") or [])]
     extra: dict[dt.date, Closure] = {}
     for i, entry in enumerate(data.get("extra_closures") or []):
-        label = f"{where} extra_closures #{i + 1}"
+        label = f"{where}{_at(entry)} extra_closures #{i + 1}"
         day = entry.get("date") if isinstance(entry, dict) else None
         if isinstance(day, str):
             try:

@@ -1,6 +1,15 @@
 from django.apps import AppConfig
+from django.core.exceptions import ImproperlyConfigured
 
 
 class JurisdictionsConfig(AppConfig):
     name = "powts.jurisdictions"
     label = "jurisdictions"
+
+    def ready(self):
+        # Refuse to start on a bad parameter or profile file rather than run on it (issue 9, item 1).
+        from .data_check import problems
+
+        found = problems()
+        if found:
+            raise ImproperlyConfigured("bad parameter or profile file(s):\n" + "\n".join(found))

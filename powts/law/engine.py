@@ -10,31 +10,25 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-import yaml
+from powts.kernel.cited import (  # noqa: F401
+    SOURCES,
+    UNITS,
+    Citation,
+    Value,
+    check_citation,
+    check_contiguous,
+    check_dates,
+    check_value,
+    line_of,
+    read_yaml,
+)
+from powts.kernel.dates import MAX_DATE
+from powts.kernel.errors import DataFileError as ParameterError
 
 PARAMETER_DIR = Path(__file__).parent / "parameters"
-# source of a citation: quoted from the texts in ../shared/law, the README's reference facts,
-# another public source, or our own choice where the texts are silent (then a note is required).
-SOURCES = {"text", "reference", "secondary", "chosen"}
-UNITS = {
-    "USD", "rate", "date", "years", "days", "gpd", "count", "bool", "month_day",
-    "category_map", "category_list", "text_list", "text_map", "gpd_bounds",
-    "USD_by_component_and_flow",
-}
-MAX_DATE = dt.date(9999, 12, 31)
-
-
-class ParameterError(Exception):
-    """A parameter file is wrong; the message names file and line."""
-
-    def __init__(self, path: Path | str, line: int | None, problem: str):
-        self.path, self.line, self.problem = str(path), line, problem
-        where = f"{Path(path).name}:{line}" if line else Path(path).name
-        super().__init__(f"{where}: {problem}")
 
 
 class LawDateError(Exception):
@@ -49,54 +43,7 @@ class NoProgramInForce(LawDateError):
     pass
 
 
-# -- YAML with line numbers ---------------------------------------------------------------------
-
-class _LineDict(dict):
-    line: int = 0
-
-
-class _LineLoader(yaml.SafeLoader):
-    """SafeLoader whose mappings remember the (1-based) line they start on."""
-
-
-def _construct_line_map(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict:
-    mapping = _LineDict(loader.construct_mapping(node, deep=True))
-    mapping.line = node.start_mark.line + 1
-    return mapping
-
-
-_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_line_map)
-
-
-def _line(obj: Any) -> int | None:
-    return getattr(obj, "line", None)
-
-
-# -- data ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Citation:
-    section: str
-    quote: str
-    source: str
-    note: str = ""
-
-    def short(self) -> str:
-        return self.section
-
-
-@dataclass(frozen=True)
-class Value:
-    value: Any
-    effective_from: dt.date
-    effective_to: dt.date | None
-    citation: Citation
-    file: str
-    line: int
-
-    def covers(self, on: dt.date) -> bool:
-        return self.effective_from <= on <= (self.effective_to or MAX_DATE)
-
+# -- data --------------------------------------------------------------------------------------
 
 @dataclass
 class Parameter:
@@ -141,143 +88,26 @@ class Snapshot:
         return self.values[name].citation.section
 
 
-# -- validation of one value --------------------------------------------------------------------
-
-def _money(raw: Any, path, line, what) -> Decimal:
-    if isinstance(raw, float):
-        raise ParameterError(path, line, f"{what}: money must be written as a string or integer, not a float ({raw!r})")
-    try:
-        d = Decimal(str(raw))
-    except InvalidOperation:
-        raise ParameterError(path, line, f"{what}: {raw!r} is not an amount") from None
-    if d != d.quantize(Decimal("0.01")) or d < 0:
-        raise ParameterError(path, line, f"{what}: {raw!r} is not a non-negative amount in cents")
-    return d
-
-
-def _check_value(unit: str, raw: Any, path, line, name) -> Any:
-    what = f"parameter {name!r}"
-    if unit == "USD":
-        return _money(raw, path, line, what)
-    if unit == "rate":
-        d = _money(raw, path, line, what) if not isinstance(raw, str) else Decimal(raw)
-        if not (0 <= d <= 1):
-            raise ParameterError(path, line, f"{what}: rate {raw!r} is not between 0 and 1")
-        return d
-    if unit == "date":
-        if not isinstance(raw, dt.date):
-            raise ParameterError(path, line, f"{what}: {raw!r} is not a date (YYYY-MM-DD)")
-        return raw
-    if unit in ("years", "days", "gpd", "count"):
-        if not isinstance(raw, int) or isinstance(raw, bool) or raw < 0:
-            raise ParameterError(path, line, f"{what}: {raw!r} is not a whole number of {unit}")
-        return raw
-    if unit == "bool":
-        if not isinstance(raw, bool):
-            raise ParameterError(path, line, f"{what}: {raw!r} is not true or false")
-        return raw
-    if unit == "month_day":
-        try:
-            m, d = (int(x) for x in str(raw).split("-"))
-            dt.date(2000, m, d)
-        except ValueError:
-            raise ParameterError(path, line, f"{what}: {raw!r} is not a month-day (MM-DD)") from None
-        return (m, d)
-    if unit == "category_map":
-        if not isinstance(raw, dict) or not all(c in (1, 2, 3) for c in raw.values()):
-            raise ParameterError(path, line, f"{what}: expected letter: category 1-3")
-        return dict(raw)
-    if unit == "category_list" or unit == "gpd_bounds":
-        if not isinstance(raw, list) or not all(isinstance(x, int) for x in raw):
-            raise ParameterError(path, line, f"{what}: expected a list of whole numbers")
-        if unit == "gpd_bounds" and raw != sorted(raw):
-            raise ParameterError(path, line, f"{what}: flow bounds must increase")
-        return list(raw)
-    if unit == "text_list":
-        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
-            raise ParameterError(path, line, f"{what}: expected a list of words")
-        return list(raw)
-    if unit == "text_map":
-        if not isinstance(raw, dict):
-            raise ParameterError(path, line, f"{what}: expected a mapping")
-        return {str(k): str(v) for k, v in raw.items()}
-    if unit == "USD_by_component_and_flow":
-        if not isinstance(raw, dict):
-            raise ParameterError(path, line, f"{what}: expected component: [amounts by flow band]")
-        return {str(k): [_money(x, path, line, f"{what} {k}") for x in v] for k, v in raw.items()}
-    raise ParameterError(path, line, f"{what}: unknown unit {unit!r}")  # pragma: no cover
-
-
-def _citation(raw: Any, path, line, what) -> Citation:
-    if raw is None:
-        raise ParameterError(path, line, f"{what} has no citation (section and quoted words are required)")
-    if not isinstance(raw, dict):
-        raise ParameterError(path, line, f"{what}: citation must be a mapping with section, quote, source")
-    cl = _line(raw) or line
-    for key in ("section", "quote", "source"):
-        if not str(raw.get(key) or "").strip():
-            raise ParameterError(path, cl, f"{what}: citation has no {key}")
-    if raw["source"] not in SOURCES:
-        raise ParameterError(path, cl, f"{what}: citation source {raw['source']!r} is not one of {sorted(SOURCES)}")
-    if raw["source"] == "chosen" and not str(raw.get("note") or "").strip():
-        raise ParameterError(path, cl, f"{what}: a chosen value needs a note saying why")
-    return Citation(str(raw["section"]), str(raw["quote"]), str(raw["source"]), str(raw.get("note") or "").strip())
-
-
-def _dates(raw: dict, path, line, what) -> tuple[dt.date, dt.date | None]:
-    start, end = raw.get("effective_from"), raw.get("effective_to")
-    if not isinstance(start, dt.date):
-        raise ParameterError(path, line, f"{what}: effective_from {start!r} is missing or not a date")
-    if end is not None and not isinstance(end, dt.date):
-        raise ParameterError(path, line, f"{what}: effective_to {end!r} is not a date")
-    if end is not None and end < start:
-        raise ParameterError(path, line, f"{what}: effective_to {end} is before effective_from {start}")
-    return start, end
-
-
-def _check_contiguous(items, path, what) -> None:
-    """Date ranges sorted by start must neither overlap nor leave a gap; only the last may be open."""
-    for prev, nxt in zip(items, items[1:]):
-        if prev.effective_to is None or nxt.effective_from <= prev.effective_to:
-            raise ParameterError(path, nxt.line, f"{what}: dates overlap ({prev.effective_from}..{prev.effective_to or 'open'} and {nxt.effective_from}..)")
-        if nxt.effective_from > prev.effective_to + dt.timedelta(days=1):
-            raise ParameterError(path, nxt.line, f"{what}: gap between {prev.effective_to} and {nxt.effective_from}")
-
-
-# -- loading ------------------------------------------------------------------------------------
-
-def _read(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ParameterError(path, None, f"cannot read: {e.strerror}") from None
-    try:
-        return yaml.load(text, Loader=_LineLoader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise ParameterError(path, mark.line + 1 if mark else None, f"not valid YAML: {getattr(e, 'problem', e)}") from None
-
-
 def _load_periods(path: Path, doc: Any) -> dict[str, list[Period]]:
     if not isinstance(doc, dict) or not isinstance(doc.get("programs"), dict):
-        raise ParameterError(path, _line(doc), "expected a 'programs' mapping")
+        raise ParameterError(path, line_of(doc), "expected a 'programs' mapping")
     out: dict[str, list[Period]] = {}
     for program, body in doc["programs"].items():
         periods = []
         for raw in (body or {}).get("periods") or []:
-            line = _line(raw)
+            line = line_of(raw)
             what = f"program {program!r} period"
-            start, end = _dates(raw, path, line, what)
-            cit = _citation(raw.get("citation"), path, line, what)
+            start, end = check_dates(raw, path, line, what)
+            cit = check_citation(raw.get("citation"), path, line, what)
             version = raw.get("version")
             if version is None and not str(raw.get("message") or "").strip():
                 raise ParameterError(path, line, f"{what}: a period with no program in force needs a message")
             periods.append(Period(program, None if version is None else str(version), start, end, cit,
                                   str(raw.get("message") or "").strip(), str(path), line or 0))
         if not periods:
-            raise ParameterError(path, _line(body), f"program {program!r} has no periods")
+            raise ParameterError(path, line_of(body), f"program {program!r} has no periods")
         periods.sort(key=lambda p: p.effective_from)
-        _check_contiguous(periods, path, f"program {program!r}")
+        check_contiguous(periods, path, f"program {program!r}")
         out[program] = periods
     return out
 
@@ -287,10 +117,10 @@ def _load_parameters(path: Path, doc: Any) -> tuple[str, str, dict[str, Paramete
         raise ParameterError(path, None, "expected a mapping with program, version, parameters")
     for key in ("program", "version", "parameters"):
         if key not in doc:
-            raise ParameterError(path, _line(doc), f"missing {key!r}")
+            raise ParameterError(path, line_of(doc), f"missing {key!r}")
     params: dict[str, Parameter] = {}
     for name, body in doc["parameters"].items():
-        line = _line(body)
+        line = line_of(body)
         if not isinstance(body, dict):
             raise ParameterError(path, line, f"parameter {name!r}: expected unit and values")
         unit = body.get("unit")
@@ -301,15 +131,15 @@ def _load_parameters(path: Path, doc: Any) -> tuple[str, str, dict[str, Paramete
             raise ParameterError(path, line, f"parameter {name!r} has no values")
         values = []
         for raw in raw_values:
-            vline = _line(raw) or line
+            vline = line_of(raw) or line
             what = f"parameter {name!r}"
             if not isinstance(raw, dict) or "value" not in raw:
                 raise ParameterError(path, vline, f"{what}: each entry needs a value")
-            start, end = _dates(raw, path, vline, what)
-            cit = _citation(raw.get("citation"), path, vline, what)
-            values.append(Value(_check_value(unit, raw["value"], path, vline, name), start, end, cit, str(path), vline or 0))
+            start, end = check_dates(raw, path, vline, what)
+            cit = check_citation(raw.get("citation"), path, vline, what)
+            values.append(Value(check_value(unit, raw["value"], path, vline, name), start, end, cit, str(path), vline or 0))
         values.sort(key=lambda v: v.effective_from)
-        _check_contiguous(values, path, f"parameter {name!r}")
+        check_contiguous(values, path, f"parameter {name!r}")
         params[name] = Parameter(name, unit, values)
     return str(doc["program"]), str(doc["version"]), params
 
@@ -327,7 +157,7 @@ class ParameterSet:
         self.params: dict[tuple[str, str], dict[str, Parameter]] = {}
         self._files: dict[tuple[str, str], Path] = {}
         for path in files:
-            doc = _read(path)
+            doc = read_yaml(path)
             if isinstance(doc, dict) and "programs" in doc:
                 self.periods.update(_load_periods(path, doc))
             else:

@@ -5,16 +5,13 @@ names only what differs). Every parameter carries a citation or the profile does
 """
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 
-import yaml
-
-from powts.jurisdictions.profiles import PROFILES_DIR, STATE_MINIMUM, ProfileError, available
+from powts.kernel.cited import line_of
+from powts.kernel.profiles import ProfileError, layers, overlay
 
 RULES = {"septic_tank", "management_plan", "holding_tank", "annual_permit", "exempt"}
 STEP_KINDS = ("reminder", "delinquent", "violation", "enforcement_order")
@@ -83,27 +80,6 @@ class MaintenanceProfile:
         return md >= (fm, fd) or md <= (tm, td)
 
 
-def _merge(base: dict, over: dict) -> dict:
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
-
-
-def _read(slug: str) -> dict:
-    path = PROFILES_DIR / slug / "maintenance.yaml"
-    if not path.is_file():
-        return {}
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise ProfileError(f"{path}: not valid YAML ({exc})") from exc
-    return data
-
-
 def _date(value, where: str) -> dt.date | None:
     if value in (None, ""):
         return None
@@ -118,6 +94,10 @@ def _date(value, where: str) -> dt.date | None:
 def _need_cite(entry: dict, where: str, key: str = "citation") -> str:
     cite = (entry or {}).get(key)
     if not cite:
+        line = line_of(entry)
+        if line:  # name the line: "profiles/dane/maintenance.yaml:12 types.x"
+            file, _, rest = where.partition(" ")
+            where = f"{file}:{line} {rest}"
         raise ProfileError(f"{where}: no {key}; a parameter without a citation does not load")
     return str(cite)
 
@@ -213,13 +193,7 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
 
 @functools.cache
 def maintenance_profile(slug: str) -> MaintenanceProfile:
-    if slug != STATE_MINIMUM and slug not in available():
-        raise ProfileError(f"unknown jurisdiction {slug!r}; known: {', '.join(available())}")
-    raw = _read(STATE_MINIMUM)
-    if slug != STATE_MINIMUM:
-        raw = _merge(raw, _read(slug))
+    """The county's maintenance.yaml laid key by key over the state's (a county file names only what differs)."""
+    own, state = layers(slug, "maintenance")
+    raw = overlay(state or {}, own or {})
     return build(slug, raw)
-
-
-def profile_path(slug: str) -> Path:
-    return PROFILES_DIR / slug / "maintenance.yaml"

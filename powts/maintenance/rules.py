@@ -12,13 +12,14 @@ type's interval; a system with neither is `needs_data`, never silently skipped.
 """
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from powts.core import fields
+from powts.kernel.dates import add_months
+from powts.kernel.money import round_half_up
 from powts.maintenance.profile import MaintenanceProfile
 
 INSPECTION, PUMPING, SERVICING = "inspection", "pumping", "servicing"
@@ -27,17 +28,9 @@ INSPECTION, PUMPING, SERVICING = "inspection", "pumping", "servicing"
 FRACTION_PLACES = Decimal("0.0001")
 
 
-def add_months(day: dt.date, months: int) -> dt.date:
-    """`day` plus whole months, on the same day of the month or the month's last day (Feb 29 + 12 -> Feb 28)."""
-    month = day.month - 1 + months
-    year = day.year + month // 12
-    month = month % 12 + 1
-    return dt.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
-
-
 def threshold(profile: MaintenanceProfile) -> Decimal:
     f = profile.pump_at_fraction
-    return (Decimal(f.numerator) / Decimal(f.denominator)).quantize(FRACTION_PLACES, ROUND_HALF_UP)
+    return round_half_up(Decimal(f.numerator) / Decimal(f.denominator), FRACTION_PLACES)
 
 
 def parse_fraction(value) -> Decimal:
@@ -46,7 +39,7 @@ def parse_fraction(value) -> Decimal:
 
 
 def needs_pumping(profile: MaintenanceProfile, fraction: Decimal | None) -> bool:
-    return fraction is not None and Decimal(fraction).quantize(FRACTION_PLACES, ROUND_HALF_UP) >= threshold(profile)
+    return fraction is not None and round_half_up(Decimal(fraction), FRACTION_PLACES) >= threshold(profile)
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,26 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal
+from itertools import pairwise
 
 from powts.calendars import calendar_for
-from powts.jurisdictions.profiles import load_profile
+from powts.kernel.cited import UNITS, line_of
+from powts.kernel.dates import add_years
+from powts.kernel.errors import DataFileError
+from powts.kernel.money import cents, parse_amount
+from powts.kernel.profiles import PROFILES_DIR, STATE_MINIMUM, layers, load_profile
 
 
 class RuleError(ValueError):
     """A profile rule that is missing, uncited or malformed; or a date no fee schedule covers."""
+
+
+class FeeFileError(DataFileError, RuleError):
+    """A fees.yaml that is wrong; the message names file, line and problem."""
+
+
+FEE_UNIT = "USD"  # the only unit a fee may have; a fee or schedule may say so with `unit:`
 
 
 @dataclass(frozen=True)
@@ -41,14 +53,10 @@ class Verdict:
     day: dt.date | None = None
 
 
-def cents(amount: Decimal) -> Decimal:
-    """Rounded once, to the cent, half up (no text says otherwise)."""
-    return amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-
-
 def _require_citation(entry, where: str) -> None:
     if isinstance(entry, dict) and not entry.get("citation"):
-        raise RuleError(f"{where}: rule has no citation")
+        line = line_of(entry)
+        raise RuleError(f"{where}{f' (line {line})' if line else ''}: rule has no citation")
 
 
 @functools.cache
@@ -70,32 +78,55 @@ def permit_rules(slug: str) -> dict:
     return rules
 
 
+def _fees_path(slug: str):
+    own, _state = layers(slug, "fees")
+    return PROFILES_DIR / (slug if own is not None else STATE_MINIMUM) / "fees.yaml"
+
+
+def _check_unit(entry: dict, path, what: str) -> None:
+    unit = entry.get("unit", FEE_UNIT)
+    if unit != FEE_UNIT:
+        known = "known unit for a fee: USD" if unit in UNITS else f"known units: {', '.join(sorted(UNITS))}"
+        raise FeeFileError(path, line_of(entry), f"{what}: unknown unit {unit!r} ({known})")
+
+
 @functools.cache
 def _schedules(slug: str) -> tuple[dict, ...]:
+    """The fee schedules of `slug`, refused (naming file and line) when uncited, overlapping, gapped or not in USD."""
     data = load_profile(slug).get("fees") or {}
+    path = _fees_path(slug)
     out = []
     for s in data.get("schedules") or []:
-        where = f"{slug}/fees.yaml schedule {s.get('id')}"
-        try:
-            start, end = s["effective_from"], s["effective_through"]
-        except KeyError as exc:
-            raise RuleError(f"{where}: missing {exc.args[0]}") from exc
+        line = line_of(s)
+        where = f"schedule {s.get('id')}"
+        start, end = s.get("effective_from"), s.get("effective_through")
+        for key, day in (("effective_from", start), ("effective_through", end)):
+            if not isinstance(day, dt.date):
+                raise FeeFileError(path, line, f"{where}: {key} {day!r} is missing or not a date (YYYY-MM-DD)")
         if end < start:
-            raise RuleError(f"{where}: effective_through {end} is before effective_from {start}")
+            raise FeeFileError(path, line, f"{where}: effective_through {end} is before effective_from {start}")
+        _check_unit(s, path, where)
         for code, fee in (s.get("fees") or {}).items():
+            fline = line_of(fee) or line
+            if not isinstance(fee, dict):
+                raise FeeFileError(path, line, f"{where}: fee {code!r} must be a mapping with label, amount, authority")
             if not fee.get("authority"):
-                raise RuleError(f"{where}: fee {code!r} has no authority citation")
+                raise FeeFileError(path, fline, f"{where}: fee {code!r} has no authority citation")
             if not (fee.get("amount_citation") or s.get("amount_citation")):
-                raise RuleError(f"{where}: fee {code!r} has no amount_citation")
-            try:
-                Decimal(str(fee["amount"]))
-            except (KeyError, InvalidOperation) as exc:
-                raise RuleError(f"{where}: fee {code!r} amount {fee.get('amount')!r} is not an amount") from exc
+                raise FeeFileError(path, fline, f"{where}: fee {code!r} has no amount_citation")
+            _check_unit(fee, path, f"{where}: fee {code!r}")
+            if parse_amount(fee.get("amount")) is None:
+                raise FeeFileError(path, fline, f"{where}: fee {code!r} amount {fee.get('amount')!r} is not an "
+                                                "amount in dollars and cents (write it as a string, e.g. \"50.00\")")
         out.append(s)
     out.sort(key=lambda s: s["effective_from"])
-    for a, b in zip(out, out[1:]):
+    for a, b in pairwise(out):
         if b["effective_from"] <= a["effective_through"]:
-            raise RuleError(f"{slug}/fees.yaml: schedules {a['id']} and {b['id']} overlap")
+            raise FeeFileError(path, line_of(b), f"schedules {a['id']} and {b['id']} overlap "
+                                                 f"({a['effective_from']}..{a['effective_through']} and {b['effective_from']}..)")
+        if b["effective_from"] > a["effective_through"] + dt.timedelta(days=1):
+            raise FeeFileError(path, line_of(b), f"gap between schedules {a['id']} and {b['id']} "
+                                                 f"({a['effective_through']} and {b['effective_from']})")
     return tuple(out)
 
 
@@ -124,14 +155,6 @@ def fee_codes(slug: str, on: dt.date) -> list[str]:
         return sorted(fee_schedule(slug, on).get("fees") or {})
     except RuleError:
         return []
-
-
-def add_years(day: dt.date, years: int) -> dt.date:
-    """The same calendar day `years` later; February 29 falls to February 28 (interpretation)."""
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:
-        return day.replace(year=day.year + years, day=28)
 
 
 def expiry_date(slug: str, issued_on: dt.date) -> tuple[dt.date, str]:

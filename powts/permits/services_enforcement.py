@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
+from powts.kernel.dates import add_years
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Complaint, CorrectionOrder, FailureDetermination, Variance
@@ -63,7 +64,7 @@ def correction_order_issue(*, system, on: dt.date, correct_by: dt.date, requirem
     if correct_by <= on:
         refuse(f"correct_by {correct_by.isoformat()} must be after the order date {on.isoformat()}", field="correct_by")
     if rule.get("max_years"):
-        latest = rules.add_years(on, int(rule["max_years"]))
+        latest = add_years(on, int(rule["max_years"]))
         if correct_by > latest:
             refuse(f"an order may not grant more than {rule['max_years']} year(s): correct_by must be on or before "
                    f"{latest.isoformat()}", cite, "correct_by")

@@ -1,6 +1,6 @@
 """Setback rules from a profile's `setbacks.yaml`.
 
-A county file may say `extends: <slug>`; its rules and the base's are then combined pair by pair
+A county file may say `extends: state` (the kernel's one inheritance rule); its rules and the base's are then combined pair by pair
 (subject kind, object kind), and the stricter distance governs: every ordinance here calls itself
 a minimum that yields to higher standards (Dane s. 46.04(3); Lincoln, Interpretations). On a tie
 the county's own rule is cited, being the more specific.
@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from powts.jurisdictions.profiles import ProfileError, load_profile
+from powts.kernel.cited import line_of
+from powts.kernel.profiles import STATE_MINIMUM, ProfileError, layers
 
 from .errors import SetbackRulesError
 from .plan import KINDS
@@ -32,7 +33,8 @@ def parse_rules(entries, where: str) -> list[SetbackRule]:
     """Validate the `rules` list of one setbacks.yaml."""
     rules = []
     for i, e in enumerate(entries or []):
-        label = f"{where} rule #{i + 1} ({e.get('id', '?') if isinstance(e, dict) else e!r})"
+        line = line_of(e)
+        label = f"{where}{f':{line}' if line else ''} rule #{i + 1} ({e.get('id', '?') if isinstance(e, dict) else e!r})"
         if not isinstance(e, dict):
             raise SetbackRulesError(f"{label}: expected a mapping")
         if not e.get("citation"):
@@ -68,19 +70,19 @@ def combine(*rule_lists: list[SetbackRule]) -> dict[tuple[str, str], SetbackRule
     return governing
 
 
-def _own_rules(slug: str, depth: int = 0) -> list[list[SetbackRule]]:
-    if depth > 5:
-        raise SetbackRulesError(f"setbacks of {slug!r}: 'extends' chain too long (a cycle?)")
+def _own_rules(slug: str) -> list[list[SetbackRule]]:
+    """The county's rules, then the state's when the county file says `extends` (county first wins ties)."""
     try:
-        data = load_profile(slug).get("setbacks")
+        own, state = layers(slug, "setbacks")
     except ProfileError as exc:
         raise SetbackRulesError(str(exc)) from None
-    if not isinstance(data, dict):
-        raise SetbackRulesError(f"jurisdiction {slug!r} has no setbacks.yaml")
-    chain = [parse_rules(data.get("rules"), f"profiles/{slug}/setbacks.yaml")]
-    base = data.get("extends")
-    if base and base != slug:
-        chain += _own_rules(base, depth + 1)
+    if own is None:
+        if state is None:
+            raise SetbackRulesError(f"jurisdiction {slug!r} has no setbacks.yaml")
+        own, slug = state, STATE_MINIMUM
+    chain = [parse_rules(own.get("rules"), f"profiles/{slug}/setbacks.yaml")]
+    if own.get("extends"):
+        chain.append(parse_rules((state or {}).get("rules"), f"profiles/{STATE_MINIMUM}/setbacks.yaml"))
     return chain
 
 

@@ -3,16 +3,16 @@ import datetime as dt
 
 import pytest
 
-from powts.calendars import CalendarError, calendar_from_data
-from powts.calendars import loading
+from powts.calendars import CalendarError, calendar_from_data, loading
 
-STATE = loading._section("state", "calendar")
+STATE = loading.layers("state", "calendar")[1]
 
 
 def county(monkeypatch, own):
-    real = loading._section
-    monkeypatch.setattr(loading, "_section",
-                        lambda slug, name: own if slug == "testcounty" else real(slug, name))
+    # a county folder that exists only in the test: its own calendar over the real state minimum
+    real = loading.layers
+    monkeypatch.setattr(loading, "layers",
+                        lambda slug, name: (own, STATE) if slug == "testcounty" else real(slug, name))
     return calendar_from_data(loading._resolved("testcounty"), "testcounty")
 
 

@@ -4,13 +4,19 @@ from decimal import Decimal
 
 import pytest
 
-from powts.maintenance import rules
-from powts.maintenance.profile import build, maintenance_profile, _read, _merge
 from powts.jurisdictions.profiles import ProfileError
+from powts.kernel.profiles import overlay as _merge
+from powts.kernel.profiles import own_concern as _own
+from powts.maintenance import rules
+from powts.maintenance.profile import build, maintenance_profile
 
 D = dt.date
 DANE = maintenance_profile("dane")
 LINCOLN = maintenance_profile("lincoln")
+
+
+def _read(slug):
+    return _own(slug, "maintenance") or {}
 
 
 def compute(profile=DANE, **kw):
