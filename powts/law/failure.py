@@ -57,32 +57,28 @@ def category(letters: list[str], category_of_condition: dict[str, int]) -> int:
     return int(category_table(category_of_condition)[mask_of(letters)])
 
 
+def _snapshot_on(on: dt.date, params: ParameterSet | None):
+    """The grant law's parameters in force on `on`, or, where no program was in force, the next version's."""
+    params = params or default_parameters()
+    try:
+        return params.snapshot(PROGRAM, on)
+    except LawDateError:
+        later = [p for p in params.periods[PROGRAM] if p.version and p.effective_from > on]
+        if not later:
+            raise
+        return params.snapshot(PROGRAM, later[0].effective_from)
+
+
 def category_on(letters: list[str], on: dt.date, params: ParameterSet | None = None) -> int:
     """The category under the grant law in force on `on`. Where no grant program was in force (or
     before the first one covered), the next version's categories apply: 1 = (a)-(c), 2 = (d),
     3 = (e) in every version (see README, "Where the texts are silent")."""
-    params = params or default_parameters()
-    try:
-        snap = params.snapshot(PROGRAM, on)
-    except LawDateError:
-        later = [p for p in params.periods[PROGRAM] if p.version and p.effective_from > on]
-        if not later:
-            raise
-        snap = params.snapshot(PROGRAM, later[0].effective_from)
-    return category(letters, snap["category_of_condition"])
+    return category(letters, _snapshot_on(on, params)["category_of_condition"])
 
 
 def citation_on(on: dt.date, params: ParameterSet | None = None) -> str:
     """Where the categories are written, for the date (the parameter's own citation)."""
-    params = params or default_parameters()
-    try:
-        snap = params.snapshot(PROGRAM, on)
-    except LawDateError:
-        later = [p for p in params.periods[PROGRAM] if p.version and p.effective_from > on]
-        if not later:
-            raise
-        snap = params.snapshot(PROGRAM, later[0].effective_from)
-    return snap.cite("category_of_condition")
+    return _snapshot_on(on, params).cite("category_of_condition")
 
 
 CONDITION_WORDS = [", ".join(f"({L})" for L in letters_of(m)) for m in range(32)]
