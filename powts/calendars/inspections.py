@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
-from powts.kernel.profiles import ProfileError, layers
+from powts.kernel.profiles import ProfileError, governing
 
 from .errors import CalendarError
 from .loading import calendar_for
@@ -159,13 +159,9 @@ def _deadline_rule(name: str, entry: dict, where: str) -> DeadlineRule:
 def _resolved(slug: str) -> dict:
     """The county's inspections.yaml, combined with the state's when it says `extends`."""
     try:
-        own, base = layers(slug, "inspections")
+        own, _, base = governing(slug, "inspections")
     except ProfileError as exc:
         raise CalendarError(str(exc)) from None
-    if own is None:
-        if base is None:
-            raise CalendarError(f"jurisdiction {slug!r} has no inspections.yaml")
-        return base
     if not own.get("extends"):
         return own
     base = base or {}

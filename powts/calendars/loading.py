@@ -10,7 +10,7 @@ import datetime as dt
 import functools
 
 from powts.kernel.cited import line_of
-from powts.kernel.profiles import STATE_MINIMUM, ProfileError, layers
+from powts.kernel.profiles import ProfileError, governing
 
 from .errors import CalendarError
 from .holiday_rules import WEEKDAYS, parse_rule
@@ -20,13 +20,9 @@ from .workdays import Closure, WorkdayCalendar
 def _resolved(slug: str) -> dict:
     """The calendar data of `slug`: its own file, combined with the state's when it says `extends`."""
     try:
-        own, state = layers(slug, "calendar")
+        own, slug, state = governing(slug, "calendar")
     except ProfileError as exc:
         raise CalendarError(str(exc)) from None
-    if own is None:
-        if state is None:
-            raise CalendarError(f"jurisdiction {slug!r} has no calendar.yaml")
-        own, slug = state, STATE_MINIMUM
     where = f"profiles/{slug}/calendar.yaml"
     if not own.get("extends"):
         return {**own, "_where": where}

@@ -77,6 +77,17 @@ def layers(slug: str, concern: str) -> tuple[dict | None, dict | None]:
     return (None, state) if slug == STATE_MINIMUM else (own_concern(slug, concern), state)
 
 
+def governing(slug: str, concern: str) -> tuple[dict, str, dict | None]:
+    """(the file that governs `slug` for a concern, the slug it belongs to, the state minimum's file): the
+    county's own, or the state's where the county has none."""
+    own, state = layers(slug, concern)
+    if own is not None:
+        return own, slug, state
+    if state is None:
+        raise ProfileError(f"jurisdiction {slug!r} has no {concern}.yaml")
+    return state, STATE_MINIMUM, state
+
+
 def overlay(base: dict, over: dict) -> dict:
     """`over` laid on `base` key by key: mappings merge, anything else in `over` replaces."""
     out = copy.deepcopy(base)

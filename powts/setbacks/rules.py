@@ -11,7 +11,7 @@ import functools
 from dataclasses import dataclass
 
 from powts.kernel.cited import line_of
-from powts.kernel.profiles import STATE_MINIMUM, ProfileError, layers
+from powts.kernel.profiles import STATE_MINIMUM, ProfileError, governing
 
 from .errors import SetbackRulesError
 from .plan import KINDS
@@ -73,13 +73,9 @@ def combine(*rule_lists: list[SetbackRule]) -> dict[tuple[str, str], SetbackRule
 def _own_rules(slug: str) -> list[list[SetbackRule]]:
     """The county's rules, then the state's when the county file says `extends` (county first wins ties)."""
     try:
-        own, state = layers(slug, "setbacks")
+        own, slug, state = governing(slug, "setbacks")
     except ProfileError as exc:
         raise SetbackRulesError(str(exc)) from None
-    if own is None:
-        if state is None:
-            raise SetbackRulesError(f"jurisdiction {slug!r} has no setbacks.yaml")
-        own, slug = state, STATE_MINIMUM
     chain = [parse_rules(own.get("rules"), f"profiles/{slug}/setbacks.yaml")]
     if own.get("extends"):
         chain.append(parse_rules((state or {}).get("rules"), f"profiles/{STATE_MINIMUM}/setbacks.yaml"))

@@ -4,14 +4,15 @@ import datetime as dt
 import pytest
 
 from powts.calendars import CalendarError, calendar_from_data, loading
+from powts.kernel import profiles
 
-STATE = loading.layers("state", "calendar")[1]
+STATE = profiles.layers("state", "calendar")[1]
 
 
 def county(monkeypatch, own):
     # a county folder that exists only in the test: its own calendar over the real state minimum
-    real = loading.layers
-    monkeypatch.setattr(loading, "layers",
+    real = profiles.layers
+    monkeypatch.setattr(profiles, "layers",
                         lambda slug, name: (own, STATE) if slug == "testcounty" else real(slug, name))
     return calendar_from_data(loading._resolved("testcounty"), "testcounty")
 
