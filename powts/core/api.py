@@ -1,4 +1,4 @@
-"""API error bodies: always JSON naming the field and the problem, never an HTML traceback.
+"""API error bodies: always JSON naming the field and the problem (and the rule's citation when a service refused), never an HTML traceback.
 
 The safety net below maps what slips past a view's own checks: a refused field value (FieldError)
 is a 400 naming it, two requests creating the same record at once (IntegrityError) a 409, a value
@@ -13,14 +13,15 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from powts.core.fields import FieldError
+from powts.core.refusals import Refused
 
 log = logging.getLogger(__name__)
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, FieldError):
-        exc = exceptions.ValidationError(detail={exc.field: [exc.message]})
+    if isinstance(exc, Refused):  # FieldError included: one mapping for every refused business action
+        set_rollback()
+        return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     elif isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         exc = exceptions.ValidationError(detail=detail)

@@ -12,6 +12,8 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
+from powts.core.refusals import Refused
+
 MAX_NUMBER_CHARS = 40  # far more than any real quantity; "1,000,000.0000" is 14
 MAX_DATE_CHARS = 32
 EARLIEST_DATE = dt.date(1900, 1, 1)  # no POWTS record is older; year 1 dates are typing slips
@@ -20,13 +22,11 @@ LATEST_DATE = dt.date(2199, 12, 31)  # room for date arithmetic (due dates, noti
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,2})?")
 
 
-class FieldError(ValueError):
+class FieldError(Refused):
     """A refused value: `field` names it, `message` says why in plain words (it starts with the field's name)."""
 
     def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
+        super().__init__(message, field=field)
 
 
 def blank(raw) -> bool:
