@@ -48,7 +48,7 @@ class DeadlineRule:
 
 @dataclass(frozen=True)
 class Stage:
-    """One inspection a system type needs (e.g. Lincoln mound: "plowed", "distribution_piping")."""
+    """One inspection a system type needs (e.g. a mound's "plowed", "distribution_piping")."""
     id: str
     when: str
     citation: str

@@ -1,4 +1,4 @@
-"""The maintenance part of a county profile, checked: `maintenance_profile("dane")`.
+"""The maintenance part of a county profile, checked: `maintenance_profile(slug)`.
 
 No Django imports. A county's maintenance.yaml is laid over the state's key by key (a county file
 names only what differs). Every parameter carries a citation or the profile does not load.
@@ -95,7 +95,7 @@ def _need_cite(entry: dict, where: str, key: str = "citation") -> str:
     cite = (entry or {}).get(key)
     if not cite:
         line = line_of(entry)
-        if line:  # name the line: "profiles/dane/maintenance.yaml:12 types.x"
+        if line:  # name the line: "profiles/<slug>/maintenance.yaml:12 types.x"
             file, _, rest = where.partition(" ")
             where = f"{file}:{line} {rest}"
         raise ProfileError(f"{where}: no {key}; a parameter without a citation does not load")

@@ -2,7 +2,7 @@
 
 A county file may say `extends: state` (the kernel's one inheritance rule); its rules and the base's are then combined pair by pair
 (subject kind, object kind), and the stricter distance governs: every ordinance here calls itself
-a minimum that yields to higher standards (Dane s. 46.04(3); Lincoln, Interpretations). On a tie
+a minimum that yields to higher standards (each profile cites where its ordinance says so). On a tie
 the county's own rule is cited, being the more specific.
 """
 from __future__ import annotations
