@@ -105,8 +105,9 @@ def data_hits(path: Path, label: str) -> list[str]:
     def walk(node, where):
         if isinstance(node, dict):
             for key, value in node.items():
-                if not _is_note(str(key)):
-                    walk(value, f"{where}.{key}" if where else str(key))
+                key = str(key).rstrip("+-")  # "steps+" is the key "steps" combined with the state's
+                if not _is_note(key):
+                    walk(value, f"{where}.{key}" if where else key)
         elif isinstance(node, list):
             for value in node:
                 walk(value, where)
