@@ -114,8 +114,8 @@ def combine(state: dict, own: dict, where: str = "") -> dict:
         name, op = key[:-1], key[-1]
         base = out.get(name)
         file, at = where.strip() or "profile", f"{key}:"
-        if op == "+" and isinstance(value, dict) and isinstance(base, dict):
-            out[name] = combine(base, value, where)
+        if op == "+" and isinstance(value, dict) and isinstance(base if base is not None else {}, dict):
+            out[name] = combine(base or {}, value, where)
         elif isinstance(value, list) and isinstance(base if base is not None else [], list):
             base = base or []
             if op == "+":

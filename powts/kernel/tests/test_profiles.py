@@ -120,6 +120,7 @@ def test_a_plus_mapping_combines_with_the_states_one_level_down_by_the_same_rule
     deeper = profiles.combine({"n": {"m": {"k": 1, "j": 2}}}, {"n+": {"m+": {"k": 5}}})
     assert deeper == {"n": {"m": {"k": 5, "j": 2}}}
     assert profiles.combine({"n": {"m": {"k": 1, "j": 2}}}, {"n+": {"m": {"k": 5}}}) == {"n": {"m": {"k": 5}}}
+    assert profiles.combine({}, {"new+": {"k": 1}}) == {"new": {"k": 1}}  # nothing of the state's to combine with
 
 
 def test_a_plus_list_replaces_items_by_id_or_name_and_adds_the_rest():
