@@ -16,7 +16,7 @@ class AuditEvent(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     actor_label = models.CharField(max_length=200, blank=True, help_text="Who, when there is no user (e.g. an import run by the CLI).")
     channel = models.CharField(max_length=10, choices=Channel.choices)
-    action = models.CharField(max_length=300, help_text='The business action, e.g. "imported from dane-2026-01.csv".')
+    action = models.CharField(max_length=300, help_text='The business action, e.g. "imported from county-2026-01.csv".')
     verb = models.CharField(max_length=10, choices=[("create", "created"), ("update", "updated"), ("delete", "deleted")])
     # No index of its own: the (content_type, object_id, at) index below starts with it.
     content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, db_index=False)

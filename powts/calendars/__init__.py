@@ -1,9 +1,9 @@
 """Working-day calendars and inspection deadlines per jurisdiction. No Django imports.
 
     from powts.calendars import calendar_for, deadline, review_request
-    cal = calendar_for("dane")
+    cal = calendar_for(slug)
     cal.add_working_days(date(2026, 11, 25), 1)          # 2026-11-27 (Thanksgiving skipped)
-    deadline("dane", "inspection", datetime(2026, 11, 24, 8, 59)).day
+    deadline(slug, "inspection", datetime(2026, 11, 24, 8, 59)).day
 """
 from .errors import CalendarError
 from .inspections import (Deadline, InspectionDecision, Stage, deadline, inspection_rules_for,

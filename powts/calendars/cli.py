@@ -1,8 +1,8 @@
 """`powts workdays ...`: working-day arithmetic and inspection deadlines, without Django.
 
-    powts workdays add --jurisdiction dane --from 2026-11-25 --days 1
-    powts workdays deadline --jurisdiction dane --notice 2026-11-25T08:59 --rule inspection
-    powts workdays check --jurisdiction lincoln --notice 2026-11-25T10:00 --system mound --requested 2026-11-26
+    powts workdays add --jurisdiction SLUG --from 2026-11-25 --days 1
+    powts workdays deadline --jurisdiction SLUG --notice 2026-11-25T08:59 --rule inspection
+    powts workdays check --jurisdiction SLUG --notice 2026-11-25T10:00 --system mound --requested 2026-11-26
 
 Exit codes: 0 done; 1 the request is outside the notice rules (the message gives the earliest
 allowed day, why and the citation); 2 bad input (one line on stderr, never a traceback).

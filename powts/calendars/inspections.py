@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
-from powts.kernel.profiles import ProfileError, governing
+from powts.kernel.profiles import ProfileError, resolve
 
 from .errors import CalendarError
 from .loading import calendar_for
@@ -48,7 +48,7 @@ class DeadlineRule:
 
 @dataclass(frozen=True)
 class Stage:
-    """One inspection a system type needs (e.g. Lincoln mound: "plowed", "distribution_piping")."""
+    """One inspection a system type needs (e.g. a mound's "plowed", "distribution_piping")."""
     id: str
     when: str
     citation: str
@@ -157,23 +157,12 @@ def _deadline_rule(name: str, entry: dict, where: str) -> DeadlineRule:
 
 
 def _resolved(slug: str) -> dict:
-    """The county's inspections.yaml, combined with the state's when it says `extends`."""
+    """The county's inspections.yaml by the kernel's one rule of layers (`notice_rules+` matches the
+    state's rules by id; a cited deadline or a system type's stage list replaces the state's)."""
     try:
-        own, _, base = governing(slug, "inspections")
+        return resolve(slug, "inspections")[0]
     except ProfileError as exc:
         raise CalendarError(str(exc)) from None
-    if not own.get("extends"):
-        return own
-    base = base or {}
-    mine = {r.get("id"): r for r in own.get("notice_rules") or []}
-    rules = [r for r in base.get("notice_rules") or [] if r.get("id") not in mine] + list(mine.values())
-    return {
-        "system_types": own.get("system_types", base.get("system_types")),
-        "notice_rules": rules,
-        "deadlines": {**(base.get("deadlines") or {}), **(own.get("deadlines") or {})},
-        # a county listing any stages replaces the base's stage list wholesale
-        "stages": own.get("stages") or base.get("stages") or {},
-    }
 
 
 @functools.cache

@@ -1,8 +1,9 @@
 """Builds a `WorkdayCalendar` from a county profile's `calendar.yaml`.
 
-A county calendar may say `extends: state` (the kernel's one inheritance rule: county over state
-minimum): it then starts from the state's calendar, drops the holidays named in `remove_holidays`, replaces or adds its own `holidays` (matched by name) and adds
-its `extra_closures`. So a county that differs from the state lists only the difference.
+A county calendar may say `extends: state` (the kernel's one rule of layers): it then starts from
+the state's calendar, `holidays-` drops holidays by name, `holidays+` replaces (same name) or adds
+holidays and `extra_closures+` adds closures. So a county that differs from the state lists only
+the difference.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import datetime as dt
 import functools
 
 from powts.kernel.cited import line_of
-from powts.kernel.profiles import ProfileError, governing
+from powts.kernel.profiles import ProfileError, resolve
 
 from .errors import CalendarError
 from .holiday_rules import WEEKDAYS, parse_rule
@@ -18,31 +19,13 @@ from .workdays import Closure, WorkdayCalendar
 
 
 def _resolved(slug: str) -> dict:
-    """The calendar data of `slug`: its own file, combined with the state's when it says `extends`."""
+    """The calendar data of `slug`, by the kernel's one rule of layers (`holidays+` / `holidays-` match
+    the state's holidays by name, `extra_closures+` adds to its closures)."""
     try:
-        own, slug, state = governing(slug, "calendar")
+        data, slug = resolve(slug, "calendar")
     except ProfileError as exc:
         raise CalendarError(str(exc)) from None
-    where = f"profiles/{slug}/calendar.yaml"
-    if not own.get("extends"):
-        return {**own, "_where": where}
-    base = state or {}
-    removed = set(own.get("remove_holidays") or [])
-    known = {h.get("name") for h in base.get("holidays") or []}
-    unknown = removed - known
-    if unknown:
-        raise CalendarError(f"{where}: remove_holidays names unknown holidays {sorted(unknown)}")
-    mine = {h.get("name"): h for h in own.get("holidays") or []}
-    holidays = [h for h in base.get("holidays") or [] if h.get("name") not in removed | set(mine)]
-    holidays += list(mine.values())
-    return {
-        "timezone": own.get("timezone", base.get("timezone")),
-        "weekend": own.get("weekend", base.get("weekend")),
-        "observed": own.get("observed", base.get("observed")),
-        "holidays": holidays,
-        "extra_closures": list(base.get("extra_closures") or []) + list(own.get("extra_closures") or []),
-        "_where": where,
-    }
+    return {**data, "_where": f"profiles/{slug}/calendar.yaml"}
 
 
 def _at(entry) -> str:

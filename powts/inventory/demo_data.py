@@ -9,19 +9,8 @@ from typing import Iterator
 
 from powts.core import spreadsheet
 from powts.inventory.importing.columns import KNOWN
+from powts.kernel import profiles
 
-MUNICIPALITIES = {
-    "dane": ["Town of Albion", "Town of Berry", "Town of Black Earth", "Town of Blue Mounds", "Town of Bristol",
-             "Town of Burke", "Town of Christiana", "Town of Cottage Grove", "Town of Cross Plains", "Town of Dane",
-             "Town of Deerfield", "Town of Dunkirk", "Town of Dunn", "Town of Medina", "Town of Middleton",
-             "Town of Montrose", "Town of Oregon", "Town of Perry", "Town of Primrose", "Town of Roxbury",
-             "Town of Rutland", "Town of Springdale", "Town of Springfield", "Town of Sun Prairie",
-             "Town of Vermont", "Town of Verona", "Town of Vienna", "Town of Westport", "Town of Windsor", "Town of York"],
-    "lincoln": ["Town of Birch", "Town of Bradley", "Town of Corning", "Town of Harding", "Town of Harrison",
-                "Town of King", "Town of Merrill", "Town of Pine River", "Town of Rock Falls", "Town of Russell",
-                "Town of Schley", "Town of Scott", "Town of Skanawan", "Town of Somo", "Town of Tomahawk",
-                "Town of Wilson", "City of Merrill", "City of Tomahawk"],
-}
 STREETS = ["County Hwy", "Lake Rd", "Oak Ridge Dr", "Valley View Rd", "Church Rd", "Old Stage Rd", "Schneider Dr",
            "Hillside Ln", "Pleasant View Rd", "Prairie Ln", "River Rd", "Timber Ln", "Maple Ct", "Highland Dr",
            "Meadow Ln", "Cedar Cir", "Fox Run", "Ridge Rd", "Sunset Dr", "Woodland Trl"]
@@ -41,10 +30,31 @@ SPELLINGS = {"conventional": ["Conventional", "Septic/Drainfield", "Gravity", "c
              "aerobic_treatment_unit": ["ATU", "Aerobic Treatment Unit"], "in_ground_pressure": ["In-Ground Pressure", "in_ground_pressure"]}
 
 
+def default_jurisdiction() -> str:
+    """The county `powts demo` loads when none is named: the profile whose demo.yaml says `default: true`."""
+    marked = [slug for slug in profiles.available() if profiles.load_profile(slug).get("demo", {}).get("default")]
+    return marked[0] if marked else profiles.available()[0]
+
+
+def demo_settings(jurisdiction: str) -> dict:
+    """A county's demo.yaml (towns, map centre), or the default demo county's where it has none."""
+    own = profiles.load_profile(jurisdiction).get("demo") or {}
+    if own.get("municipalities") and own.get("center"):
+        return own
+    return profiles.load_profile(default_jurisdiction()).get("demo") or {}
+
+
+def suffix(jurisdiction: str) -> str:
+    """Demo sign-ins and licence numbers of every county but the default one end in '-<slug>' (unique)."""
+    return "" if jurisdiction == default_jurisdiction() else f"-{jurisdiction}"
+
+
 def rows(jurisdiction: str, count: int, seed: int = 1, messy: bool = False) -> Iterator[dict]:
     """`count` inventory rows for a county. `messy` uses the spellings county exports really have."""
     rng = random.Random(seed)
-    towns = MUNICIPALITIES.get(jurisdiction, MUNICIPALITIES["dane"])
+    settings = demo_settings(jurisdiction)
+    towns = settings["municipalities"]
+    lat0, lon0 = float(settings["center"]["latitude"]), float(settings["center"]["longitude"])
     prefix = jurisdiction[:2].upper()
     types, weights = [t[0] for t in TYPES], [t[1] for t in TYPES]
     gallons = {t[0]: t[2] for t in TYPES}
@@ -76,8 +86,8 @@ def rows(jurisdiction: str, count: int, seed: int = 1, messy: bool = False) -> I
             "design_flow_gpd": rng.choice([300, 450, 600, 750]) if kind not in ("pit_privy", "vaulted_privy", "portable_restroom") else "",
             "bedrooms": rng.choice([2, 3, 3, 4, 5]) if not business else "",
             # Decimal, not text: numbers stay numbers in the (formula-safe) CSV.
-            "latitude": Decimal(f"{43.07 + rng.uniform(-0.3, 0.3) if jurisdiction == 'dane' else 45.3 + rng.uniform(-0.3, 0.3):.6f}"),
-            "longitude": Decimal(f"{-89.4 + rng.uniform(-0.4, 0.4) if jurisdiction == 'dane' else -89.7 + rng.uniform(-0.4, 0.4):.6f}"),
+            "latitude": Decimal(f"{lat0 + rng.uniform(-0.3, 0.3):.6f}"),
+            "longitude": Decimal(f"{lon0 + rng.uniform(-0.4, 0.4):.6f}"),
             "permit_number": f"{installed.year}-{i % 10000:04d}" if installed.year > 1980 else "",
         }
 

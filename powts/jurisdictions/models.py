@@ -12,7 +12,7 @@ class Jurisdiction(models.Model):
 
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=120)
-    profile_slug = models.SlugField(help_text="Folder under powts/jurisdictions/profiles/")
+    profile_slug = models.SlugField(help_text="The county's profile folder name (its slug)")
 
     class Meta:
         ordering = ["name"]

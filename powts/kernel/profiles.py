@@ -1,11 +1,19 @@
 """County profiles as data: one folder per governmental unit, one YAML file per concern. No Django.
 
 `load_profile(<unit>)` gives `profile.yaml`'s top-level keys plus each other file under its stem
-(`calendar.yaml` -> profile["calendar"]). Inheritance has one direction and one depth: a county's
-file for a concern is laid over the state minimum's file of the same name, never over another
-county's. A concern the county has no file for is the state's. `extends`, where a file has it,
-may only name the state minimum; the concern's reader then combines the two layers by the rule
-its texts give (the stricter setback, holidays matched by name, ...), reading them from `layers`.
+(`calendar.yaml` -> profile["calendar"]), each resolved by the one rule of layers (`resolve`):
+
+- a concern the county has no file for is the state minimum's;
+- a county file without `extends: state` replaces the state's whole;
+- a county file with `extends: state` is laid over the state's by `combine`: the keys it does not
+  name are the state's; a key it names (`key:`) replaces the state's value whole; only a key marked
+  `key+:` combines: a mapping with the state's mapping, by this same rule one level down; a list
+  with the state's list (an item with the `id`, else `name`, of one of the state's replaces it, the
+  others are added); `key-: [ids or names]` takes items out of the state's list.
+
+So nothing is merged unless the file says so, and a cited entry the county restates never keeps
+half of the state's (its citation, quote or `outside_texts` mark). What a reader then does with the
+result is its law's rule (the stricter setback governs...), not an inheritance rule.
 """
 from __future__ import annotations
 
@@ -88,15 +96,51 @@ def governing(slug: str, concern: str) -> tuple[dict, str, dict | None]:
     return state, STATE_MINIMUM, state
 
 
-def overlay(base: dict, over: dict) -> dict:
-    """`over` laid on `base` key by key: mappings merge, anything else in `over` replaces."""
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = overlay(out[key], value)
+def _identity(item) -> object:
+    if isinstance(item, dict):
+        return item.get("id", item.get("name"))
+    return item
+
+
+def combine(state: dict, own: dict, where: str = "") -> dict:
+    """`own` laid over `state` by the one rule (see the module's docstring); `extends` is dropped."""
+    out = copy.deepcopy(dict(state))
+    for key, value in own.items():
+        if key == "extends":
+            continue
+        if not (isinstance(key, str) and key.endswith(("+", "-"))):
+            out[key] = copy.deepcopy(value)  # a value the county names replaces the state's whole
+            continue
+        name, op = key[:-1], key[-1]
+        base = out.get(name)
+        file, at = where.strip() or "profile", f"{key}:"
+        if op == "+" and isinstance(value, dict) and isinstance(base if base is not None else {}, dict):
+            out[name] = combine(base or {}, value, where)
+        elif isinstance(value, list) and isinstance(base if base is not None else [], list):
+            base = base or []
+            if op == "+":
+                mine = {_identity(v): v for v in value if _identity(v) is not None}
+                kept = [mine.pop(_identity(b)) if _identity(b) in mine else b for b in base]
+                out[name] = copy.deepcopy(kept + [v for v in value if _identity(v) is None or _identity(v) in mine])
+            else:
+                unknown = [v for v in value if v not in {_identity(b) for b in base}]
+                if unknown:
+                    raise ProfileError(file, line_of(own), f"{at} names {unknown} that the state's {name!r} does not have")
+                out[name] = [b for b in base if _identity(b) not in value]
         else:
-            out[key] = copy.deepcopy(value)
+            raise ProfileError(file, line_of(own), f"{at} '{op}' combines a list with the state's list, or ('+') a "
+                                                   f"mapping with the state's mapping; the state's {name!r} is "
+                                                   f"{type(base).__name__ if base is not None else 'missing'}")
     return out
+
+
+def resolve(slug: str, concern: str) -> tuple[dict, str]:
+    """(the data that governs `slug` for a concern, the slug whose file it mainly is): the state's where
+    the county has no file, the county's alone, or the county's combined with the state's (`extends`)."""
+    own, slug_of, state = governing(slug, concern)
+    if slug_of == slug and own.get("extends"):
+        return combine(state or {}, own, f"{slug}/{concern}.yaml "), slug
+    return own, slug_of
 
 
 def concerns(slug: str) -> list[str]:
@@ -116,6 +160,6 @@ def load_profile(slug: str) -> dict:
         merged.update(own_top)
     for concern in concerns(slug):
         own, state = layers(slug, concern)
-        merged[concern] = own if own is not None else (state or {})
+        merged[concern] = resolve(slug, concern)[0] if (own or state) is not None else {}
     return merged
 

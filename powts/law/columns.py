@@ -80,11 +80,14 @@ def dates(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
     out = np.full(n, NAT, dtype=np.int64)
     todo = np.arange(n)
     if n and _is_pl(values):
-        s = values.str.strip_chars()
+        # not stripped: a value with spaces around it is rare, and the reference parser reads it
+        s = values
         parsed = s.str.strptime(pl.Date, "%Y-%m-%d", strict=False)
         good = (s.str.contains(r"^\d{4}-\d{2}-\d{2}$") & parsed.is_not_null() & (parsed.dt.year() >= 1)).fill_null(False)
         good_np = good.to_numpy()
-        out[good_np] = parsed.filter(good).cast(pl.Int64).to_numpy()
+        # nulls filled before leaving polars: a column with nulls would come out as floats (a copy)
+        out[:] = parsed.cast(pl.Int64).fill_null(NAT).to_numpy()
+        out[~good_np] = NAT
         done = good_np | ((s == "").to_numpy() & (not required))
         todo = np.flatnonzero(~done)
     elif n and _all_str(values):
@@ -163,13 +166,13 @@ def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
     out = np.full(n, MISSING, dtype=np.int64)
     todo = np.arange(n)
     if n and _is_pl(values):
-        s = values.str.strip_chars()
+        s = values  # not stripped: the reference parser reads the rare value with spaces around it
         good = s.str.contains(r"^\d{1,12}(\.\d{1,2})?$").fill_null(False)
-        parts = s.filter(good).str.split_exact(".", 1).struct
-        whole = parts.field("field_0").cast(pl.Int64)
-        frac = parts.field("field_1").fill_null("").str.pad_end(2, "0").cast(pl.Int64)
+        # exact: a decimal of scale 2 from the digits (never a float), then whole cents
+        as_cents = (s.cast(pl.Decimal(16, 2), strict=False) * 100).cast(pl.Int64, strict=False)
         good_np = good.to_numpy()
-        out[good_np] = (whole * 100 + frac).to_numpy()
+        out[:] = as_cents.fill_null(MISSING).to_numpy()
+        out[~good_np] = MISSING
         todo = np.flatnonzero(~(good_np | ((s == "").to_numpy() & (not required))))
     elif n and _all_str(values):
         s = _as_str_array(values)
@@ -204,6 +207,15 @@ def memo(name: str, values: Sequence[Any], parse: Callable, errors: Errors, fill
                 except F.FieldError as e:
                     parsed.append(fill)
                     bad.append((k, str(e)))
+            if len(uniq) <= 8:
+                # yes/no and kind columns: one comparison per distinct value beats a dictionary lookup
+                for k, v in enumerate(uniq.to_list()):
+                    same = (values == v).to_numpy() if v is not None else values.is_null().to_numpy()
+                    out[same] = parsed[k]
+                    if any(b == k for b, _ in bad):
+                        hit = np.flatnonzero(same)
+                        errors.add(hit, [dict(bad)[k]] * len(hit), where)
+                return out
             codes = values.replace_strict(uniq, pl.int_range(len(uniq), eager=True), return_dtype=pl.Int32).to_numpy()
             out[:] = np.asarray(parsed, dtype=dtype)[codes]
             for k, msg in bad:

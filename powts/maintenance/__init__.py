@@ -1,5 +1,5 @@
-"""The maintenance program (Wis. Stat. s. 145.20(5); SPS 383.255, 383.54(4), 383.55; Dane County Code
-s. 46.06(5), 46.11(5); Lincoln County Ch. 22 (draft), SYSTEM MANAGEMENT AND MAINTENANCE).
+"""The maintenance program (Wis. Stat. s. 145.20(5); SPS 383.255, 383.54(4), 383.55; each county's
+ordinance as its profile's maintenance.yaml cites it).
 
     profile.py    the county's maintenance.yaml, checked (every parameter cited)
     rules.py      due dates from type, dates and reports (no Django)

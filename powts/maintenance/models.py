@@ -109,7 +109,7 @@ class Report(models.Model):
 
 
 class ServicingContract(models.Model):
-    """A holding tank's servicing contract on file (Dane s. 46.06(5)(b)1.; Lincoln HOLDING TANK MAINTENANCE AGREEMENT (3))."""
+    """A holding tank's servicing contract on file (cited per county: holding_tanks.contract_citation in maintenance.yaml)."""
 
     system = models.ForeignKey("inventory.System", on_delete=models.CASCADE, related_name="servicing_contracts")
     provider_name = models.CharField(max_length=200)
@@ -118,7 +118,7 @@ class ServicingContract(models.Model):
     starts_on = models.DateField()
     ends_on = models.DateField(null=True, blank=True)
     filed_on = models.DateField()
-    water_meter_required = models.BooleanField(default=False, help_text="Lincoln: meter readings at each pumping.")
+    water_meter_required = models.BooleanField(default=False, help_text="Meter readings at each pumping, where the county's profile has the water meter remedy.")
 
     class Meta:
         ordering = ["-starts_on", "-id"]
@@ -128,7 +128,7 @@ class ServicingContract(models.Model):
 
 
 class HoldingTankReport(models.Model):
-    """The semiannual servicing report, Dane County Code s. 46.06(5)(b)2. items a-g."""
+    """The holding tank servicing report with the items the county lists (holding_tanks.report_citation)."""
 
     system = models.ForeignKey("inventory.System", on_delete=models.CASCADE, related_name="holding_tank_reports")
     period_start = models.DateField()

@@ -1,7 +1,7 @@
-"""The maintenance part of a county profile, checked: `maintenance_profile("dane")`.
+"""The maintenance part of a county profile, checked: `maintenance_profile(slug)`.
 
-No Django imports. A county's maintenance.yaml is laid over the state's key by key (a county file
-names only what differs). Every parameter carries a citation or the profile does not load.
+No Django imports. A county's maintenance.yaml says `extends: state` and names only what differs
+(powts.kernel.profiles.combine, the one rule of layers). Every parameter carries a citation or the profile does not load.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from powts.kernel.cited import line_of
-from powts.kernel.profiles import ProfileError, layers, overlay
+from powts.kernel.profiles import ProfileError, resolve
 
 RULES = {"septic_tank", "management_plan", "holding_tank", "annual_permit", "exempt"}
 STEP_KINDS = ("reminder", "delinquent", "violation", "enforcement_order")
@@ -95,7 +95,7 @@ def _need_cite(entry: dict, where: str, key: str = "citation") -> str:
     cite = (entry or {}).get(key)
     if not cite:
         line = line_of(entry)
-        if line:  # name the line: "profiles/dane/maintenance.yaml:12 types.x"
+        if line:  # name the line: "profiles/<slug>/maintenance.yaml:12 types.x"
             file, _, rest = where.partition(" ")
             where = f"{file}:{line} {rest}"
         raise ProfileError(f"{where}: no {key}; a parameter without a citation does not load")
@@ -193,7 +193,6 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
 
 @functools.cache
 def maintenance_profile(slug: str) -> MaintenanceProfile:
-    """The county's maintenance.yaml laid key by key over the state's (a county file names only what differs)."""
-    own, state = layers(slug, "maintenance")
-    raw = overlay(state or {}, own or {})
-    return build(slug, raw)
+    """The county's maintenance.yaml, resolved by the kernel's one rule of layers (a county file that says
+    `extends: state` names only what differs)."""
+    return build(slug, resolve(slug, "maintenance")[0])

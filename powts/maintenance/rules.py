@@ -1,11 +1,11 @@
 """When a system's maintenance is due, from its type, its dates and its reports. No Django imports.
 
     Wis. Stat. s. 145.20(5)(b): inspection or pumping at least once every 3 years.
-    SPS 383.54(4); Lincoln County Ch. 22 (draft), SEPTIC TANK MAINTENANCE PROGRAM (1): within 3 years
+    SPS 383.54(4), and the county ordinances cited in each profile's maintenance.yaml: within 3 years
         of installation and every 3 years after, unless an inspection finds less than 1/3 of the tank
         occupied by sludge and scum (that inspection restarts the cycle); at 1/3 or more, pump.
-    Dane County Code s. 46.11(5)1.: other treatment on its component's cycle; holding tanks
-        semiannually (s. 46.06(5)(b)); notices at least 30 days before the due date.
+    Other treatment on its component's cycle, holding tanks on the county's interval, notices a
+        lead time before the due date: all of it data in the profile, each value cited there.
 
 The due date is the last qualifying event, or the installation date when there is none, plus the
 type's interval; a system with neither is `needs_data`, never silently skipped.

@@ -403,7 +403,7 @@ def failure_reviewed(*, report: Report, note: str = "") -> Report:
 def contract_file(*, system: System, provider_name: str, starts_on: dt.date, ends_on: dt.date | None = None,
                   provider_address: str = "", license_number: str = "", filed_on: dt.date | None = None,
                   water_meter_required: bool = False) -> ServicingContract:
-    """A holding tank's servicing contract on file (Dane s. 46.06(5)(b)1.)."""
+    """A holding tank's servicing contract on file (the county's rule: its profile's holding_tanks.contract_citation)."""
     errors = {}
     lic = None
     if license_number:
@@ -430,18 +430,19 @@ def contract_on_file(*, system: System, on: dt.date) -> ServicingContract | None
             .exclude(ends_on__lt=on).order_by("-starts_on").first())
 
 
-HOLDING_ITEMS = {"servicer_name": "a", "servicer_address": "a", "owner_name": "b", "location": "c",
-                 "sanitary_permit_number": "d"}
+HOLDING_ITEMS = ("servicer_name", "servicer_address", "owner_name", "location", "sanitary_permit_number")
 
 
 @transaction.atomic
 def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.date | None = None) -> HoldingTankReport:
-    """The semiannual holding tank report with Dane's items a-g (s. 46.06(5)(b)2.); it moves the due date."""
+    """The holding tank servicing report with the items its county's ordinance lists (cited in the profile's
+    holding_tanks.report_citation); it moves the due date."""
     today = today or timezone.localdate()
+    cite = profile_for(system.jurisdiction).citations["holding_report"]
     errors = {}
-    for name, item in HOLDING_ITEMS.items():
+    for name in HOLDING_ITEMS:
         if not _text(data, name):
-            errors[name] = f"{name} is required (Dane County Code s. 46.06(5)(b)2.{item}.)"
+            errors[name] = f"{name} is required ({cite})"
     start = _date(data, "period_start", errors)
     end = _date(data, "period_end", errors)
     if start and end and end < start:
@@ -461,7 +462,7 @@ def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.
             sub["date"] = f"date {on} is outside the period {start} to {end}"
         gallons = _parsed(sub, "gallons", fields.integer, item.get("gallons"), required=True, minimum=0, maximum=1_000_000)
         if not _text(item, "disposal_site"):
-            sub["disposal_site"] = "disposal_site is required (s. 46.06(5)(b)2.g.)"
+            sub["disposal_site"] = f"disposal_site is required ({cite})"
         for k, v in sub.items():
             errors[f"services[{i}].{k}"] = v
         if not sub:
@@ -477,6 +478,6 @@ def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.
                                **{k: _text(data, k) for k in HOLDING_ITEMS})
     report.full_clean(exclude=["filed_by", "license"])
     report.save()
-    audit_create(report, action="semiannual holding tank report filed (Dane County Code s. 46.06(5)(b)2.)")
+    audit_create(report, action=f"holding tank servicing report filed ({cite})")
     schedule_refresh(system=system, action=f"due date moved by {report}")
     return report

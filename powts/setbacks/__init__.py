@@ -2,7 +2,7 @@
 
     from powts.setbacks import check_plan, parse_plan, render_svg, rules_for
     plan = parse_plan(geojson_dict)                 # PlanError lists every problem
-    result = check_plan(plan, rules_for("dane"))    # result.complies, result.violations
+    result = check_plan(plan, rules_for(slug))    # result.complies, result.violations
     svg_text = render_svg(plan, result)
 """
 from .check import CheckResult, Violation, check_plan

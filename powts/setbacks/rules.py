@@ -1,8 +1,9 @@
 """Setback rules from a profile's `setbacks.yaml`.
 
-A county file may say `extends: state` (the kernel's one inheritance rule); its rules and the base's are then combined pair by pair
-(subject kind, object kind), and the stricter distance governs: every ordinance here calls itself
-a minimum that yields to higher standards (Dane s. 46.04(3); Lincoln, Interpretations). On a tie
+A county file may say `extends: state` and list its own `rules+` (the kernel's one rule of layers);
+its rules and the state's then govern pair by pair (subject kind, object kind), the stricter distance
+winning: every ordinance here calls itself
+a minimum that yields to higher standards (each profile cites where its ordinance says so). On a tie
 the county's own rule is cited, being the more specific.
 """
 from __future__ import annotations
@@ -11,7 +12,7 @@ import functools
 from dataclasses import dataclass
 
 from powts.kernel.cited import line_of
-from powts.kernel.profiles import STATE_MINIMUM, ProfileError, governing
+from powts.kernel.profiles import STATE_MINIMUM, ProfileError, governing, resolve
 
 from .errors import SetbackRulesError
 from .plan import KINDS
@@ -71,15 +72,21 @@ def combine(*rule_lists: list[SetbackRule]) -> dict[tuple[str, str], SetbackRule
 
 
 def _own_rules(slug: str) -> list[list[SetbackRule]]:
-    """The county's rules, then the state's when the county file says `extends` (county first wins ties)."""
+    """The county's rules, then the state's (county first wins ties). The two are one list by the
+    kernel's one rule of layers (`rules+`); which file each came from is kept for ties and messages."""
     try:
-        own, slug, state = governing(slug, "setbacks")
+        own, slug_of, _state = governing(slug, "setbacks")
+        data, slug_of = resolve(slug, "setbacks")
     except ProfileError as exc:
         raise SetbackRulesError(str(exc)) from None
-    chain = [parse_rules(own.get("rules"), f"profiles/{slug}/setbacks.yaml")]
-    if own.get("extends"):
-        chain.append(parse_rules((state or {}).get("rules"), f"profiles/{STATE_MINIMUM}/setbacks.yaml"))
-    return chain
+    entries = data.get("rules")
+    if slug_of == STATE_MINIMUM or not own.get("extends"):
+        return [parse_rules(entries, f"profiles/{slug_of}/setbacks.yaml")]
+    mine = own.get("rules+") or own.get("rules") or []
+    county = [e for e in entries or [] if e in mine]  # combine copies the county's entries: equal, not the same
+    state = [e for e in entries or [] if e not in mine]
+    return [parse_rules(county, f"profiles/{slug}/setbacks.yaml"),
+            parse_rules(state, f"profiles/{STATE_MINIMUM}/setbacks.yaml")]
 
 
 @functools.cache

@@ -20,10 +20,10 @@ def county(monkeypatch, own):
 def test_county_removes_a_holiday_and_adds_closures(monkeypatch):
     cal = county(monkeypatch, {
         "extends": "state",
-        "remove_holidays": ["Columbus Day"],
-        "holidays": [{"name": "County Fair Day", "month": 8, "day": 14,
+        "holidays-": ["Columbus Day"],
+        "holidays+": [{"name": "County Fair Day", "month": 8, "day": 14,
                       "citation": "county personnel policy", "quote": "August 14"}],
-        "extra_closures": [{"date": "2026-11-27", "reason": "day after Thanksgiving 2026",
+        "extra_closures+": [{"date": "2026-11-27", "reason": "day after Thanksgiving 2026",
                             "citation": "county board res. 12"},
                            {"date": "2026-01-02", "reason": "snow", "citation": "county board res. 13"}],
     })
@@ -36,5 +36,5 @@ def test_county_removes_a_holiday_and_adds_closures(monkeypatch):
 
 
 def test_removing_an_unknown_holiday_is_an_error(monkeypatch):
-    with pytest.raises(CalendarError, match="unknown holidays \\['Arbor Day'\\]"):
-        county(monkeypatch, {"extends": "state", "remove_holidays": ["Arbor Day"]})
+    with pytest.raises(CalendarError, match="holidays-: names \\['Arbor Day'\\] that the state's 'holidays' does not have"):
+        county(monkeypatch, {"extends": "state", "holidays-": ["Arbor Day"]})

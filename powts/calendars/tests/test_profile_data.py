@@ -15,8 +15,8 @@ def test_calendar_loads_and_every_holiday_is_cited(slug):
     assert cal.timezone == "America/Chicago" and cal.weekend == {5, 6} and cal.weekend_citation
     for entry in _resolved(slug)["holidays"]:
         assert entry["citation"] and entry["quote"]
-        if entry.get("outside_texts"):
-            assert "outside the texts" in entry["citation"]
+        if entry.get("outside_texts"):  # said in the note (for maintainers), not in the citation people see
+            assert "outside the texts" in entry["note"] and "outside the texts" not in entry["citation"]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -25,8 +25,8 @@ def test_inspection_rules_load_and_are_cited(slug):
     assert {"inspection", "backfill"} <= set(rules.deadlines)
     for d in rules.deadlines.values():
         assert d.citation and d.quote
-        if d.outside_texts:
-            assert "outside the texts" in d.citation
+        if d.outside_texts:  # the flag says so; the citation people see carries no internal note
+            assert "outside the texts" not in d.citation
     for r in rules.notice_rules:
         assert r.citation and r.quote and set(r.applies_to) <= {"*", *rules.system_types}
 

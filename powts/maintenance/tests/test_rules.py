@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from powts.jurisdictions.profiles import ProfileError
-from powts.kernel.profiles import overlay as _merge
+from powts.kernel.profiles import combine as _merge
 from powts.kernel.profiles import own_concern as _own
 from powts.maintenance import rules
 from powts.maintenance.profile import build, maintenance_profile
@@ -112,21 +112,22 @@ def _custom(**over):
 
 
 def test_winter_pause_moves_first_notice_before_the_pause():
-    p = _custom(notices={"mailing": {"winter_pause": {"from": "12-15", "to": "03-01"}}})
+    mailing = _merge(_read("state"), _read("dane"))["notices"]["mailing"]  # cited: restated whole
+    p = _custom(**{"notices+": {"mailing": {**mailing, "winter_pause": {"from": "12-15", "to": "03-01"}}}})
     assert p.paused(D(2026, 12, 15)) and p.paused(D(2027, 3, 1)) and not p.paused(D(2027, 3, 2)) and not p.paused(D(2026, 12, 14))
     s = rules.compute(p, system_type="conventional", installed_on=D(2024, 1, 20), last_serviced_on=None)
     assert s.due_on == D(2027, 1, 20) and s.notice_on == D(2026, 12, 14)
 
 
 def test_mailing_spread_only_ever_earlier():
-    p = _custom(notices={"mailing": {"spread_days": 14}})
+    p = _custom(**{"notices+": {"mailing+": {"spread_days": 14}}})
     offsets = {rules.compute(p, system_type="conventional", installed_on=D(2024, 1, 20), last_serviced_on=None, key=k).notice_on
                for k in range(200)}
     assert min(offsets) == D(2026, 12, 21) - dt.timedelta(days=14) and max(offsets) == D(2026, 12, 21)
 
 
 def test_phase_in_by_year_thirds():
-    p = _custom(program={"phase_in": {"method": "by_year", "years": 3, "first_due_on": "2020-06-01"}})
+    p = _custom(**{"program+": {"phase_in": {"method": "by_year", "years": 3, "first_due_on": "2020-06-01"}}})
     due = {k: rules.compute(p, system_type="conventional", installed_on=D(1990, 1, 1), last_serviced_on=None, key=k).due_on for k in range(3)}
     assert due == {0: D(2020, 6, 1), 1: D(2021, 6, 1), 2: D(2022, 6, 1)}
 

@@ -64,7 +64,7 @@ class Command(BaseCommand):
         annual.add_argument("--year", required=True)
         annual.add_argument("--output", required=True, type=Path)
         demo = sub.add_parser("demo", help="Reports, contracts and notices for the demo county.")
-        demo.add_argument("--jurisdiction", default="dane")
+        demo.add_argument("--jurisdiction", default=None, help="County profile slug (default: the demo's default county)")
         demo.add_argument("--as-of", default=None)
 
     def handle(self, *args, sub, **o):
@@ -171,8 +171,9 @@ class Command(BaseCommand):
         self.stdout.write(f"{unit.name} annual summary {year}: {output}")
 
     def do_demo(self, jurisdiction, as_of, **o):
+        from powts.inventory.demo_data import default_jurisdiction
         from powts.maintenance.demo import load
 
-        unit = _unit(jurisdiction)
+        unit = _unit(jurisdiction or default_jurisdiction())
         summary = load(unit, as_of=_date(as_of, "--as-of") if as_of else None)
         self.stdout.write(f"{unit.name}: " + ", ".join(f"{v:,} {k}" for k, v in summary.items()))
