@@ -16,7 +16,7 @@ from django.utils import timezone
 from powts.core import fields
 from powts.core.fields import FieldError
 from powts.inventory.choices import ComponentKind, OwnerKind
-from powts.inventory.importing import values, vocabulary
+from powts.inventory.importing import rows, values, vocabulary
 
 Parser = Callable[[str, object], object]
 
@@ -149,7 +149,7 @@ COMPONENT = {
 }
 PARCEL = {
     "parcel_number": text(60, required=True),
-    "legal_description": text(5_000),
+    "legal_description": text(rows.MAX_LEGAL_LENGTH),
     "site_address": text(200),
     "municipality": text(100),
     "sewered": yes_no,

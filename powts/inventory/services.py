@@ -122,7 +122,8 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
             parcel = Parcel(jurisdiction=system.jurisdiction, parcel_number=row.parcel_id)
             parcel.save()
             audit_create(parcel, action=action)
-    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude") if k in differences}
+    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude", "legal_description",
+                                                  "sewered") if k in differences}
     if parcel_fields:
         before = snapshot(parcel, list(parcel_fields))
         for k, v in parcel_fields.items():
