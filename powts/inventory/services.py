@@ -6,10 +6,10 @@ from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_delete, audit_update, build_event, snapshot
 from powts.core.refusals import Refused
-from powts.inventory.versions import claim_version, with_reason
 from powts.inventory.choices import ComponentKind, OwnerKind, SystemStatus, SystemType
 from powts.inventory.models import Assignment, Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import search_text_for
+from powts.inventory.versions import claim_version, with_reason
 
 SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
                    "structures_served", "permit_number")
@@ -90,7 +90,8 @@ def system_update(*, system: System, data: dict, action: str = "system edited", 
     claim_version(system, version)
     for field, value in data.items():
         setattr(system, field, value)
-    check_system_dates(system)
+    if {"installed_on", "last_serviced_on"} & set(data):  # a status change alone leaves old records as they are
+        check_system_dates(system)
     system.full_clean()
     system.save()
     audit_update(system, before=before, action=with_reason(action, reason))

@@ -335,3 +335,12 @@ def test_api_patch_gives_the_import_message_and_the_rule(api, system):
     response = api.patch(f"/api/systems/{system.pk}/", {"system_id": "Z", "version": 1, "reason": "x"}, format="json")
     assert response.json()["errors"]["system_id"] == ["system_id cannot be changed here"]
     assert System.objects.get(pk=system.pk).version == 1
+
+
+def test_a_status_change_alone_leaves_inconsistent_old_dates_as_they_are(system):
+    """The date rule applies to an edit of the dates, not to a permit marking an old record failing."""
+    from powts.inventory.services import system_update
+
+    System.objects.filter(pk=system.pk).update(last_serviced_on=dt.date(1999, 1, 1))  # before installation: legacy data
+    system_update(system=System.objects.get(pk=system.pk), data={"status": "failing"}, action="determined failing")
+    assert System.objects.get(pk=system.pk).status == "failing"
