@@ -5,6 +5,8 @@ On SQLite, Django would add a NOT NULL column by copying the whole table (a mill
 would lose the search index's triggers (0002_search_index); SQLite adds a column with a constant default
 in place, so that is done directly. Other databases use Django's own ADD COLUMN.
 """
+import importlib
+
 from django.db import migrations, models
 
 TABLES = {"owner": "inventory_owner", "parcel": "inventory_parcel", "system": "inventory_system"}
@@ -14,6 +16,13 @@ def field():
     return models.PositiveIntegerField(db_default=1, default=1, editable=False)
 
 
+def _field(model):
+    new = field()
+    new.set_attributes_from_name("version")
+    new.model = model  # the default's SQL is compiled against it
+    return new
+
+
 def forwards(apps, schema_editor):
     for model_name, table in TABLES.items():
         if schema_editor.connection.vendor == "sqlite":
@@ -21,15 +30,20 @@ def forwards(apps, schema_editor):
                                   'CHECK ("version" >= 0)')
         else:
             model = apps.get_model("inventory", model_name)
-            new = field()
-            new.set_attributes_from_name("version")
-            schema_editor.add_field(model, new)
+            schema_editor.add_field(model, _field(model))
 
 
 def backwards(apps, schema_editor):
+    # SQLite drops the column by copying the table, which loses the search index's triggers: they are
+    # taken down first and put back (with the index rebuilt) after.
+    search_index = importlib.import_module("powts.inventory.migrations.0002_search_index")
+    if schema_editor.connection.vendor == "sqlite":
+        search_index.backwards(apps, schema_editor)
     for model_name in TABLES:
         model = apps.get_model("inventory", model_name)
-        schema_editor.remove_field(model, model._meta.get_field("version"))
+        schema_editor.remove_field(model, _field(model))
+    if schema_editor.connection.vendor == "sqlite":
+        search_index.forwards(apps, schema_editor)
 
 
 class Migration(migrations.Migration):
