@@ -88,6 +88,11 @@ def _report(**kw):
             "gallons_pumped": "900", **kw}
 
 
+def _edit(**fields):
+    """An edit form's body: the fields, the version the editor saw (1: the world's records are fresh) and a reason."""
+    return {**fields, "version": "1", "reason": "access matrix"}
+
+
 ADMIN = Case(note="Django admin: superusers only; every test role is sent to the admin sign-in page")
 
 TABLE: dict[str, Case | list[Case]] = {
@@ -196,6 +201,36 @@ TABLE: dict[str, Case | list[Case]] = {
                                           body=lambda w: {"result": "passed"}),
     "permits-api-payment": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.invoice.pk}, a_object=True, api=True,
                                 body=lambda w: {"amount": "1.00"}),
+    # -- edits from each record's page (issue 10, item 1): staff of the record's county; users: its administrator
+    "inventory:system-edit": Case(read=STAFF_A, write=STAFF_A, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True,
+                                  body=lambda w: _edit(system_type="conventional", status="active", installed_on="2015-05-01")),
+    "inventory:component-add": Case(read=STAFF_A, write=STAFF_A, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True,
+                                    body=lambda w: _edit(kind="filter", capacity_gallons="")),
+    "inventory:component-edit": Case(read=STAFF_A, write=STAFF_A, a_object=True,
+                                     kwargs=lambda w: {"pk": w.marked.pk, "component_pk": w.component.pk},
+                                     body=lambda w: _edit(kind="septic_tank", capacity_gallons="1250")),
+    "inventory:component-remove": Case(read=STAFF_A, write=STAFF_A, a_object=True,
+                                       kwargs=lambda w: {"pk": w.marked.pk, "component_pk": w.component.pk}, body=lambda w: _edit()),
+    "inventory:parcel-edit": Case(read=STAFF_A, write=STAFF_A, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True,
+                                  body=lambda w: _edit(parcel_number="PMX-1", legal_description="NE 1/4", sewered="on")),
+    "inventory:owner-edit": Case(read=STAFF_A, write=STAFF_A, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True,
+                                 body=lambda w: _edit(name=MARKER, kind="person", mailing_address="2 Marker Lane")),
+    "inventory:parcel-sale": Case(read=STAFF_A, write=STAFF_A, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True,
+                                  body=lambda w: _edit(sold_on=_iso(-1), name="New Buyer", mailing_address="3 Buyer Rd")),
+    "accounts:license-list": Case(read=STAFF, note="licenses are the state's, held by people working in every county"),
+    "accounts:license-edit": Case(read=STAFF, write=STAFF, kwargs=lambda w: {"pk": w.license.pk},
+                                  body=lambda w: _edit(kind="master_plumber", number="MP-222333", holder_name="Plumber P")),
+    "accounts:user-list": Case(read=frozenset({AA}), note="a county administrator's own county's people"),
+    "accounts:user-new": Case(read=frozenset({AA}), write=frozenset({AA}),
+                              body=lambda w: {"username": "new-staff", "email": "new@example.com", "role": "county_staff",
+                                              "reason": "hired"}),
+    "accounts:user-edit": Case(read=frozenset({AA}), write=frozenset({AA}), kwargs=lambda w: {"pk": w.users[SA].pk},
+                               a_object=True, body=lambda w: {"role": "county_staff", "is_active": "on", "reason": "check"}),
+    "accounts:owner-invite": Case(read=frozenset({AA}), write=frozenset({AA}), kwargs=lambda w: {"owner_pk": w.invitee.pk},
+                                  a_object=True, body=lambda w: {"email": "invitee@example.com", "reason": "asked at the counter"}),
+    "accounts:invite-accept": Case(read=EVERYONE, write=EVERYONE, kwargs=lambda w: {"uidb64": "MQ", "token": "not-a-token"},
+                                   note="an unknown or used link: the page says so to everyone, nothing changes",
+                                   body=lambda w: {"new_password1": "x" * 14, "new_password2": "x" * 14}),
     "open311-services": Case(read=EVERYONE),
     "open311-requests": Case(read=EVERYONE, write=EVERYONE, api=True, note="the public Open311 endpoint",
                              body=lambda w: {"jurisdiction_id": "dane", "service_code": "failing-septic",
@@ -312,12 +347,15 @@ class World:
     variance: object = None
     token: str = ""
     uploads: object = None
+    component: object = None
+    license: object = None
+    invitee: object = None
 
 
 @pytest.fixture
 def world(db, tmp_path, settings):
     from powts.accounts.services import license_create, user_create
-    from powts.inventory.models import System
+    from powts.inventory.models import Component, System
     from powts.inventory.services import system_create
     from powts.jurisdictions.services import jurisdiction_ensure
     from powts.maintenance import services as maint
@@ -356,6 +394,9 @@ def world(db, tmp_path, settings):
     owner = w.marked.parcel.owner
     owner.user = w.users[OW]
     owner.save(update_fields=["user"])
+    w.component = Component.objects.create(system=w.marked, kind="septic_tank", capacity_gallons=1000)
+    w.license = w.users[PL].licenses.get()
+    w.invitee = System.objects.get(jurisdiction=dane, system_id="DA-1").parcel.owner
     system_create(jurisdiction=lincoln, system_id="LI-1", parcel_number="PL-1", system_type="conventional",
                   owner_name="Lincoln Owner", installed_on=dt.date(2015, 5, 1))
     permits_demo.load(dane)  # one permit in each state, a soil evaluation, an order and a complaint, through the services

@@ -56,6 +56,8 @@ class License(models.Model):
     mailing_address = models.TextField(blank=True)
     expires_on = models.DateField(null=True, blank=True)
     user = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="licenses")
+    # Moved on by every edit through powts.accounts.services.license_update: a stale form is told, not applied.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["kind", "number"], name="license_kind_number_unique")]

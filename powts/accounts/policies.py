@@ -36,3 +36,19 @@ def is_dnr(user) -> bool:
 
 def is_contractor(user) -> bool:
     return bool(getattr(user, "is_authenticated", False) and user.role in CONTRACTOR_ROLES)
+
+
+def can_manage_users_of(user, jurisdiction_id) -> bool:
+    """A county administrator manages its own county's people (staff, administrators, owners' sign-ins)."""
+    return bool(getattr(user, "is_authenticated", False) and user.role == Role.COUNTY_ADMIN and user.jurisdiction_id
+                and jurisdiction_id is not None and user.jurisdiction_id == jurisdiction_id)
+
+
+def can_manage_users(user) -> bool:
+    return can_manage_users_of(user, getattr(user, "jurisdiction_id", None))
+
+
+def can_edit_licenses(user) -> bool:
+    """County staff keep the licenses of the people who file with them up to date (licenses are the
+    state's, held by people who work in every county, so no county owns one)."""
+    return is_county_staff(user)

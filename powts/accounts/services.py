@@ -1,13 +1,19 @@
 import secrets
+import smtplib
 
+from django.conf import settings
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.core.mail import send_mail
+from django.db import models, transaction
 from django.utils import timezone
 from knox.models import get_token_model
 
+from powts.accounts.choices import COUNTY_ROLES, LicenseKind, Role
 from powts.accounts.models import CalendarFeed, License, User
-from powts.audit.services import audit_create, build_event
+from powts.audit.services import audit_create, audit_update, build_event, snapshot
+from powts.core.refusals import Refused
+from powts.inventory.versions import claim_version, with_reason
 
 
 @transaction.atomic
@@ -97,3 +103,136 @@ def _validate_password(password: str, user: User) -> None:
 
 def _audit_user(user: User, *, action: str, changes: dict) -> None:
     build_event(user, action=action, verb="update", changes=changes).save()
+
+
+# ---------------------------------------------------------------- a county's own people, managed by its administrator
+
+class AccountRefused(Refused):
+    """A change to a person's account that a county administrator may not make, or that breaks a rule."""
+
+
+LICENSE_EDITABLE = ("kind", "number", "holder_name", "business_name", "mailing_address", "expires_on")
+
+
+@transaction.atomic
+def license_update(*, license: License, data: dict, version, reason: str) -> License:
+    """Correct a license on record (a renewal's new expiry, a typing slip in its number). `version`: the one
+    the editor saw; a stale one is refused with what changed (powts.inventory.versions)."""
+    for field in data:
+        if field not in LICENSE_EDITABLE:
+            raise AccountRefused(f"{field} cannot be changed here", field=field)
+    kind, number = data.get("kind", license.kind), data.get("number", license.number)
+    if License.objects.filter(kind=kind, number=number).exclude(pk=license.pk).exists():
+        raise AccountRefused(f"number {number!r} is already on record for another {LicenseKind(kind).label.lower()} license",
+                             field="number")
+    before = snapshot(license, [*data, "version"])
+    claim_version(license, version)
+    for field, value in data.items():
+        setattr(license, field, value)
+    license.full_clean()
+    license.save()
+    audit_update(license, before=before, action=with_reason("license edited", reason))
+    return license
+
+
+def county_users(*, jurisdiction):
+    """A county's people: its staff and administrators, and the owners signed in to its owner records."""
+    from powts.inventory.models import Owner
+
+    owners = Owner.objects.filter(jurisdiction=jurisdiction, user__isnull=False).values("user_id")
+    return User.objects.filter(models.Q(jurisdiction=jurisdiction, role__in=COUNTY_ROLES) |
+                               models.Q(role=Role.OWNER, pk__in=owners))
+
+
+def _check_county_person(*, by: User, person: User) -> None:
+    if not county_users(jurisdiction=by.jurisdiction).filter(pk=person.pk).exists():
+        raise AccountRefused("that person is not one of your county's users", field=None)
+
+
+@transaction.atomic
+def county_user_create(*, by: User, username: str, email: str, role: str, reason: str, accept_url,
+                       first_name: str = "", last_name: str = "") -> User:
+    """A new member of the administrator's county (staff or administrator). No password is set: the
+    person gets an email with a link to choose one (`accept_url(user)` builds it)."""
+    if role not in COUNTY_ROLES:
+        raise AccountRefused(f"role must be {' or '.join(sorted(r.label.lower() for r in COUNTY_ROLES))}", field="role")
+    if User.objects.filter(username__iexact=username).exists():
+        raise AccountRefused(f"username {username!r} is already taken", field="username")
+    user = User(username=username, email=email, role=role, jurisdiction=by.jurisdiction, first_name=first_name,
+                last_name=last_name)
+    user.set_unusable_password()
+    user.full_clean(exclude=["password"])
+    user.save()
+    audit_create(user, action=with_reason(f"account created by {by.display_name}", reason))
+    _send_invitation(user, accept_url(user), county=by.jurisdiction.name, what="the county's POWTS program")
+    return user
+
+
+@transaction.atomic
+def county_user_update(*, by: User, person: User, role: str | None = None, is_active: bool | None = None,
+                       reason: str) -> User:
+    """Change a county person's role (staff or administrator) or sign-in (deactivate, reactivate)."""
+    _check_county_person(by=by, person=person)
+    if person.pk == by.pk:
+        raise AccountRefused("you cannot change your own role or deactivate yourself; ask another administrator",
+                             field="role" if role is not None and role != person.role else "is_active")
+    before = snapshot(person, ["role", "is_active"])
+    if role is not None and role != person.role:
+        if person.role not in COUNTY_ROLES or role not in COUNTY_ROLES:
+            raise AccountRefused("only county staff and administrators change role here", field="role")
+        person.role = role
+    if is_active is not None:
+        person.is_active = is_active
+    person.save(update_fields=["role", "is_active"])
+    event = audit_update(person, before=before, action=with_reason(f"account changed by {by.display_name}", reason))
+    if event and is_active is False:
+        credentials_revoke(user=person, reason="account deactivated")
+    return person
+
+
+@transaction.atomic
+def owner_invite(*, by: User, owner, email: str, reason: str, accept_url) -> User:
+    """Invite a property owner to sign in: an owner account linked to their owner record (they then see
+    only their own property), and an email with a link to choose a password. A refused address (the
+    mail server says it cannot deliver) is a refusal naming `email`, and nothing is kept."""
+    if owner.jurisdiction_id != by.jurisdiction_id:
+        raise AccountRefused("that owner is not in your county's records", field="owner")
+    if owner.user_id:
+        raise AccountRefused(f"{owner.name} already has a sign-in ({owner.user.username})", field="owner")
+    if User.objects.filter(username__iexact=email).exists():
+        raise AccountRefused(f"email {email!r} already has a sign-in; link it from that account instead", field="email")
+    first, _, last = owner.name.partition(" ")
+    user = User(username=email, email=email, role=Role.OWNER, first_name=first[:150], last_name=last[:150])
+    user.set_unusable_password()
+    user.full_clean(exclude=["password"])
+    user.save()
+    audit_create(user, action=with_reason(f"owner invited by {by.display_name}", reason))
+    before = snapshot(owner, ["user_id", "email", "version"])
+    claim_version(owner, None)  # an editor with the owner's form open is told
+    owner.user = user
+    owner.email = owner.email or email
+    owner.save(update_fields=["user", "email", "version"])
+    audit_update(owner, before=before, action=with_reason(f"sign-in {email} linked by {by.display_name}", reason))
+    _send_invitation(user, accept_url(user), county=by.jurisdiction.name, what="your property's septic system records")
+    return user
+
+
+@transaction.atomic
+def invitation_accept(*, user: User, password: str) -> User:
+    """The invited person chooses their password (the link's token is checked by the view)."""
+    _validate_password(password, user)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    _audit_user(user, action="invitation accepted: password chosen", changes={"password": ["(none)", "(set)"]})
+    return user
+
+
+def _send_invitation(user: User, link: str, *, county: str, what: str) -> None:
+    """Sent inside the transaction: a mail server refusing the address undoes the invitation."""
+    body = (f"Hello {user.display_name},\n\n{county} invites you to sign in to powts, where you can see {what}.\n\n"
+            f"Choose your password here (the link works once, for {settings.PASSWORD_RESET_TIMEOUT // 86400} days):\n"
+            f"{link}\n\nYour user name is {user.username}.\n\nIf you did not expect this message, you can ignore it.\n")
+    try:
+        send_mail(f"{county}: your powts sign-in", body, None, [user.email])
+    except (smtplib.SMTPException, OSError) as exc:
+        raise AccountRefused(f"email {user.email!r} could not be sent to: {exc}", field="email") from None

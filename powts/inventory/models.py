@@ -18,6 +18,9 @@ class Parcel(models.Model):
     longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     owner = models.ForeignKey("Owner", null=True, blank=True, on_delete=models.PROTECT, related_name="parcels",
                               help_text="Current owner; the history is in Ownership.")
+    # Moved on by every edit through the services (powts.inventory.services.claim_version): an editor whose
+    # form carries an older number is told what changed instead of overwriting it.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["jurisdiction", "parcel_number"], name="parcel_number_unique")]
@@ -37,6 +40,9 @@ class Owner(models.Model):
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="owner_records")
+    # Moved on by every edit through the services (powts.inventory.services.claim_version): an editor whose
+    # form carries an older number is told what changed instead of overwriting it.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -76,6 +82,9 @@ class System(models.Model):
     # Lower-cased system id, parcel number, address, municipality and owner name: what the search
     # index (SQLite FTS5 trigram / PostgreSQL pg_trgm) is built on.
     search_text = models.TextField(blank=True, editable=False)
+    # Moved on by every edit of the system or its components through the services (powts.inventory.services.claim_version): an editor whose
+    # form carries an older number is told what changed instead of overwriting it.
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     objects = SystemQuerySet.as_manager()
 

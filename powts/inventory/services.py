@@ -4,13 +4,27 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from powts.audit.services import audit_create, audit_update, snapshot
-from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
+from powts.audit.services import audit_create, audit_delete, audit_update, build_event, snapshot
+from powts.core.refusals import Refused
+from powts.inventory.choices import ComponentKind, OwnerKind, SystemStatus, SystemType
 from powts.inventory.models import Assignment, Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import search_text_for
+from powts.inventory.versions import claim_version, with_reason
 
 SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
                    "structures_served", "permit_number")
+
+
+class EditRefused(Refused):
+    """An edit that breaks a rule of the inventory (a date order, a retired system, a number already used)."""
+
+
+def check_system_dates(system: System) -> None:
+    """A system is serviced after it is installed (the import refuses the same row: importing/rows.py)."""
+    if system.installed_on and system.last_serviced_on and system.last_serviced_on < system.installed_on:
+        raise EditRefused(f"installed_on {system.installed_on.isoformat()} is after the last service "
+                          f"(last_serviced_on {system.last_serviced_on.isoformat()}): last_serviced_on is before installed_on",
+                          field="installed_on")
 
 
 BUSINESS_WORDS = (" llc", " inc", " corp", " co.", " company", " church", " club", " association", " trust", " farms")
@@ -43,35 +57,44 @@ def owner_get_or_create(*, jurisdiction, name: str, mailing_address: str = "", a
 
 
 @transaction.atomic
-def parcel_change_owner(*, parcel: Parcel, owner: Owner, action: str = "owner changed", on=None) -> Parcel:
-    """Close the current ownership and open the new one: the parcel keeps its ownership history."""
+def parcel_change_owner(*, parcel: Parcel, owner: Owner, action: str = "owner changed", on=None, seen_version=None) -> Parcel:
+    """Close the current ownership and open the new one: the parcel keeps its ownership history.
+    `seen_version`: the parcel's version the editor saw (a sale entered on its page)."""
     if parcel.owner_id == owner.pk:
         return parcel
     on = on or timezone.localdate()
+    before = snapshot(parcel, ["owner_id", "version"])
+    claim_version(parcel, seen_version)
     Ownership.objects.filter(parcel=parcel, ended_on__isnull=True).update(ended_on=on)
     Ownership.objects.create(parcel=parcel, owner=owner, started_on=on)
-    before = snapshot(parcel, ["owner_id"])
     previous = parcel.owner.name if parcel.owner_id else None
     parcel.owner = owner
     parcel.save(update_fields=["owner"])
     event = audit_update(parcel, before=before, action=action)
     if event:  # the names, not just ids, for the timeline
-        event.changes = {"owner": [previous, owner.name]}
+        event.changes = {"owner": [previous, owner.name], "version": event.changes.get("version")}
         event.save(update_fields=["changes"])
     refresh_search_text(parcel=parcel)
     return parcel
 
 
 @transaction.atomic
-def system_update(*, system: System, data: dict, action: str = "system edited") -> System:
-    before = snapshot(system, [f for f in data if f in SYSTEM_EDITABLE])
-    for field, value in data.items():
+def system_update(*, system: System, data: dict, action: str = "system edited", version: int | None = None,
+                  reason: str = "") -> System:
+    """Change a system's own fields. `version` is the one the editor saw (web form, API): a stale one is
+    refused with what changed meanwhile (StaleEdit). Internal callers (permits, enforcement) pass none."""
+    for field in data:
         if field not in SYSTEM_EDITABLE:
-            raise ValueError(f"{field} cannot be changed here")
+            raise EditRefused(f"{field} cannot be changed here", field=field)
+    before = snapshot(system, [*(f for f in data if f in SYSTEM_EDITABLE), "version"])
+    claim_version(system, version)
+    for field, value in data.items():
         setattr(system, field, value)
+    if {"installed_on", "last_serviced_on"} & set(data):  # a status change alone leaves old records as they are
+        check_system_dates(system)
     system.full_clean()
     system.save()
-    audit_update(system, before=before, action=action)
+    audit_update(system, before=before, action=with_reason(action, reason))
     return system
 
 
@@ -100,7 +123,8 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
             parcel = Parcel(jurisdiction=system.jurisdiction, parcel_number=row.parcel_id)
             parcel.save()
             audit_create(parcel, action=action)
-    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude") if k in differences}
+    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude", "legal_description",
+                                                  "sewered") if k in differences}
     if parcel_fields:
         before = snapshot(parcel, list(parcel_fields))
         for k, v in parcel_fields.items():
@@ -114,7 +138,8 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
 
     fields = [f for f in ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
                           "permit_number", "extra") if f in differences]
-    before = snapshot(system, [*fields, "parcel_id"])
+    before = snapshot(system, [*fields, "parcel_id", "version"])
+    claim_version(system, None)  # an editor with the page open is told the import changed it
     for f in fields:
         setattr(system, f, getattr(row, f))
     system.parcel = parcel
@@ -180,3 +205,154 @@ def assignment_end(*, assignment: Assignment) -> None:
 
     audit_delete(assignment, action=f"assignment to {assignment.user.display_name} ended")
     assignment.delete()
+
+
+# ---------------------------------------------------------------- edits by county staff, from each record's page
+# Each takes the version the editor saw and the reason they typed; each change is audited with that reason.
+
+RETIRED = (SystemStatus.ABANDONED, SystemStatus.REPLACED)
+COMPONENT_EDITABLE = ("kind", "capacity_gallons", "manufacturer", "model", "installed_on")
+PARCEL_EDITABLE = ("parcel_number", "legal_description", "site_address", "municipality", "sewered", "latitude", "longitude")
+OWNER_EDITABLE = ("name", "kind", "mailing_address", "email", "phone")
+
+
+def _only(data: dict, allowed: tuple[str, ...]) -> None:
+    for field in data:
+        if field not in allowed:
+            raise EditRefused(f"{field} cannot be changed here", field=field)
+
+
+def _system_step(system: System, *, version, action: str, changes: dict) -> None:
+    """A change to a part of the system (a component) moves the system's version, in the system's history."""
+    before = system.version
+    claim_version(system, version)
+    build_event(system, action=action, verb="update", changes={**changes, "version": [before, system.version]}).save()
+
+
+def _refuse_retired(system: System) -> None:
+    if system.status in RETIRED:
+        raise EditRefused(f"{system} is {system.get_status_display().lower()}: the components of a retired system "
+                          "are kept as they were; change its status first if it is in use again", field=None)
+
+
+@transaction.atomic
+def component_add(*, system: System, data: dict, version, reason: str) -> Component:
+    _only(data, COMPONENT_EDITABLE)
+    _refuse_retired(system)
+    component = Component(system=system, **data)
+    component.full_clean()
+    component.save()
+    action = with_reason("component added", reason)
+    _system_step(system, version=version, action=action, changes={"component": [None, str(component)]})
+    audit_create(component, action=action)
+    return component
+
+
+@transaction.atomic
+def component_update(*, component: Component, data: dict, version, reason: str) -> Component:
+    _only(data, COMPONENT_EDITABLE)
+    system = component.system
+    _refuse_retired(system)
+    before, label = snapshot(component, list(data)), str(component)
+    for field, value in data.items():
+        setattr(component, field, value)
+    component.full_clean()
+    action = with_reason("component edited", reason)
+    _system_step(system, version=version, action=action, changes={"component": [label, str(component)]})
+    component.save()
+    audit_update(component, before=before, action=action)
+    return component
+
+
+@transaction.atomic
+def component_remove(*, component: Component, version, reason: str) -> None:
+    system = component.system
+    _refuse_retired(system)
+    action = with_reason("component removed", reason)
+    _system_step(system, version=version, action=action, changes={"component": [str(component), None]})
+    audit_delete(component, action=action)
+    component.delete()
+
+
+@transaction.atomic
+def parcel_update(*, parcel: Parcel, data: dict, version, reason: str) -> Parcel:
+    """Legal description, sewered flag, address, municipality, coordinates, even the parcel number (a
+    re-numbering by the county's land records office), unique in the county."""
+    _only(data, PARCEL_EDITABLE)
+    number = data.get("parcel_number")
+    if number is not None and number != parcel.parcel_number and \
+            Parcel.objects.filter(jurisdiction_id=parcel.jurisdiction_id, parcel_number=number).exclude(pk=parcel.pk).exists():
+        raise EditRefused(f"parcel_number {number!r} is already used by another parcel in this county", field="parcel_number")
+    if ("latitude" in data or "longitude" in data) and \
+            (data.get("latitude", parcel.latitude) is None) != (data.get("longitude", parcel.longitude) is None):
+        raise EditRefused("latitude and longitude go together: give both or neither",
+                          field="latitude" if data.get("latitude", parcel.latitude) is None else "longitude")
+    before = snapshot(parcel, [*data, "version"])
+    claim_version(parcel, version)
+    for field, value in data.items():
+        setattr(parcel, field, value)
+    parcel.full_clean()
+    parcel.save()
+    audit_update(parcel, before=before, action=with_reason("parcel edited", reason))
+    refresh_search_text(parcel=parcel)
+    return parcel
+
+
+@transaction.atomic
+def owner_update(*, owner: Owner, data: dict, version, reason: str) -> Owner:
+    """Name, kind, mailing address (where notices go), email and phone."""
+    _only(data, OWNER_EDITABLE)
+    before = snapshot(owner, [*data, "version"])
+    claim_version(owner, version)
+    for field, value in data.items():
+        setattr(owner, field, value)
+    owner.full_clean()
+    owner.save()
+    audit_update(owner, before=before, action=with_reason("owner edited", reason))
+    if "name" in data:
+        for parcel in Parcel.objects.filter(owner=owner).select_related("owner"):
+            refresh_search_text(parcel=parcel)
+    return owner
+
+
+@transaction.atomic
+def owner_create(*, jurisdiction, data: dict, reason: str) -> Owner:
+    """A new owner record (a buyer), audited with the reason."""
+    _only(data, OWNER_EDITABLE)
+    data = {"kind": owner_kind(data.get("name", "")), **{k: v for k, v in data.items() if v is not None}}
+    owner = Owner(jurisdiction=jurisdiction, **data)
+    owner.full_clean()
+    owner.save()
+    audit_create(owner, action=with_reason("owner added", reason))
+    return owner
+
+
+@transaction.atomic
+def ownership_transfer(*, parcel: Parcel, on, version, reason: str, owner: Owner | None = None,
+                       buyer: dict | None = None) -> Ownership:
+    """A sale: the current ownership ends on `on` and the buyer's starts that day. The buyer is `owner`, or
+    from `buyer` (name, mailing address, email, phone): the county's owner record with that name and
+    mailing address (the import's rule for one owner), or a new one made through owner_create."""
+    if (owner is None) == (not buyer):
+        raise EditRefused("name the buyer", field="name")
+    if on is None:
+        raise EditRefused("sold_on is required", field="sold_on")
+    if on > timezone.localdate():
+        raise EditRefused(f"sold_on {on.isoformat()} is in the future", field="sold_on")
+    current = Ownership.objects.filter(parcel=parcel, ended_on__isnull=True).order_by("-started_on").first()
+    if current and current.started_on and on < current.started_on:
+        raise EditRefused(f"sold_on {on.isoformat()} is before the current owner's ownership began "
+                          f"({current.started_on.isoformat()})", field="sold_on")
+    if owner is None:
+        owner = Owner.objects.filter(jurisdiction_id=parcel.jurisdiction_id, name=buyer.get("name", ""),
+                                     mailing_address=buyer.get("mailing_address", "")).first()
+    if owner is not None:
+        if owner.jurisdiction_id != parcel.jurisdiction_id:
+            raise EditRefused("that owner is not in this county's records", field="name")
+        if owner.pk == parcel.owner_id:
+            raise EditRefused(f"{owner.name} already owns this parcel", field="name")
+    else:
+        owner = owner_create(jurisdiction=parcel.jurisdiction, data=buyer, reason=reason)
+    parcel_change_owner(parcel=parcel, owner=owner, action=with_reason(f"sold to {owner.name} on {on.isoformat()}", reason),
+                        on=on, seen_version=version)
+    return Ownership.objects.filter(parcel=parcel, owner=owner, ended_on__isnull=True).latest("id")

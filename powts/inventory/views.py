@@ -13,6 +13,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from powts.accounts.policies import can_manage_users_of
 from powts.audit.choices import Channel
 from powts.core.paging import page_number
 from powts.inventory import policies, selectors
@@ -80,6 +81,8 @@ def system_detail(request, pk: int):
         "history": selectors.system_history(system=system),
         "extra": sorted(system.extra.items()),
         "panels": system_panels(system, request),
+        "can_edit": policies.can_edit_system(request.user, system),
+        "can_invite": can_manage_users_of(request.user, system.jurisdiction_id),
     })
 
 

@@ -23,7 +23,7 @@ class SystemSerializer(serializers.ModelSerializer):
         model = System
         fields = ["id", "url", "jurisdiction", "system_id", "parcel_number", "site_address", "municipality", "owner_name",
                   "system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
-                  "structures_served", "permit_number", "extra"]
+                  "structures_served", "permit_number", "extra", "version"]
 
 
 class SystemDetailSerializer(SystemSerializer):
@@ -49,6 +49,10 @@ class SystemCreateSerializer(serializers.Serializer):
 
 
 class SystemUpdateSerializer(serializers.Serializer):
+    """For the schema: the view parses the body with powts.inventory.edit_fields (the import's parsers)."""
+
+    version = serializers.IntegerField(min_value=1, help_text="The system's version as you read it; a stale one is a 409.")
+    reason = serializers.CharField(max_length=200, help_text="Why: kept in the system's history.")
     system_type = serializers.ChoiceField(choices=SystemType.choices, required=False)
     status = serializers.ChoiceField(choices=SystemStatus.choices, required=False)
     installed_on = serializers.DateField(required=False, allow_null=True)
@@ -69,3 +73,9 @@ class AuditEventSerializer(serializers.ModelSerializer):
 
     def get_actor(self, event) -> str:
         return event.actor.username if event.actor_id else event.actor_label
+
+
+class StaleEditSerializer(serializers.Serializer):
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    current_version = serializers.IntegerField()
+    changes = serializers.ListField(child=serializers.CharField(), help_text="What was changed since your version, oldest first.")

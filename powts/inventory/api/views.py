@@ -2,11 +2,13 @@ from django.core.exceptions import PermissionDenied
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from powts.inventory import policies, selectors, services
+from powts.inventory import edit_fields, policies, selectors, services
 from powts.inventory.api import serializers as s
 from powts.inventory.filtersets import SystemFilterSet
+from powts.inventory.versions import StaleEdit
 
 
 class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -33,16 +35,31 @@ class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                                         **{k: v for k, v in data.validated_data.items() if v is not None})
         return Response(s.SystemDetailSerializer(system, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.SystemUpdateSerializer, responses={200: s.SystemDetailSerializer})
+    @extend_schema(request=s.SystemUpdateSerializer, responses={200: s.SystemDetailSerializer, 409: s.StaleEditSerializer})
     def partial_update(self, request, pk=None, format=None):
+        """Change a system's fields: `version` (the one you read) and `reason` are required. The values are
+        parsed as the import and the web form parse them (same messages); a stale `version` is a 409 with
+        what changed since."""
         if not policies.can_edit_systems(request.user):
             raise PermissionDenied("Only county staff change systems.")
         system = selectors.system_get(user=request.user, pk=pk)
         if not policies.can_edit_system(request.user, system):
             raise PermissionDenied("That system is in another county.")
-        data = s.SystemUpdateSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        services.system_update(system=system, data=data.validated_data, action="system edited through the API")
+        if not isinstance(request.data, dict):
+            raise ValidationError({"non_field_errors": ["send a JSON object of the fields to change"]})
+        unknown = sorted(k for k in request.data if k not in edit_fields.SYSTEM and k not in ("version", "reason"))
+        data, errors = edit_fields.parse(edit_fields.SYSTEM, request.data, partial=True)
+        meta, meta_errors = edit_fields.parse({"version": edit_fields.version, "reason": edit_fields.reason}, request.data,
+                                              partial=False)
+        errors.update(meta_errors)
+        for name in unknown:
+            errors[name] = [f"{name} cannot be changed here"]
+        if errors:
+            raise ValidationError(errors)
+        try:
+            services.system_update(system=system, data=data, action="system edited through the API", **meta)
+        except StaleEdit as exc:
+            return Response(exc.as_dict(), status=status.HTTP_409_CONFLICT)
         return Response(s.SystemDetailSerializer(system, context={"request": request}).data)
 
     @extend_schema(responses={200: s.AuditEventSerializer(many=True)})

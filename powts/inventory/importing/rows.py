@@ -23,6 +23,7 @@ _CHECKS = (
     ("bedrooms", values.parse_count, 1_000),
     ("latitude", values.parse_coordinate, 90),
     ("longitude", values.parse_coordinate, 180),
+    ("sewered", values.parse_yes_no, None),
 )
 
 
@@ -38,10 +39,12 @@ def max_lengths() -> dict[str, int]:
         model, name = target if isinstance(target, tuple) else (target, column)
         out[column] = model._meta.get_field(name).max_length
     out["owner_mailing_address"] = MAX_EXTRA_LENGTH  # a TextField: bounded only against absurd cells
+    out["legal_description"] = MAX_LEGAL_LENGTH
     return out
 
 
 MAX_EXTRA_LENGTH = 2000  # a column powts does not know, kept in System.extra
+MAX_LEGAL_LENGTH = 5000  # a parcel's legal description (the edit form's bound too: inventory/edit_fields.py)
 
 
 @dataclass(slots=True)
@@ -63,6 +66,8 @@ class InventoryRow:
     longitude: Decimal | None = None
     permit_number: str = ""
     extra: dict = field(default_factory=dict)
+    legal_description: str = ""
+    sewered: bool = False
 
 
 def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
@@ -116,5 +121,5 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
         system_id=cells["system_id"], parcel_id=cells["parcel_id"], system_type=system_type,
         owner_name=cells["owner_name"], site_address=cells["site_address"], municipality=cells["municipality"],
         owner_mailing_address=cells["owner_mailing_address"], status=status,
-        permit_number=cells["permit_number"], extra=extra, **parsed,
+        permit_number=cells["permit_number"], legal_description=cells["legal_description"], extra=extra, **parsed,
     )

@@ -91,6 +91,22 @@ def parse_coordinate(column: str, raw, limit: int) -> Decimal | None:
     return value.quantize(Decimal("0.000001"))
 
 
+_YES = {"yes", "y", "true", "1", "sewered", "x"}
+_NO = {"no", "n", "false", "0", "not sewered", "unsewered", ""}
+
+
+def parse_yes_no(column: str, raw) -> bool:
+    """A yes/no cell ('yes', 'Y', 'true', 1, blank for no): the sewered flag."""
+    if isinstance(raw, bool):
+        return raw
+    word = " ".join(text(raw).lower().split())
+    if word in _YES:
+        return True
+    if word in _NO:
+        return False
+    raise BadValue(f"{column} {text(raw)[:30]!r} is not yes or no")
+
+
 def text(raw) -> str:
     if type(raw) is str:  # the CSV case, first: this runs for every cell of a million-row file
         return raw.strip()

@@ -71,17 +71,19 @@ def test_create_then_duplicate_id_is_refused(api, dane):
 
 def test_patch_is_audited_as_api_with_the_user(api, two, staff):
     system = System.objects.get(system_id="DA-1")
-    response = api.patch(f"/api/systems/{system.pk}/", {"status": "failing"}, format="json")
-    assert response.status_code == 200 and response.json()["status"] == "failing"
+    response = api.patch(f"/api/systems/{system.pk}/", {"status": "failing", "version": 1, "reason": "pump alarm"},
+                         format="json")
+    assert response.status_code == 200 and response.json()["status"] == "failing" and response.json()["version"] == 2
     event = AuditEvent.objects.get(content_type__model="system", object_id=system.pk, verb="update")
-    assert (event.channel, event.actor, event.changes) == ("api", staff, {"status": ["active", "failing"]})
+    assert (event.channel, event.actor, event.changes) == ("api", staff, {"status": ["active", "failing"], "version": [1, 2]})
     history = api.get(f"/api/systems/{system.pk}/history/").json()
-    assert history[0]["action"] == "system edited through the API" and history[0]["actor"] == "sam"
+    assert history[0]["action"] == "system edited through the API: pump alarm" and history[0]["actor"] == "sam"
 
 
 def test_patch_bad_date_is_400(api, two):
     system = System.objects.get(system_id="DA-1")
-    response = api.patch(f"/api/systems/{system.pk}/", {"installed_on": "1978-13-01"}, format="json")
+    response = api.patch(f"/api/systems/{system.pk}/", {"installed_on": "1978-13-01", "version": 1, "reason": "typo"},
+                         format="json")
     assert response.status_code == 400 and "installed_on" in response.json()["errors"]
 
 

@@ -136,7 +136,8 @@ def test_a_changed_row_updates_the_system_and_the_audit_says_before_and_after(da
     assert Component.objects.get(system=system).capacity_gallons == 1500
     event = AuditEvent.objects.filter(object_id=system.pk, content_type__model="system", verb="update").get()
     assert event.action == "imported from feb.csv" and event.channel == "import"
-    assert event.changes == {"installed_on": ["1990-01-01", "1991-02-03"]}
+    # the version step tells an editor with the system's form open that the import changed it
+    assert event.changes == {"installed_on": ["1990-01-01", "1991-02-03"], "version": [1, 2]}
 
 
 def test_a_new_owner_name_is_an_owner_change_with_history(dane, write_csv):
@@ -148,7 +149,7 @@ def test_a_new_owner_name_is_an_owner_change_with_history(dane, write_csv):
     assert history[0][0] == "Jane Smith" and history[0][1] is not None
     assert history[1] == ("Robert Brown", None)
     event = AuditEvent.objects.get(content_type__model="parcel", verb="update")
-    assert event.changes == {"owner": ["Jane Smith", "Robert Brown"]}
+    assert event.changes == {"owner": ["Jane Smith", "Robert Brown"], "version": [1, 2]}
     assert "owner changed" in event.action
 
 
