@@ -32,3 +32,23 @@ def municipalities(*, jurisdiction_id: int | None) -> list[str]:
         found = list(qs.order_by("municipality").values_list("municipality", flat=True).distinct())
         cache.set(key, found, 300)
     return found
+
+
+def systems_at_address(*, jurisdiction, address: str, limit: int = 10) -> list[System]:
+    """The systems in use on the parcels whose site address is `address`, compared normalised
+    ("1234 County Road K, Madison" finds "1234 CTY RD K"). Empty when the address has no house number."""
+    from powts.inventory.addresses import house_number, normalised
+    from powts.inventory.choices import RETIRED_STATUSES
+
+    wanted = normalised(address)
+    number = house_number(address)
+    if not number:
+        return []
+    # Narrowed by the house number in SQL, compared normalised in Python (a handful of rows).
+    candidates = (Parcel.objects.filter(jurisdiction=jurisdiction, site_address__istartswith=number)
+                  .values_list("pk", "site_address")[:500])
+    parcels = [pk for pk, site in candidates if normalised(site) == wanted]
+    if not parcels:
+        return []
+    return list(System.objects.filter(parcel_id__in=parcels).exclude(status__in=RETIRED_STATUSES)
+                .select_related("parcel").order_by("system_id")[:limit])

@@ -5,6 +5,7 @@ import datetime as dt
 
 from django.db.models import Count, Q
 
+from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
 from powts.maintenance import rules
 from powts.maintenance.choices import ReviewStatus
@@ -46,6 +47,7 @@ def _unsynced(jurisdiction, as_of):
     from powts.maintenance.services import events_for
 
     missing = list(System.objects.filter(jurisdiction=jurisdiction, maintenance_schedule__isnull=True)
+                   .exclude(status__in=RETIRED_STATUSES)
                    .values_list("pk", "system_id", "system_type", "installed_on", "last_serviced_on", "parcel__municipality")[:200000])
     if not missing:
         return []
@@ -134,7 +136,8 @@ def system_maintenance(*, system: System) -> dict:
 
     explanation = rules.compute(profile, system_type=system.system_type, installed_on=system.installed_on,
                                 last_serviced_on=system.last_serviced_on, events=events_for([system.pk]).get(system.pk, []),
-                                key=system.pk, municipality=system.parcel.municipality).explanation
+                                key=system.pk, municipality=system.parcel.municipality,
+                                retired=system.status if system.status in RETIRED_STATUSES else "").explanation
     return {
         "maintenance_schedule": schedule,
         "maintenance_explanation": explanation,
