@@ -8,7 +8,7 @@ from django.db.models import Count, Q
 from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
 from powts.maintenance import rules
-from powts.maintenance.choices import ReviewStatus
+from powts.maintenance.choices import ReportKind, ReviewStatus
 from powts.maintenance.models import HoldingTankReport, Notice, Report, Schedule
 from powts.maintenance.profile import maintenance_profile
 
@@ -146,7 +146,19 @@ def system_maintenance(*, system: System) -> dict:
         "maintenance_contracts": list(system.servicing_contracts.all()[:10]),
         "maintenance_holding_reports": list(HoldingTankReport.objects.filter(system=system)[:10]),
         "maintenance_lead_days": profile.lead_time_days,
+        "maintenance_last_measure": last_measure(system=system, profile=profile),
     }
+
+
+def last_measure(*, system: System, profile) -> dict | None:
+    """The latest sludge and scum measure reported, in words the page shows beside the last service date."""
+    r = (system.maintenance_reports.exclude(review_status=ReviewStatus.REJECTED).filter(sludge_scum_fraction__isnull=False)
+         .order_by("-work_date", "-id").first())
+    if r is None:
+        return None
+    return {"percent": f"{r.sludge_scum_fraction * 100:.0f}%", "on": r.work_date, "kind": r.get_kind_display().lower(),
+            "pump": r.kind == ReportKind.INSPECTION and rules.needs_pumping(profile, r.sludge_scum_fraction),
+            "citation": profile.citations["sludge"]}
 
 
 def reports_visible(*, user):
