@@ -517,5 +517,7 @@ def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.
     report.full_clean(exclude=["filed_by", "license"])
     report.save()
     audit_create(report, action="semiannual holding tank report filed (Dane County Code s. 46.06(5)(b)2.)")
+    last = max(dt.date.fromisoformat(item["date"]) for item in services)
+    system_record_service(system=system, on=last, cause=f"holding tank report {start.isoformat()} to {end.isoformat()}")
     schedule_refresh(system=system, action=f"due date moved by {report}")
     return report
