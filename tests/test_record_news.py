@@ -344,3 +344,14 @@ def test_inspection_moves_the_date_only_below_one_third(dane, old_system, pumper
     percent = f"{Decimal(fraction) * 100:.0f}%"
     assert f"Last sludge and scum measure: {percent} of the tank" in page
     assert ("does not restart the cycle" in page) is not moves
+
+
+def test_address_match_reads_abbreviations_both_ways(dane):
+    """"1234 County Road K, Madison WI" is the parcel "1234 CTY RD K"; another road or house number is not."""
+    from powts.inventory.selectors import systems_at_address
+
+    system_create(jurisdiction=dane, system_id="DA-9", parcel_number="P-9", system_type="mound", owner_name="K Owner",
+                  site_address="1234 CTY RD K", installed_on=D(2010, 1, 1))
+    assert [s.system_id for s in systems_at_address(jurisdiction=dane, address="1234 County Road K, Madison WI")] == ["DA-9"]
+    assert systems_at_address(jurisdiction=dane, address="1234 County Road KK") == []
+    assert systems_at_address(jurisdiction=dane, address="234 County Road K") == []
