@@ -181,6 +181,11 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 POWTS_SYSTEM_PANELS = [
     ("maintenance/_system_maintenance.html", "powts.maintenance.views.system_context"),
     ("permits/_system_permits.html", "powts.permits.panels.system_context"),
+    ("permits/_system_complaints.html", "powts.permits.panels.system_complaints"),
+]
+# Sections other apps add to the maintenance dashboard's lists: (template, "module.function(jurisdiction, user)").
+POWTS_DASHBOARD_PANELS = [
+    ("permits/_dashboard_complaints.html", "powts.permits.panels.dashboard_complaints"),
 ]
 
 # Run after an inventory import stored something: f(jurisdiction=...) -> summary dict.

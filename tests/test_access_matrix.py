@@ -155,6 +155,8 @@ TABLE: dict[str, Case | list[Case]] = {
     "permits:complaint-new": Case(read=EVERYONE, write=EVERYONE, note="the public complaint form",
                                   body=lambda w: {"jurisdiction": "dane", "service_code": "failing-septic",
                                                   "description": "Wet ground", "address": "1 Main St"}),
+    "permits:complaint-link": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.complaint.pk}, a_object=True,
+                                   body=lambda w: {"system_id": "DA-1"}, note="staff link a queued complaint to its system"),
     "permits:site": Case(read=SIGNED_IN, note="staff see their county's; a soil tester their own reports"),
     "permits:site-post": [
         Case(write=STAFF, kwargs=lambda w: {"what": "order"},

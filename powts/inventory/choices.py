@@ -26,6 +26,10 @@ class SystemStatus(models.TextChoices):
     REPLACED = "replaced", "Replaced"
 
 
+# No longer in use: off the maintenance program, never sent a notice.
+RETIRED_STATUSES = frozenset({SystemStatus.ABANDONED, SystemStatus.REPLACED})
+
+
 class ComponentKind(models.TextChoices):
     SEPTIC_TANK = "septic_tank", "Septic tank"
     HOLDING_TANK = "holding_tank", "Holding tank"

@@ -32,3 +32,34 @@ def municipalities(*, jurisdiction_id: int | None) -> list[str]:
         found = list(qs.order_by("municipality").values_list("municipality", flat=True).distinct())
         cache.set(key, found, 300)
     return found
+
+
+def systems_at_address(*, jurisdiction, address: str, limit: int = 10) -> list[System]:
+    """The systems in use on the parcels whose site address is `address`, compared normalised
+    ("12 Lake Road, Verona" finds "12 LAKE RD"). Empty when the address has no house number.
+
+    Candidates come from the search index (powts.inventory.search), never a scan of the county's
+    parcels: the house number when it has three characters or more, else the number and the next word
+    as written; a complaint whose address is written too differently goes to staff to link."""
+    from powts.inventory.addresses import house_number, normalised
+    from powts.inventory.choices import RETIRED_STATUSES
+    from powts.inventory.search import search
+
+    wanted = normalised(address)
+    number = house_number(address)
+    if not number:
+        return []
+    words = wanted.split()
+    if len(words) < 2:
+        return []
+    raw = (address or "").split(",", 1)[0].lower().split()
+    live = System.objects.filter(jurisdiction=jurisdiction).exclude(status__in=RETIRED_STATUSES)
+    # The number and the next word as written first (selective); the number alone when that finds nothing
+    # ("County Road K" against "CTY RD K").
+    for query in (" ".join(raw[:2]), number if len(number) >= 3 else ""):
+        if len(query) < 3:
+            continue
+        found = [s for s in search(live, query).select_related("parcel").order_by()[:2000] if normalised(s.parcel.site_address) == wanted]
+        if found:
+            return sorted(found, key=lambda s: s.system_id)[:limit]
+    return []

@@ -5,6 +5,14 @@ class ReportKind(models.TextChoices):
     INSPECTION = "inspection", "Inspection"
     PUMPING = "pumping", "Pumping"
     SERVICING = "servicing", "Servicing"
+    ABANDONMENT = "abandonment", "Abandonment (final report)"
+
+
+class AbandonmentMethod(models.TextChoices):
+    """How the tank was abandoned (Dane County Code s. 46.11(5)2.; SPS 383)."""
+
+    CRUSHED_FILLED = "crushed_filled", "Tank crushed and filled"
+    REMOVED = "removed", "Tank removed"
 
 
 class ReviewStatus(models.TextChoices):

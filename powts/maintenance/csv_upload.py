@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from powts.maintenance.services import report_submit
 
 COLUMNS = ["system_id", "kind", "work_date", "license_number", "sludge_scum_fraction", "effluent_ponding", "gallons_pumped",
-           "disposal_site", "components_serviced", "failure_observed", "water_meter_reading", "location", "notes"]
+           "disposal_site", "components_serviced", "failure_observed", "water_meter_reading", "abandonment_method", "location", "notes"]
 REQUIRED = ["system_id", "kind", "work_date", "license_number"]
 
 

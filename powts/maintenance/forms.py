@@ -1,6 +1,6 @@
 from django import forms
 
-from powts.maintenance.choices import ReportKind
+from powts.maintenance.choices import AbandonmentMethod, ReportKind
 
 YES_NO = [("", "Not checked"), ("no", "No"), ("yes", "Yes")]
 
@@ -19,6 +19,8 @@ class ReportForm(forms.Form):
     effluent_ponding = forms.ChoiceField(choices=YES_NO, required=False, label="Effluent ponding on the surface?")
     failure_observed = forms.BooleanField(required=False, label="Signs of failure observed")
     components_serviced = forms.CharField(required=False, max_length=300, label="Components serviced")
+    abandonment_method = forms.ChoiceField(choices=[("", "Not an abandonment"), *AbandonmentMethod.choices], required=False,
+                                           label="Abandonment: how the tank was abandoned")
     location = forms.CharField(required=False, max_length=200, label="Location (if the id is not found)")
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
 

@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from powts.audit.choices import Channel
 from powts.core.querysets import RoleScopedQuerySet
-from powts.maintenance.choices import NoticeKind, ReportKind, ReviewStatus
+from powts.maintenance.choices import AbandonmentMethod, NoticeKind, ReportKind, ReviewStatus
 
 
 class Schedule(models.Model):
@@ -83,6 +83,8 @@ class Report(models.Model):
     components_serviced = models.CharField(max_length=300, blank=True)
     failure_observed = models.BooleanField(default=False)
     water_meter_reading = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    abandonment_method = models.CharField(max_length=20, choices=AbandonmentMethod.choices, blank=True,
+                                          help_text="A final report of abandonment: how the tank was abandoned.")
     notes = models.TextField(blank=True)
     filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="maintenance_reports")
     channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.WEB)

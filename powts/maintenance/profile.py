@@ -62,6 +62,8 @@ class MaintenanceProfile:
     # Who may report on which system, and what filing lets them read (reports.contractors).
     any_contractor_reports: bool = True
     filer_reads_system: bool = False
+    # The fees.yaml code charged with a final report of abandonment; "" when the county charges none.
+    abandonment_fee_code: str = ""
 
     def type_rule(self, system_type: str) -> TypeRule:
         found = self.types.get(system_type)
@@ -151,6 +153,8 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
     _need_cite(holding, f"{where} holding_tanks", "contract_citation")
     contractors = reports.get("contractors") or {}
     _need_cite(contractors, f"{where} reports.contractors")
+    abandonment = raw.get("abandonment") or {}
+    _need_cite(abandonment, f"{where} abandonment")
     try:
         fraction = Fraction(str(sludge.get("pump_at_fraction", "1/3")))
     except (ValueError, ZeroDivisionError):
@@ -187,7 +191,9 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
             "holding_report": holding.get("report_citation", ""),
             "water_meter": holding.get("water_meter_citation", ""),
             "contractors": contractors["citation"],
+            "abandonment": abandonment["citation"],
         },
+        abandonment_fee_code=abandonment.get("fee_code") or "",
     )
 
 

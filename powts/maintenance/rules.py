@@ -108,9 +108,15 @@ def notice_date(profile: MaintenanceProfile, due_on: dt.date, key) -> dt.date:
 
 
 def compute(profile: MaintenanceProfile, *, system_type: str, installed_on: dt.date | None,
-            last_serviced_on: dt.date | None, events: list[Event] = (), key: int = 0, municipality: str = "") -> Schedule:
+            last_serviced_on: dt.date | None, events: list[Event] = (), key: int = 0, municipality: str = "",
+            retired: str = "") -> Schedule:
+    """`retired`: the status of a system no longer in use ("replaced", "abandoned"), "" for one in use."""
     tr = profile.type_rule(system_type)
     out = Schedule(rule=tr.rule, interval_months=tr.interval_months)
+    if retired:
+        out.exempt = True
+        out.explanation.append(f"{retired}: no longer in use, so no longer on the maintenance program")
+        return out
     if tr.rule == "exempt":
         out.exempt = True
         out.explanation.append(f"{system_type}: not on a maintenance cycle ({tr.citation})")

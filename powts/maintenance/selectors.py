@@ -5,9 +5,10 @@ import datetime as dt
 
 from django.db.models import Count, Q
 
+from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
 from powts.maintenance import rules
-from powts.maintenance.choices import ReviewStatus
+from powts.maintenance.choices import ReportKind, ReviewStatus
 from powts.maintenance.models import HoldingTankReport, Notice, Report, Schedule
 from powts.maintenance.profile import maintenance_profile
 
@@ -46,6 +47,7 @@ def _unsynced(jurisdiction, as_of):
     from powts.maintenance.services import events_for
 
     missing = list(System.objects.filter(jurisdiction=jurisdiction, maintenance_schedule__isnull=True)
+                   .exclude(status__in=RETIRED_STATUSES)
                    .values_list("pk", "system_id", "system_type", "installed_on", "last_serviced_on", "parcel__municipality")[:200000])
     if not missing:
         return []
@@ -134,7 +136,8 @@ def system_maintenance(*, system: System) -> dict:
 
     explanation = rules.compute(profile, system_type=system.system_type, installed_on=system.installed_on,
                                 last_serviced_on=system.last_serviced_on, events=events_for([system.pk]).get(system.pk, []),
-                                key=system.pk, municipality=system.parcel.municipality).explanation
+                                key=system.pk, municipality=system.parcel.municipality,
+                                retired=system.status if system.status in RETIRED_STATUSES else "").explanation
     return {
         "maintenance_schedule": schedule,
         "maintenance_explanation": explanation,
@@ -143,7 +146,19 @@ def system_maintenance(*, system: System) -> dict:
         "maintenance_contracts": list(system.servicing_contracts.all()[:10]),
         "maintenance_holding_reports": list(HoldingTankReport.objects.filter(system=system)[:10]),
         "maintenance_lead_days": profile.lead_time_days,
+        "maintenance_last_measure": last_measure(system=system, profile=profile),
     }
+
+
+def last_measure(*, system: System, profile) -> dict | None:
+    """The latest sludge and scum measure reported, in words the page shows beside the last service date."""
+    r = (system.maintenance_reports.exclude(review_status=ReviewStatus.REJECTED).filter(sludge_scum_fraction__isnull=False)
+         .order_by("-work_date", "-id").first())
+    if r is None:
+        return None
+    return {"percent": f"{r.sludge_scum_fraction * 100:.0f}%", "on": r.work_date, "kind": r.get_kind_display().lower(),
+            "pump": r.kind == ReportKind.INSPECTION and rules.needs_pumping(profile, r.sludge_scum_fraction),
+            "citation": profile.citations["sludge"]}
 
 
 def reports_visible(*, user):

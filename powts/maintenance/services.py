@@ -19,9 +19,12 @@ from powts.accounts.models import License, User
 from powts.accounts.policies import is_county_staff, is_county_staff_of
 from powts.audit.services import audit_create, audit_update, build_event, snapshot
 from powts.core import fields
+from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
 from powts.maintenance import policies, rules
-from powts.maintenance.choices import ReportKind, ReviewStatus
+from powts.core.news import publish
+from powts.inventory.lifecycle import system_record_service
+from powts.maintenance.choices import AbandonmentMethod, ReportKind, ReviewStatus
 from powts.maintenance.models import (
     HoldingTankReport,
     Report,
@@ -58,9 +61,14 @@ def events_for(system_ids: list[int], holding: bool = True) -> dict[int, list[ru
     return out
 
 
-def _computed(profile, *, pk, system_type, installed_on, last_serviced_on, municipality, events) -> rules.Schedule:
+def retired(status: str) -> str:
+    """The status word when a system is no longer in use (off the program), else ""."""
+    return status if status in RETIRED_STATUSES else ""
+
+
+def _computed(profile, *, pk, system_type, installed_on, last_serviced_on, municipality, events, status="") -> rules.Schedule:
     return rules.compute(profile, system_type=system_type, installed_on=installed_on, last_serviced_on=last_serviced_on,
-                         events=events, key=pk, municipality=municipality or "")
+                         events=events, key=pk, municipality=municipality or "", retired=retired(status))
 
 
 def _apply(row: Schedule, result: rules.Schedule) -> bool:
@@ -91,7 +99,7 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
         events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
     result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
                        last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
-                       events=events)
+                       events=events, status=system.status)
     row = Schedule.objects.select_for_update().filter(pk=system.pk).order_by().first()
     created = row is None
     if created:
@@ -119,24 +127,25 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
     qs = (System.objects.filter(jurisdiction=jurisdiction)
           .values_list("pk", "system_id", "system_type", "installed_on", "last_serviced_on", "parcel__municipality",
                        "maintenance_schedule__system_id", "maintenance_schedule__src_system_type",
-                       "maintenance_schedule__src_installed_on", "maintenance_schedule__src_last_serviced_on")
+                       "maintenance_schedule__src_installed_on", "maintenance_schedule__src_last_serviced_on",
+                       "status", "maintenance_schedule__exempt")
           .order_by("pk"))
     todo_new, todo_stale = [], []
     for row in qs.iterator(chunk_size=chunk):
         if row[6] is None:
             todo_new.append(row)
-        elif (row[7], row[8], row[9]) != (row[2], row[3], row[4]):
+        elif (row[7], row[8], row[9]) != (row[2], row[3], row[4]) or (retired(row[10]) and not row[11]):
             todo_stale.append(row)
     created = updated = 0
     for start in range(0, len(todo_new), chunk):
         part = todo_new[start:start + chunk]
         events = events_for([r[0] for r in part])
         objs = []
-        for pk, ref, stype, inst, serv, muni, *_ in part:
+        for pk, ref, stype, inst, serv, muni, _, _, _, _, status, _ in part:
             s = Schedule(system_id=pk, jurisdiction_id=jurisdiction.pk, system_ref=ref, src_system_type=stype,
                          src_installed_on=inst, src_last_serviced_on=serv)
             _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
-                                events=events.get(pk, [])))
+                                events=events.get(pk, []), status=status))
             objs.append(s)
         with transaction.atomic():
             Schedule.objects.bulk_create(objs, batch_size=1000, ignore_conflicts=True)
@@ -146,10 +155,10 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
         events = events_for([r[0] for r in part])
         with transaction.atomic():
             rows = Schedule.objects.select_for_update().in_bulk([r[0] for r in part])
-            for pk, ref, stype, inst, serv, muni, *_ in part:
+            for pk, ref, stype, inst, serv, muni, _, _, _, _, status, _ in part:
                 s = rows[pk]
                 _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
-                                    events=events.get(pk, [])))
+                                    events=events.get(pk, []), status=status))
                 s.src_system_type, s.src_installed_on, s.src_last_serviced_on, s.system_ref = stype, inst, serv, ref
             Schedule.objects.bulk_update(list(rows.values()), [*SCHEDULE_FIELDS, "due_extended_from", "stage", "stage_on", "delinquent", "system_ref",
                                                                "src_system_type", "src_installed_on", "src_last_serviced_on"], batch_size=1000)
@@ -264,6 +273,15 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     components = _text(data, "components_serviced", 300, errors)
     location = _text(data, "location", 200, errors)
     notes = _text(data, "notes", 4000, errors)
+    method = _text(data, "abandonment_method", 20, errors)
+    if kind == ReportKind.ABANDONMENT and method not in AbandonmentMethod.values:
+        errors.setdefault("abandonment_method", f"abandonment_method: say how the tank was abandoned ({', '.join(AbandonmentMethod.values)}) "
+                                                f"({profile.citations['abandonment']})")
+    elif kind != ReportKind.ABANDONMENT and method:
+        errors.setdefault("abandonment_method", "abandonment_method is only for a final report of abandonment")
+    if kind == ReportKind.ABANDONMENT and gallons is None and "gallons_pumped" not in errors:
+        errors["gallons_pumped"] = (f"gallons_pumped is required: a final report of abandonment verifies that the tank's contents were "
+                                    f"removed ({profile.citations['abandonment']})")
     system = None
     if ref and "system_id" not in errors:
         system = System.objects.select_related("parcel").filter(jurisdiction=jurisdiction, system_id=ref).first()
@@ -274,6 +292,9 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
         if (system and kind == ReportKind.PUMPING and meter is None and system.system_type == "holding_tank" and profile.water_meter_remedy
                 and work_date and ServicingContract.objects.filter(system=system, water_meter_required=True, starts_on__lte=work_date).exists()):
             errors["water_meter_reading"] = f"water_meter_reading is required at each pumping of this holding tank ({profile.citations['water_meter']})"
+        if kind == ReportKind.ABANDONMENT and "system_id" not in errors and (system is None or system.status in RETIRED_STATUSES):
+            errors["system_id"] = (f"system {ref} is not in the inventory: a final report of abandonment is for a system on record"
+                                   if system is None else f"system {ref} is already {system.get_status_display().lower()}")
         if system and kind == ReportKind.INSPECTION and fraction is None and "sludge_scum_fraction" not in errors:
             rule = profile.types.get(system.system_type)
             if rule and rule.rule == "septic_tank":
@@ -285,7 +306,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
         "system_ref": ref, "kind": kind, "work_date": work_date, "sludge_scum_fraction": fraction,
         "effluent_ponding": ponding, "gallons_pumped": gallons, "failure_observed": bool(failure),
         "water_meter_reading": meter, "disposal_site": disposal_site, "components_serviced": components,
-        "location": location, "notes": notes,
+        "location": location, "notes": notes, "abandonment_method": method,
     }
     return cleaned, system, lic
 
@@ -320,8 +341,9 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     try:
         with transaction.atomic():
             report.save()
-            audit_create(report, action=_report_action(report))
+            audit_create(report, action=_report_action(report, profile))
             if system:
+                _tell_the_inventory(report, system, profile)
                 # Another report for the same system stored since the read: read again, inside the lock.
                 seen = sum(1 for e in events if e.source == "report")
                 if Report.objects.filter(system=system).exclude(review_status=ReviewStatus.REJECTED).count() != seen:
@@ -343,7 +365,23 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     return Submitted(report, True)
 
 
-def _report_action(report: Report) -> str:
+def _tell_the_inventory(report: Report, system: System, profile) -> None:
+    """The system record says what the report says: the last qualifying inspection or pumping (the date
+    the cycle runs from, shown on the system page), or, for a final report, that it is abandoned."""
+    if report.kind == ReportKind.ABANDONMENT:
+        publish("abandonment.reported", report=report)
+        system.refresh_from_db(fields=["status"])
+        return
+    rule = profile.type_rule(system.system_type).rule
+    if rules.qualifies(rule, rules.Event(report.work_date, report.kind, report.sludge_scum_fraction), profile):
+        system_record_service(system=system, on=report.work_date,
+                              cause=f"{report.get_kind_display().lower()} report of {report.work_date.isoformat()} "
+                                    f"by license {report.license.number}")
+
+
+def _report_action(report: Report, profile=None) -> str:
+    if report.kind == ReportKind.ABANDONMENT:
+        return f"final report of abandonment filed ({profile.citations['abandonment'] if profile else ''})"
     bits = [f"{report.get_kind_display().lower()} report filed"]
     if report.late:
         bits.append("late (SPS 383.55)")
@@ -377,6 +415,7 @@ def report_match(*, report: Report, system: System) -> Report:
     report.system, report.review_status = system, ReviewStatus.MATCHED
     report.save(update_fields=["system", "review_status"])
     audit_update(report, before=before, action=f"queued report matched to {system}")
+    _tell_the_inventory(report, system, profile_for(system.jurisdiction))
     schedule_refresh(system=system, action=f"due date moved by {report}")
     return report
 
@@ -479,5 +518,7 @@ def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.
     report.full_clean(exclude=["filed_by", "license"])
     report.save()
     audit_create(report, action=f"holding tank servicing report filed ({cite})")
+    last = max(dt.date.fromisoformat(item["date"]) for item in services)
+    system_record_service(system=system, on=last, cause=f"holding tank report {start.isoformat()} to {end.isoformat()}")
     schedule_refresh(system=system, action=f"due date moved by {report}")
     return report

@@ -56,7 +56,18 @@ def dashboard(request):
         "lists": selectors.morning_lists(jurisdiction=unit, as_of=as_of),
         "no_contract": selectors.holding_tanks_without_contract(jurisdiction=unit, as_of=as_of),
         "can_manage": policies.can_manage(user),
+        "panels": _dashboard_panels(unit, request),
     })
+
+
+def _dashboard_panels(unit, request) -> list[str]:
+    """Lists other apps add (settings.POWTS_DASHBOARD_PANELS): the maintenance app imports none of them."""
+    from django.conf import settings
+    from django.template.loader import render_to_string
+    from django.utils.module_loading import import_string
+
+    return [render_to_string(template, import_string(context)(unit, request.user), request=request)
+            for template, context in getattr(settings, "POWTS_DASHBOARD_PANELS", [])]
 
 
 @login_required

@@ -117,6 +117,15 @@ class ClearanceKind(models.TextChoices):
     FLOW_CHANGE = "flow_change", "Construction changing wastewater flow or load"
 
 
+class ComplaintLink(models.TextChoices):
+    """How a complaint found its system (or why it has none)."""
+    NOT_TRIED = "", "Not matched yet"
+    ADDRESS = "address", "Matched by its address"
+    STAFF = "staff", "Linked by county staff"
+    QUEUED = "queued", "To link: no single system at its address"
+    NO_SYSTEM = "no_system", "No system on record at this location"
+
+
 class ComplaintStatus(models.TextChoices):
     OPEN = "open", "open"
     CLOSED = "closed", "closed"

@@ -369,6 +369,10 @@ class Complaint(models.Model):
     status_notes = models.TextField(blank=True)
     requested_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    # The system the complaint is about: found by its address, or linked by staff from the queue.
+    system = models.ForeignKey("inventory.System", null=True, blank=True, on_delete=models.SET_NULL, related_name="complaints")
+    link = models.CharField(max_length=10, choices=c.ComplaintLink.choices, blank=True, default=c.ComplaintLink.NOT_TRIED)
 
     class Meta:
         ordering = ["-requested_at", "-id"]
+        indexes = [models.Index(fields=["jurisdiction", "link"], name="complaint_to_link")]

@@ -3,3 +3,34 @@
 
 def system_context(system) -> dict:
     return {"system": system, "system_permits": list(system.permits.order_by("-id")[:20])}
+
+
+def _service_names() -> dict:
+    from powts.permits.services_enforcement import SERVICES
+
+    return {s["service_code"]: s["service_name"] for s in SERVICES}
+
+
+def system_complaints(system) -> dict:
+    """Complaints linked to the system (by address or by staff), newest first."""
+    names = _service_names()
+    rows = list(system.complaints.order_by("-requested_at")[:20])
+    for row in rows:
+        row.service_name = names.get(row.service_code, row.service_code)
+    return {"system": system, "system_complaints": rows}
+
+
+def dashboard_complaints(unit, user) -> dict:
+    """The dashboard's complaints: those staff must link to a system, and open ones already linked."""
+    from powts.permits import policies
+    from powts.permits.choices import ComplaintLink, ComplaintStatus
+    from powts.permits.models import Complaint
+
+    names = _service_names()
+    base = Complaint.objects.filter(jurisdiction_id=unit.pk, status=ComplaintStatus.OPEN)
+    to_link = list(base.filter(link=ComplaintLink.QUEUED).order_by("requested_at")[:25])
+    linked = list(base.filter(system__isnull=False).select_related("system").order_by("-requested_at")[:25])
+    for row in [*to_link, *linked]:
+        row.service_name = names.get(row.service_code, row.service_code)
+    return {"complaints_to_link": to_link, "complaints_linked": linked,
+            "can_link": policies.is_county_staff_for(user, unit.pk)}

@@ -17,6 +17,7 @@ from django.utils import timezone
 from powts.audit.context import current
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.calendars import CalendarError, calendar_for, deadline, inspection_rules_for, required_stages, review_request
+from powts.core.news import publish
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import (Inspection, Invoice, Notice, Payment, Permit, PermitChange, PermitDocument,
@@ -862,4 +863,5 @@ def permit_final_approve(*, permit: Permit, on: dt.date) -> Permit:
     _save(permit, before, "installed and approved")
     _event(permit, step="completed", on=on, summary="Final approval: the system is installed, inspected and approved; "
            "the permit card may come down", citation="Dane County Code s. 46.08(6)(g); Lincoln County Ch. 22 (draft), Permit Cards (4)")
+    publish("permit.final_approved", permit=permit, on=on)  # the inventory records the system; maintenance restarts its cycle
     return permit

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
+from powts.core.news import publish
 from powts.kernel.dates import add_years
 from powts.permits import choices as c
 from powts.permits import rules
@@ -46,10 +47,7 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
     det.full_clean()
     det.save()
     audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{FAILURE_CITATION}]")
-    if system.status != "failing":
-        from powts.inventory.services import system_update
-
-        system_update(system=system, data={"status": "failing"}, action="determined failing")
+    publish("failure.determined", determination=det)  # the inventory marks the system failing
     for variance in Variance.objects.filter(system=system, status=c.VarianceStatus.GRANTED):
         variance_rescind(variance=variance, on=on, reason="the system became a failing system")
     return det
@@ -95,6 +93,7 @@ def correction_order_close(*, order: CorrectionOrder, on: dt.date) -> Correction
     order.status, order.corrected_on = c.OrderStatus.CORRECTED, on
     order.save()
     audit_update(order, before=before, action="corrected")
+    publish("correction_order.corrected", order=order)  # the inventory clears the failing status
     return order
 
 
@@ -224,6 +223,7 @@ def complaint_create(*, jurisdiction, service_code: str, description: str, addre
         raise ValidationError({"address_string" if k == "address" else k: v for k, v in exc.message_dict.items()})
     comp.save()
     audit_create(comp, action=f"public complaint received ({values['service_code']})")
+    publish("complaint.received", complaint=comp)  # linked to the system at its address, or queued for staff
     return comp
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from powts.permits import views
+from powts.permits import views, views_complaints
 
 app_name = "permits"
 urlpatterns = [
@@ -9,6 +9,7 @@ urlpatterns = [
     path("inspections.ics", views.inspections_ics, name="ics"),
     path("calendar/<str:secret>.ics", views.calendar_feed, name="calendar-feed"),
     path("complaints/new/", views.complaint_new, name="complaint-new"),
+    path("complaints/<int:pk>/link/", views_complaints.complaint_link_view, name="complaint-link"),
     path("site/", views.site_and_enforcement, name="site"),
     path("site/<str:what>/", views.site_post, name="site-post"),
     path("<int:pk>/", views.permit_detail, name="detail"),

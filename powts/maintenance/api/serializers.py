@@ -8,7 +8,7 @@ class ReportInSerializer(serializers.Serializer):
 
     jurisdiction = serializers.CharField(required=False, help_text="County slug; contractors name it unless there is only one.")
     system_id = serializers.CharField()
-    kind = serializers.CharField(help_text="inspection, pumping or servicing")
+    kind = serializers.CharField(help_text="inspection, pumping, servicing or abandonment (a final report)")
     work_date = serializers.CharField(help_text="YYYY-MM-DD")
     license_number = serializers.CharField()
     sludge_scum_fraction = serializers.CharField(required=False, allow_blank=True, allow_null=True, help_text="0-1, or 1/3, or 25%")
@@ -18,13 +18,15 @@ class ReportInSerializer(serializers.Serializer):
     components_serviced = serializers.CharField(required=False, allow_blank=True)
     failure_observed = serializers.BooleanField(required=False)
     water_meter_reading = serializers.CharField(required=False, allow_blank=True, allow_null=True)
+    abandonment_method = serializers.CharField(required=False, allow_blank=True,
+                                               help_text="abandonment only: crushed_filled or removed")
     location = serializers.CharField(required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True)
 
 
 class ReportSerializer(serializers.ModelSerializer):
     license_number = serializers.CharField(source="license.number", read_only=True)
-    kind = serializers.CharField(read_only=True, help_text="inspection, pumping or servicing")
+    kind = serializers.CharField(read_only=True, help_text="inspection, pumping, servicing or abandonment")
     review_status = serializers.CharField(read_only=True, help_text="'' (in the inventory), pending, matched or rejected")
     channel = serializers.CharField(read_only=True)
     jurisdiction = serializers.SlugRelatedField(slug_field="slug", read_only=True)
@@ -34,7 +36,8 @@ class ReportSerializer(serializers.ModelSerializer):
         model = Report
         fields = ["id", "jurisdiction", "system_ref", "in_inventory", "kind", "work_date", "license_number", "sludge_scum_fraction",
                   "effluent_ponding", "gallons_pumped", "disposal_site", "components_serviced", "failure_observed",
-                  "water_meter_reading", "location", "notes", "channel", "filed_at", "late", "review_status", "failure_flag"]
+                  "water_meter_reading", "abandonment_method", "location", "notes", "channel", "filed_at", "late", "review_status",
+                  "failure_flag"]
 
     def get_in_inventory(self, obj) -> bool:
         return obj.system_id is not None

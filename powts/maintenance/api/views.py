@@ -38,7 +38,8 @@ def report_body(r, unit, lic_number: str) -> dict:
             "sludge_scum_fraction": None if r.sludge_scum_fraction is None else str(r.sludge_scum_fraction),
             "effluent_ponding": r.effluent_ponding, "gallons_pumped": r.gallons_pumped, "disposal_site": r.disposal_site,
             "components_serviced": r.components_serviced, "failure_observed": r.failure_observed,
-            "water_meter_reading": None if r.water_meter_reading is None else str(r.water_meter_reading), "location": r.location,
+            "water_meter_reading": None if r.water_meter_reading is None else str(r.water_meter_reading),
+            "abandonment_method": r.abandonment_method, "location": r.location,
             "notes": r.notes, "channel": r.channel, "filed_at": _DATETIME.to_representation(r.filed_at), "late": r.late,
             "review_status": r.review_status, "failure_flag": r.failure_flag}
 

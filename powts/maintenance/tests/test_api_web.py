@@ -126,3 +126,17 @@ def test_fast_report_body_matches_the_serializer(dane, make_system, api):
     body.pop("duplicate")
     expected = dict(ReportSerializer(Report.objects.get()).data)
     assert body == expected
+
+
+def test_api_final_report_of_abandonment_retires_the_system_or_names_the_missing_field(dane, make_system, api):
+    """Dane County Code s. 46.11(5)2.: a final report through the API; without the method, a 400 naming it and nothing stored."""
+    from powts.inventory.models import System
+
+    system = make_system()
+    r = api.post("/api/maintenance/reports/", _body(kind="abandonment", gallons_pumped=800), format="json")
+    assert r.status_code == 400 and "abandonment_method" in r.json()["errors"]
+    assert not Report.objects.exists() and System.objects.get(pk=system.pk).status == "active"
+    r = api.post("/api/maintenance/reports/", _body(kind="abandonment", gallons_pumped=800, abandonment_method="removed"), format="json")
+    assert r.status_code == 201, r.content
+    assert r.json()["abandonment_method"] == "removed"
+    assert System.objects.get(pk=system.pk).status == "abandoned"

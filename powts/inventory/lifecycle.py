@@ -1,0 +1,147 @@
+"""A system's life as other records tell it: installed under a permit, failing, corrected, retired.
+
+Each write is audited with the record that caused it ("replaced: permit 2026-0004, final approval
+2026-06-12"), in the caller's transaction (powts.core.news runs these from the publishers').
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from powts.audit.services import audit_create, audit_update, snapshot
+from powts.core.news import publish
+from powts.core.refusals import Refused
+from powts.inventory.choices import RETIRED_STATUSES, ComponentKind, SystemStatus, SystemType
+from powts.inventory.models import Component, System
+from powts.inventory.search import search_text_for
+
+
+@dataclass
+class Installation:
+    """What a final approval says was installed (read from the permit by the subscriber)."""
+
+    jurisdiction: object
+    parcel: object
+    permit_number: str
+    system_type: str
+    installed_on: dt.date
+    cause: str  # "permit 2026-0004, final approval 2026-06-12": named in every audit row
+    design_flow_gpd: int | None = None
+    bedrooms: int | None = None
+    component_kinds: list[str] = field(default_factory=list)
+    existing: System | None = None  # the system the permit modifies in place
+    replaces: System | None = None  # the system the new one replaces
+
+
+def _new_system_id(jurisdiction, permit_number: str) -> str:
+    """The permit number, the county's handle for a system it permitted; -2, -3 ... if taken."""
+    taken = set(System.objects.filter(jurisdiction=jurisdiction, system_id__startswith=permit_number)
+                .values_list("system_id", flat=True))
+    candidate, n = permit_number, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{permit_number}-{n}"
+    return candidate
+
+
+def _add_components(system: System, kinds: list[str], on: dt.date, action: str) -> None:
+    have = set(system.components.filter(installed_on=on).values_list("kind", flat=True))
+    for kind in kinds:
+        if kind in have or kind not in ComponentKind.values:
+            continue
+        comp = Component(system=system, kind=kind, installed_on=on)
+        comp.full_clean()
+        comp.save()
+        audit_create(comp, action=action)
+
+
+@transaction.atomic
+def system_install(*, installation: Installation, source=None) -> System:
+    """Create the system a permit installed (or update the one it modified); mark the one it replaced.
+
+    `source` (the permit) travels with the news so the apps built on the inventory can react.
+    """
+    i = installation
+    if i.system_type not in SystemType.values:
+        raise Refused(f"system_type {i.system_type!r} is not a known system type", field="system_type")
+    action = f"installed: {i.cause}"
+    if i.existing is not None:
+        system = System.objects.select_for_update().get(pk=i.existing.pk)
+        before = snapshot(system, ["system_type", "installed_on", "permit_number", "status", "design_flow_gpd", "bedrooms"])
+        system.system_type, system.installed_on, system.permit_number = i.system_type, i.installed_on, i.permit_number
+        system.status = SystemStatus.ACTIVE
+        system.design_flow_gpd = i.design_flow_gpd or system.design_flow_gpd
+        system.bedrooms = i.bedrooms or system.bedrooms
+        system.full_clean()
+        system.save()
+        audit_update(system, before=before, action=f"modified: {i.cause}")
+    else:
+        parcel = i.parcel
+        owner_name = parcel.owner.name if parcel.owner_id else ""
+        system_id = _new_system_id(i.jurisdiction, i.permit_number)
+        system = System(jurisdiction=i.jurisdiction, system_id=system_id, parcel=parcel, system_type=i.system_type,
+                        installed_on=i.installed_on, permit_number=i.permit_number, design_flow_gpd=i.design_flow_gpd,
+                        bedrooms=i.bedrooms, status=SystemStatus.ACTIVE,
+                        search_text=search_text_for(system_id, parcel.parcel_number, parcel.site_address, parcel.municipality, owner_name))
+        system.full_clean()
+        system.save()
+        audit_create(system, action=action)
+    _add_components(system, i.component_kinds, i.installed_on, action)
+    replaced = []
+    if i.replaces is not None and i.replaces.pk != system.pk:
+        replaced.append(system_retire(system=i.replaces, status=SystemStatus.REPLACED,
+                                      cause=f"{i.cause}; replaced by system {system.system_id}", source=source))
+    publish("system.installed", system=system, replaced=replaced, source=source, cause=i.cause)
+    return system
+
+
+@transaction.atomic
+def system_retire(*, system: System, status: str, cause: str, source=None) -> System:
+    """A system no longer in use: replaced or abandoned. Its maintenance cycle ends (the news says so)."""
+    if status not in RETIRED_STATUSES:
+        raise Refused(f"status {status!r} does not retire a system", field="status")
+    given, system = system, System.objects.select_for_update().select_related("parcel", "jurisdiction").get(pk=system.pk)
+    if system.status != status:
+        before = snapshot(system, ["status"])
+        system.status = given.status = status
+        system.save(update_fields=["status"])
+        audit_update(system, before=before, action=f"{SystemStatus(status).label.lower()}: {cause}")
+    publish("system.retired", system=system, source=source, cause=cause)
+    return system
+
+
+@transaction.atomic
+def system_mark_failing(*, system: System, cause: str) -> System:
+    """A determination of failure: the system is failing until the order is corrected."""
+    given, system = system, System.objects.select_for_update().get(pk=system.pk)
+    if system.status == SystemStatus.ACTIVE:
+        before = snapshot(system, ["status"])
+        system.status = given.status = SystemStatus.FAILING
+        system.save(update_fields=["status"])
+        audit_update(system, before=before, action=f"failing: {cause}")
+    return system
+
+
+@transaction.atomic
+def system_clear_failing(*, system: System, cause: str) -> System:
+    """The failure corrected: back in use. A replaced or abandoned system stays so."""
+    given, system = system, System.objects.select_for_update().get(pk=system.pk)
+    if system.status == SystemStatus.FAILING:
+        before = snapshot(system, ["status"])
+        system.status = given.status = SystemStatus.ACTIVE
+        system.save(update_fields=["status"])
+        audit_update(system, before=before, action=f"failure corrected: {cause}")
+    return system
+
+
+@transaction.atomic
+def system_record_service(*, system: System, on: dt.date, cause: str) -> System:
+    """The last qualifying inspection or pumping the page shows: the date the maintenance cycle runs from."""
+    if system.last_serviced_on is None or on > system.last_serviced_on:
+        before = snapshot(system, ["last_serviced_on"])
+        system.last_serviced_on = on
+        System.objects.filter(pk=system.pk).update(last_serviced_on=on)
+        audit_update(system, before=before, action=f"last serviced: {cause}")
+    return system
