@@ -18,7 +18,8 @@ from powts.core.refusals import Refused
 from powts.maintenance import batches, policies
 from powts.maintenance.choices import NoticeKind
 from powts.maintenance.letters import one_letter_pdf
-from powts.maintenance.models import BatchStatus, Notice, NoticeBatch
+from powts.inventory.models import System
+from powts.maintenance.models import BatchStatus, Notice, NoticeBatch, Schedule
 from powts.maintenance.notices import letter_for, preview, sender_for
 from powts.maintenance.views import _as_of
 
@@ -46,7 +47,10 @@ def notices(request):
     found = preview(jurisdiction=unit, as_of=as_of)
     sender = sender_for(unit, strict=False)
     page = Paginator(found.letters, PER_PAGE).get_page(request.GET.get("page"))
+    # Systems added since the schedules were last brought up to date are not in the preview; the send does that first.
+    unscheduled = max(0, System.objects.filter(jurisdiction_id=unit.pk).count() - Schedule.objects.filter(jurisdiction_id=unit.pk).count())
     return render(request, "maintenance/notices.html", {
+        "unscheduled": unscheduled,
         "unit": unit, "as_of": as_of, "preview": found, "page": page, "sender": sender,
         "contact_confirmed": bool((unit.profile.get("contact") or {}).get("confirmed")),
         "held": found.held[:HELD_SHOWN], "batch": NoticeBatch.objects.filter(jurisdiction=unit, as_of=as_of).first(),

@@ -243,3 +243,10 @@ def test_staggered_batches_spread_first_notices_over_whole_weeks(slug, weeks):
     assert leads == {profile.lead_time_days + 7 * w for w in range(weeks)}
     # the same system keeps its week from one cycle to the next
     assert (due - rules.notice_date(profile, due, 17)).days == (D(2030, 3, 15) - rules.notice_date(profile, D(2030, 3, 15), 17)).days
+
+
+def test_page_says_when_systems_added_since_the_last_schedule_update_are_not_in_the_preview(county, make_system, staff_client):
+    assert "not in this preview" not in staff_client.get(f"/maintenance/notices/?as_of={AS_OF}").content.decode()
+    make_system(system_id="DA-NEW", installed_on=D(2023, 7, 1), owner="Ned New", address="3 Ash St\nVerona, WI 53593")
+    html = staff_client.get(f"/maintenance/notices/?as_of={AS_OF}").content.decode()
+    assert "1 system added since the due dates were last brought up to date is not in this preview" in html
