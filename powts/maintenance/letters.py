@@ -44,6 +44,7 @@ ADDRESS_LEADING = 11.5
 ADDRESS_SIZE = 10
 ADDRESS_WIDTH = WINDOW[2] - INCH / 8 - ADDRESS_X  # 3-1/4 in.
 FOLDS = (HEIGHT - 11 * INCH / 3, HEIGHT - 22 * INCH / 3)
+SHARED_TOP = 3.9 * INCH  # "What to do" and the rest every letter shares start here; the letter's own text ends above
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def _draw_shared(c: Canvas, sender: Sender, code: str) -> None:
     c.setLineWidth(0.5)
     for fold in FOLDS:  # fold marks in the margin, for the print shop's folder
         c.line(0, fold, 14, fold)
-    y = 3.9 * INCH
+    y = SHARED_TOP
     y = _section(c, y, t["what_heading"], t["what"].format(report_citation=sender.report_citation))
     who = sentence(sender.who_may_do_it) if code == ENGLISH else t["who"]
     y = _section(c, y, t["who_heading"], who)
@@ -149,7 +150,8 @@ def address_lines(item: Letter) -> list[str]:
     return [item.to_name, *addresses.lines(item.to_address)][: addresses.MAX_LINES]
 
 
-def _draw_variable(c: Canvas, item: Letter, code: str) -> None:
+def _draw_variable(c: Canvas, item: Letter, code: str) -> float:
+    """Draws what is this letter's own; returns how far down its text went (the baseline below the last line)."""
     t = texts(code)
     c.setFont("Helvetica", 10)
     c.drawRightString(WIDTH - LEFT, HEIGHT - 50, long_date(code, item.mailed_on))
@@ -180,8 +182,10 @@ def _draw_variable(c: Canvas, item: Letter, code: str) -> None:
             y -= 3
             c.drawString(LEFT, y, line)
             y -= 11
+    end = y
     c.setFont("Helvetica", 8)
     c.drawString(LEFT, 0.6 * INCH + 11, one_stop(t["authority"].format(citation=for_the_public(item.citation))))
+    return end
 
 
 def languages_of(item: Letter) -> tuple[str, ...]:

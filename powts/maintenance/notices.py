@@ -30,7 +30,7 @@ from powts.audit.context import current
 from powts.audit.models import AuditEvent
 from powts.core.bulk import allocate_ids, insert_rows
 from powts.core.refusals import Refused
-from powts.inventory.choices import SystemType
+from powts.inventory.choices import LetterLanguage, SystemType
 from powts.kernel.cited import for_the_public
 from powts.maintenance import addresses
 from powts.maintenance.choices import NoticeKind
@@ -40,6 +40,7 @@ from powts.maintenance.services import profile_for, schedule_sync
 
 log = logging.getLogger(__name__)
 SYSTEM_TYPES = dict(SystemType.choices)
+LANGUAGES = dict(LetterLanguage.choices)
 
 
 @dataclass
@@ -123,6 +124,10 @@ class Planned:
     @property
     def language(self) -> str:
         return self.owner_language or "en"
+
+    @property
+    def language_label(self) -> str:
+        return LANGUAGES.get(self.language, self.language)
 
     @property
     def to_email(self) -> str:

@@ -250,3 +250,11 @@ def test_page_says_when_systems_added_since_the_last_schedule_update_are_not_in_
     make_system(system_id="DA-NEW", installed_on=D(2023, 7, 1), owner="Ned New", address="3 Ash St\nVerona, WI 53593")
     html = staff_client.get(f"/maintenance/notices/?as_of={AS_OF}").content.decode()
     assert "1 system added since the due dates were last brought up to date is not in this preview" in html
+
+
+def test_page_names_each_letters_language_in_words_not_codes(county, staff_client):
+    from powts.inventory.models import Owner
+
+    Owner.objects.filter(name="Lee Late").update(language="hmn")
+    html = staff_client.get(f"/maintenance/notices/?as_of={AS_OF}").content.decode()
+    assert "<td>Hmong (Hmoob)</td>" in html and "<td>English</td>" in html and "<td>hmn</td>" not in html

@@ -238,3 +238,18 @@ def test_owner_language_picks_the_letter_and_is_kept_on_the_notice(dane, make_sy
     merged = PdfReader(result.merged_file).pages
     assert len(merged) == 2 and texts("es")["titles"]["first_notice"] in merged[0].extract_text()
     assert "Due date: July 1, 2026" in merged[1].extract_text()
+
+
+@pytest.mark.parametrize("language", CODES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_letters_own_text_ends_above_the_shared_part_in_every_language(sender, kind, language):
+    """The longest title and body (Hmong, an enforcement order) with the translation note still end above "What to do"."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from powts.maintenance.letters import SHARED_TOP, _draw_variable
+
+    long = a_letter(kind, language, site_address="12345 North County Highway Trunk Road, Town of Somewhere Far")
+    end = _draw_variable(Canvas(io.BytesIO()), long, language)
+    assert end > SHARED_TOP + 14

@@ -158,7 +158,7 @@ class Command(BaseCommand):
         if found.letters:
             out.write("Letters:")
             for p in found.letters[:shown]:
-                out.write(f"  {p.system_ref:<16} {p.due_on}  {p.get_kind_display():<32} {p.to_name} ({p.language})")
+                out.write(f"  {p.system_ref:<16} {p.due_on}  {p.get_kind_display():<32} {p.to_name} ({p.language_label})")
             if found.total > shown:
                 out.write(f"  ... {found.total - shown:,} more")
         if found.held:
