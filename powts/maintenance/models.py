@@ -200,6 +200,7 @@ class NoticeBatch(models.Model):
     requested_at = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    heard_at = models.DateTimeField(null=True, blank=True, help_text="The job's last progress report.")
     total = models.PositiveIntegerField(default=0, help_text="Letters to print.")
     done = models.PositiveIntegerField(default=0, help_text="Letters printed so far.")
     counts = models.JSONField(default=dict, blank=True)

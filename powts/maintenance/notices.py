@@ -218,12 +218,14 @@ EVENT_COLUMNS = ["at", "actor_id", "actor_label", "channel", "action", "verb", "
 
 
 def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool = True, sync: bool = True,
-                 progress=None) -> BatchResult:
+                 progress=None, batch: str = "") -> BatchResult:
     """Records, prints and e-mails the batch `preview` shows for `as_of`. `progress(step, done, total)`,
-    if given, hears how far the printing and the e-mail have got."""
+    if given, hears how far the printing and the e-mail have got. A `batch` label that already has
+    notices (a run stopped after recording them, before their letters were all printed) prints those
+    again with the new ones, and e-mails those not yet e-mailed: a retry loses no letter."""
     profile = profile_for(jurisdiction)
     sender = sender_for(jurisdiction)  # refuses before anything is recorded if the return address is missing
-    batch = f"{jurisdiction.slug}-{as_of.isoformat()}-{uuid.uuid4().hex[:6]}"
+    batch = batch or f"{jurisdiction.slug}-{as_of.isoformat()}-{uuid.uuid4().hex[:6]}"
     result = BatchResult(batch=batch, as_of=as_of)
     if profile.paused(as_of):
         result.paused = True
@@ -269,7 +271,11 @@ def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool 
         for p in notices:
             result.counts[p.kind] = result.counts.get(p.kind, 0) + 1
         result.due_dates_moved = moved
-        transaction.on_commit(lambda: _deliver(jurisdiction, sender, notices, output_dir, batch, result, email, progress))
+        earlier = list(Notice.objects.filter(batch=batch).exclude(pk__in=[p.pk for p in notices])
+                       .select_related("system__parcel").order_by("id"))
+        for n in earlier:
+            result.counts[n.kind] = result.counts.get(n.kind, 0) + 1
+        transaction.on_commit(lambda: _deliver(jurisdiction, sender, earlier + notices, output_dir, batch, result, email, progress))
     return result
 
 
@@ -374,7 +380,7 @@ def _deliver(jurisdiction, sender: Sender, notices: list, output_dir: Path, batc
 def _email(jurisdiction, sender: Sender, by_owner, result: BatchResult, progress=None) -> None:
     """One message per owner with an e-mail address, the letter attached. An address refused (not an
     address, or refused by the mail server) is recorded on that owner's notices and the batch goes on."""
-    wanted = [items for items in by_owner.values() if items[0].to_email]
+    wanted = [items for items in by_owner.values() if items[0].to_email and not items[0].emailed_at]
     result.no_address = len(by_owner) - len(wanted)
     if not wanted:
         return

@@ -258,3 +258,38 @@ def test_page_names_each_letters_language_in_words_not_codes(county, staff_clien
     Owner.objects.filter(name="Lee Late").update(language="hmn")
     html = staff_client.get(f"/maintenance/notices/?as_of={AS_OF}").content.decode()
     assert "<td>Hmong (Hmoob)</td>" in html and "<td>English</td>" in html and "<td>hmn</td>" not in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_that_died_after_recording_prints_those_letters_when_asked_again(county, staff, letters_dir, monkeypatch):
+    """Nothing lost: the notices were recorded (so a new run would not send them again) but their letters were not
+    printed. Asked for again, the batch prints them, with its own label, and records nothing twice."""
+    from powts.maintenance import batches, notices
+
+    def crash(*a, **k):
+        raise OSError("printer process killed")
+
+    monkeypatch.setattr(notices, "_deliver", crash)
+    batch, _ = batches.batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
+    batch.refresh_from_db()
+    assert batch.status == BatchStatus.FAILED and Notice.objects.filter(batch=batch.batch).count() == 2
+    monkeypatch.undo()
+    batches.batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
+    batch.refresh_from_db()
+    assert batch.status == BatchStatus.DONE and batch.total == 2 and Notice.objects.count() == 2
+    assert len(PdfReader(batch.merged_path).pages) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_whose_process_died_is_started_again_after_half_an_hour(county, staff, letters_dir):
+    from django.utils import timezone
+
+    from powts.maintenance.batches import batch_request
+
+    stuck = NoticeBatch.objects.create(jurisdiction=county, as_of=AS_OF, status=BatchStatus.RUNNING, requested_at=timezone.now(),
+                                       heard_at=timezone.now() - dt.timedelta(minutes=29))
+    assert batch_request(jurisdiction=county, as_of=AS_OF, user=staff) == (stuck, False)  # still running
+    NoticeBatch.objects.filter(pk=stuck.pk).update(heard_at=timezone.now() - dt.timedelta(minutes=31))
+    again, queued = batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
+    again.refresh_from_db()
+    assert queued and again.pk == stuck.pk and again.status == BatchStatus.DONE and again.total == 2
