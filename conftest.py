@@ -74,3 +74,15 @@ def _fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _queue_immediate():
+    """Background tasks run at once, in the caller's thread (Huey's immediate mode, in memory): a test sees
+    their result when the request returns. tests/test_notice_queue.py turns it off to run a real consumer."""
+    from huey.contrib.djhuey import HUEY
+
+    was = HUEY.immediate
+    HUEY.immediate = True
+    yield
+    HUEY.immediate = was

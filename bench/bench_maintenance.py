@@ -8,9 +8,10 @@ baseline measured in the same run:
 
 1. Due list over N systems as of a date: `selectors.due_list` beside a hand-written SQL query that
    computes the same list (same rows, checked) on the same database. Target < 1 s and <= 2x.
-2. Notice letters: `notices_send` end to end (plan, record, audit, one PDF per owner, merged batch)
-   and the letter rendering alone, beside a bare ReportLab loop drawing the same page. Target >= 500
-   letters/s and <= 2x.
+2. Notice letters: the preview (the notices page's selector; target < 10 s for 10,000 letters) and
+   the page itself; `notices_send` end to end (plan, record, audit, one PDF per owner, merged batch;
+   target >= 500 letters/s) beside today's code (--baseline-checkout, on the same batch) and a bare
+   ReportLab loop drawing the same pages (target <= 2x).
 3. API report submission: a waitress server in one process, a load generator (threads, keep-alive)
    in another on loopback, at a fixed rate; p50/p99 latency; then stored reports == accepted requests.
 """
@@ -167,86 +168,108 @@ def letters_unit_setup(n: int):
 
 
 def bare_reportlab(path: Path, letters, sender) -> None:
-    """The peer: the same page drawn with plain canvas calls, every line on every page, one file."""
+    """The peer: the same pages drawn with plain canvas calls, every line on every page (no shared form), one file."""
     from reportlab.lib.pagesizes import letter
     from reportlab.pdfgen.canvas import Canvas
 
-    from powts.maintenance.letters import LEFT, TITLES, WHAT, _wrap
+    from powts.maintenance.letters import _draw_shared, _draw_variable, languages_of
 
-    w, h = letter
     c = Canvas(str(path), pagesize=letter, pageCompression=0)
-    shared = _wrap("Hire a licensed professional to inspect your septic tank (and pump it if sludge and scum fill 1/3 or more of the tank). "
-                   "They file the report with the county within 30 days of the work (" + sender.report_citation + ").")
-    who = _wrap(sender.who_may_do_it + ".")
     for it in letters:
-        c.setFont("Helvetica-Bold", 13)
-        c.drawString(LEFT, h - 60, sender.county)
-        c.setFont("Helvetica", 9)
-        c.drawString(LEFT, h - 74, sender.agency)
-        c.line(LEFT, h - 80, w - LEFT, h - 80)
-        c.setFont("Helvetica", 10)
-        c.drawString(LEFT, h - 110, it.mailed_on.strftime("%B %-d, %Y"))
-        y = h - 140
-        for line in [it.to_name, *it.to_address.splitlines()]:
-            c.drawString(LEFT, y, line)
-            y -= 13
-        c.setFont("Helvetica-Bold", 14)
-        c.drawString(LEFT, h - 250, TITLES[it.kind])
-        c.setFont("Helvetica", 10)
-        c.drawString(LEFT, h - 275, f"System: {it.system_ref} ({it.system_type})")
-        c.drawString(LEFT, h - 289, f"Location: {it.site_address}")
-        c.drawString(LEFT, h - 307, f"Due date: {it.due_on:%B %-d, %Y}")
-        y = h - 329
-        for line in _wrap(WHAT[it.kind], 90):
-            c.drawString(LEFT, y, line)
-            y -= 13
-        c.setFont("Helvetica", 9)
-        y = 286
-        for line in shared + who:
-            c.drawString(LEFT, y, line)
-            y -= 12
-        c.setFont("Helvetica", 8)
-        c.drawString(LEFT, 60, f"Notice sent under {sender.lead_citation}. Keep this letter for your records.")
-        c.showPage()
+        for code in languages_of(it):
+            _draw_shared(c, sender, code)
+            _draw_variable(c, it, code)
+            c.showPage()
     c.save()
 
 
-def bench_letters(n: int):
+BASELINE = r'''
+import datetime as dt, json, os, subprocess, sys, tempfile, time
+checkout, as_of = sys.argv[1], dt.date.fromisoformat(sys.argv[2])
+sys.path.insert(0, checkout)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "powts.settings")
+import django
+django.setup()
+import powts
+assert powts.__file__.startswith(checkout), powts.__file__
+from powts.jurisdictions.models import Jurisdiction
+from powts.maintenance.models import Notice, Schedule
+from powts.maintenance.notices import notices_send
+unit = Jurisdiction.objects.get(slug="lincoln")
+Notice.objects.filter(jurisdiction=unit).delete()
+Schedule.objects.filter(jurisdiction=unit).update(stage="", stage_on=None, delinquent=False)
+out = tempfile.mkdtemp(prefix="powts-letters-baseline-")
+t0 = time.perf_counter()
+result = notices_send(jurisdiction=unit, as_of=as_of, output_dir=out, email=False, sync=False)
+seconds = time.perf_counter() - t0
+commit = subprocess.run(["git", "-C", checkout, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+Notice.objects.filter(jurisdiction=unit).delete()
+Schedule.objects.filter(jurisdiction=unit).update(stage="", stage_on=None, delinquent=False)
+subprocess.run(["rm", "-rf", out])
+print(json.dumps({"letters": result.total, "seconds": seconds, "commit": commit}))
+'''
+
+
+def baseline_send(checkout: str) -> dict | None:
+    """Today's figure: the same batch sent by another checkout's code (say, the main branch) on the same database."""
+    if not checkout:
+        return None
+    run = subprocess.run([sys.executable, "-c", BASELINE, checkout, AS_OF.isoformat()], capture_output=True, text=True, env=dict(os.environ))
+    if run.returncode:
+        print("   baseline failed:", run.stderr[-1500:])
+        return None
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def bench_letters(n: int, baseline_checkout: str = ""):
+    from django.test import Client
+
+    from powts.accounts.models import User
+    from powts.accounts.services import user_create
     from powts.maintenance.letters import Press
     from powts.maintenance.models import Notice
-    from powts.maintenance.notices import _sender, letter_for, notices_send
-    from powts.maintenance.services import profile_for
+    from powts.maintenance.notices import letter_for, notices_send, plan, preview, sender_for
 
     unit = letters_unit_setup(n)
+    base = baseline_send(baseline_checkout)
     out = Path(tempfile.mkdtemp(prefix="powts-letters-"))
     try:
+        m_plan, _, planned = timed(lambda: plan(jurisdiction=unit, as_of=AS_OF), repeat=3)
+        m_preview, _, found = timed(lambda: preview(jurisdiction=unit, as_of=AS_OF), repeat=3)
+        staff = User.objects.filter(username="bench-notices").first() or user_create(
+            username="bench-notices", password="bench-password-123", role="county_staff", jurisdiction=unit)
+        client = Client()
+        client.force_login(staff)
+        m_page, _, response = timed(lambda: client.get(f"/maintenance/notices/?as_of={AS_OF}"), repeat=3)
+        assert response.status_code == 200, response.status_code
         t0 = time.perf_counter()
         result = notices_send(jurisdiction=unit, as_of=AS_OF, output_dir=out, email=False, sync=False)
         end_to_end = time.perf_counter() - t0
         notices = list(Notice.objects.filter(batch=result.batch).select_related("system__parcel"))
-        sender = _sender(unit, profile_for(unit))
+        sender = sender_for(unit)
         letters = [letter_for(x) for x in notices]
         t0 = time.perf_counter()
         press = Press(out / "rb.pdf", sender)
         for i, item in enumerate(letters):
-            press.write_owner(out / f"r{i}.pdf", [press.add(item)])
+            press.write_owner(out / f"r{i}.pdf", press.add(item))
         press.close()
         render_only = time.perf_counter() - t0
         t0 = time.perf_counter()
         bare_reportlab(out / "peer.pdf", letters, sender)
         peer = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        for i, item in enumerate(letters):
-            bare_reportlab(out / f"p{i}.pdf", [item], sender)
-        peer_files = time.perf_counter() - t0
         k = len(letters)
         print(f"2. {k:,} notice letters ({result.owner_files:,} owner files + 1 merged file of {k:,} pages)")
+        print(f"   preview (the notices page's and --dry-run's selector): {found.total:,} letters, {len(found.held):,} held back")
+        print(f"   preview                      median {m_preview:6.2f} s   target < 10 s: {'met' if m_preview < 10 else 'MISSED'}")
+        print(f"   plan alone (today's selector) median {m_plan:6.2f} s  ({len(planned):,} planned)")
+        print(f"   notices page (GET, first 100 of {found.total:,})  median {m_page:6.2f} s")
         print(f"   notices_send end to end (plan, record, audit, render) {end_to_end:6.2f} s  {k / end_to_end:7.0f} letters/s   target >= 500/s: {'met' if k / end_to_end >= 500 else 'MISSED'}")
+        if base:
+            print(f"   today's notices_send (checkout {baseline_checkout} at {base['commit']})  {base['seconds']:6.2f} s  "
+                  f"{base['letters'] / base['seconds']:7.0f} letters/s ({base['letters']:,} letters)")
         print(f"   rendering only (owner files + merged file)           {render_only:6.2f} s  {k / render_only:7.0f} letters/s")
-        print(f"   bare ReportLab loop, same page, one file              {peer:6.2f} s  {k / peer:7.0f} letters/s")
-        print(f"   bare ReportLab loop, same page, one file per letter   {peer_files:6.2f} s  {k / peer_files:7.0f} letters/s")
-        print(f"   ratio end to end / bare one-file loop {end_to_end / peer:.2f}x, / bare file-per-letter loop {end_to_end / peer_files:.2f}x   "
-              f"target <= 2x: {'met' if end_to_end / peer <= 2 else 'MISSED'} (one-file peer)")
+        print(f"   bare ReportLab loop, same pages, one file             {peer:6.2f} s  {k / peer:7.0f} letters/s")
+        print(f"   ratio end to end / bare one-file loop {end_to_end / peer:.2f}x   target <= 2x: {'met' if end_to_end / peer <= 2 else 'MISSED'}")
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
@@ -359,6 +382,8 @@ def main(argv=None) -> int:
     ap.add_argument("--api-workers", type=int, default=1, help="server processes sharing the port")
     ap.add_argument("--api-threads", type=int, default=2, help="waitress threads per server process")
     ap.add_argument("--skip", nargs="*", default=[], choices=["due", "letters", "api"])
+    ap.add_argument("--baseline-checkout", default="", help="another checkout (say /work/main) whose notices_send runs "
+                                                             "on the same batch for today's figure")
     args = ap.parse_args(argv)
     setup_django(Path(os.environ.get("POWTS_BENCH_DIR", "/tmp/powts-bench-maint")))
     from django.db import connection
@@ -373,7 +398,7 @@ def main(argv=None) -> int:
     if "due" not in args.skip:
         bench_due(unit, args.systems)
     if "letters" not in args.skip:
-        bench_letters(args.letters)
+        bench_letters(args.letters, args.baseline_checkout)
     if "api" not in args.skip:
         bench_api(unit, args.api_rate, args.api_seconds, args.api_workers, args.api_threads)
     return 0

@@ -11,6 +11,9 @@ POWTS_SSL_REDIRECT  "1" to redirect plain HTTP to HTTPS (with POWTS_HTTPS)
 POWTS_SESSION_HOURS  sign-in lasts this long, default 8
 POWTS_PUBLIC_POST_RATE  public complaints per address, default "10/hour"
 POWTS_PROXY_COUNT  how many proxies in front add X-Forwarded-For (default 0: the socket's address counts)
+POWTS_QUEUE_URL  the task queue; default (empty): Huey on SQLite in $POWTS_DATA_DIR/queue.sqlite3, consumed by
+                 `powts serve` itself. Reserved for redis://... (separate workers, a later issue).
+POWTS_EMAIL_BACKEND  default: files in $POWTS_DATA_DIR/outbox; "django.core.mail.backends.smtp.EmailBackend" with EMAIL_HOST ...
 """
 from __future__ import annotations
 
@@ -64,6 +67,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_htmx",
     "csp",
+    "huey.contrib.djhuey",
     "powts.core",
     "powts.accounts",
     "powts.jurisdictions",
@@ -202,6 +206,24 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS") == "1"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "powts@localhost")
+
+# Background work (notice batches): Huey. The embedded default keeps its queue in a SQLite file in the
+# data directory and `powts serve` runs the consumer in the same process, so one command still does
+# everything. POWTS_QUEUE_URL is reserved for a Redis queue with separate workers (a later issue): only
+# this block changes then. Tests switch the queue to immediate mode (conftest.py).
+POWTS_QUEUE_URL = os.environ.get("POWTS_QUEUE_URL", "")
+if POWTS_QUEUE_URL.startswith(("redis://", "rediss://", "unix://")):
+    HUEY = {"huey_class": "huey.RedisHuey", "name": "powts", "url": POWTS_QUEUE_URL, "immediate": False,
+            "consumer": {"workers": 2, "worker_type": "thread"}}
+elif POWTS_QUEUE_URL:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"POWTS_QUEUE_URL {POWTS_QUEUE_URL!r}: expected redis://... or nothing (the SQLite queue)")
+else:
+    HUEY = {"huey_class": "huey.SqliteHuey", "name": "powts", "filename": str(DATA_DIR / "queue.sqlite3"), "immediate": False,
+            "consumer": {"workers": 2, "worker_type": "thread"}}
+# Letters (one PDF per owner, a merged PDF per batch for the print shop): private files in the data directory.
+POWTS_LETTERS_DIR = DATA_DIR / "letters"
 
 LOGGING = {
     "version": 1,

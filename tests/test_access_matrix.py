@@ -139,6 +139,15 @@ TABLE: dict[str, Case | list[Case]] = {
                                          body=lambda w: {"note": "called the owner"}),
     "maintenance:match": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.pending_report.pk}, a_object=True,
                               body=lambda w: {"system_id": "DA-1"}),
+    # notices (issue 10, item 2): each county's staff preview and send their own county's batch; a sent letter is read
+    # by the county's staff (reprint), the state's readers and the owner it was sent to
+    "maintenance:notices": Case(read=STAFF),
+    "maintenance:notices-send": Case(write=STAFF, body=lambda w: {"as_of": _iso()}),
+    "maintenance:notice-preview": Case(read=STAFF_A, kwargs=lambda w: {"system_pk": w.due_system.pk}, a_object=True,
+                                       query=f"?as_of={_iso()}"),
+    "maintenance:notice-batch": Case(read=STAFF_A, kwargs=lambda w: {"pk": w.notice_batch.pk}, a_object=True),
+    "maintenance:notice-batch-pdf": Case(read=STAFF_A, kwargs=lambda w: {"pk": w.notice_batch.pk}, a_object=True),
+    "maintenance:notice-letter": Case(read=STAFF_A | {AU, DS, OW}, kwargs=lambda w: {"pk": w.notice.pk}, a_object=True),
     "maintenance-due": Case(read=STAFF | {AU, DS}),
     "maintenance-system": Case(read=SYSTEM_READERS, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True),
     "maintenance-report-list": Case(read=SIGNED_IN, write=REPORT_FILERS, api=True, body=lambda w: _report()),
@@ -352,6 +361,9 @@ class World:
     component: object = None
     license: object = None
     invitee: object = None
+    notice: object = None
+    notice_batch: object = None
+    due_system: object = None
 
 
 @pytest.fixture
@@ -419,6 +431,21 @@ def world(db, tmp_path, settings):
     w.pending_report = maint.report_submit(jurisdiction=dane, filed_by=w.users[PU], data=_report(
         system_id="NOT-YET-1", work_date=_iso(-20))).report
     assert w.failure_report.failure_flag and w.pending_report.review_status == "pending"
+    # A notice sent to the marked system's owner, in a batch whose merged file is on disk.
+    from django.utils import timezone
+
+    from powts.maintenance.models import Notice, NoticeBatch
+
+    maint.schedule_sync(jurisdiction=dane)
+    w.due_system = System.objects.get(jurisdiction=dane, system_id="DA-0")  # installed 2015, never serviced: a reminder is due
+    merged = tmp_path / "letters" / "batch.pdf"
+    merged.parent.mkdir()
+    merged.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    w.notice_batch = NoticeBatch.objects.create(jurisdiction=dane, as_of=TODAY - dt.timedelta(days=7), status="done",
+                                                requested_at=timezone.now(), total=1, done=1, batch="dane-matrix", merged_path=str(merged))
+    w.notice = Notice.objects.create(jurisdiction=dane, system=w.marked, owner=owner, kind="first_notice", due_on=dt.date(2018, 5, 1),
+                                     as_of=TODAY - dt.timedelta(days=7), sent_at=timezone.now(), batch="dane-matrix", to_name=MARKER,
+                                     to_address="1 Marker Lane\nVerona, WI 53593", citation="SPS 383.255")
     # Staff of A previewed an inventory file: the token for confirm and rejects.
     c = Client()
     c.force_login(w.users[SA])

@@ -42,3 +42,12 @@ class ComponentKind(models.TextChoices):
 class OwnerKind(models.TextChoices):
     PERSON = "person", "Person"
     BUSINESS = "business", "Business"
+
+
+class LetterLanguage(models.TextChoices):
+    """The language of an owner's letters (issue 10, item 2). English is the legal text and goes with every
+    translation; Wisconsin counties serve Spanish- and Hmong-speaking owners."""
+
+    ENGLISH = "en", "English"
+    SPANISH = "es", "Spanish (Español)"
+    HMONG = "hmn", "Hmong (Hmoob)"

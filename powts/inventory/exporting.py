@@ -27,7 +27,7 @@ def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
     fields = ("id", "system_id", "parcel__parcel_number", "system_type", "parcel__owner__name", "parcel__site_address",
               "parcel__municipality", "parcel__owner__mailing_address", "installed_on", "last_serviced_on", "status",
               "design_flow_gpd", "bedrooms", "parcel__latitude", "parcel__longitude", "permit_number",
-              "parcel__legal_description", "parcel__sewered", "extra")
+              "parcel__legal_description", "parcel__sewered", "extra", "parcel__owner__language")
     written = 0
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = spreadsheet.writer(handle)
@@ -50,10 +50,10 @@ def _write(writer, chunk, extra_keys) -> int:
                                .order_by("id").values_list("system_id", "capacity_gallons")):
         tanks.setdefault(system_id, gallons)
     for (pk, system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status, flow, beds, lat, lon,
-         permit, legal, sewered, extra) in chunk:
+         permit, legal, sewered, extra, language) in chunk:
         writer.writerow([
             system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status,
-            tanks.get(pk), flow, beds, lat, lon, permit, legal, "yes" if sewered else "no",
+            tanks.get(pk), flow, beds, lat, lon, permit, legal, "yes" if sewered else "no", language,
             *[extra.get(k, "") for k in extra_keys],
         ])
     return len(chunk)

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from powts.inventory.choices import ComponentKind, OwnerKind, SystemStatus, SystemType
+from powts.inventory.choices import ComponentKind, LetterLanguage, OwnerKind, SystemStatus, SystemType
 from powts.inventory.querysets import SystemQuerySet
 
 
@@ -39,6 +39,9 @@ class Owner(models.Model):
     mailing_address = models.TextField(blank=True)
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
+    # The language of this owner's letters; a translation always goes with the English legal notice.
+    language = models.CharField(max_length=3, choices=LetterLanguage.choices, default=LetterLanguage.ENGLISH,
+                                db_default=LetterLanguage.ENGLISH.value)  # bulk writers (the import) name no language
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="owner_records")
     # Moved on by every edit through the services (powts.inventory.services.claim_version): an editor whose
     # form carries an older number is told what changed instead of overwriting it.

@@ -135,6 +135,12 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
         owner = owner_get_or_create(jurisdiction=system.jurisdiction, name=row.owner_name,
                                     mailing_address=row.owner_mailing_address, action=action)
         parcel_change_owner(parcel=parcel, owner=owner, action=f"owner changed ({action})")
+    if getattr(row, "language", "") and parcel.owner_id and parcel.owner.language != row.language:
+        owner = parcel.owner
+        before = snapshot(owner, ["language"])
+        owner.language = row.language
+        owner.save(update_fields=["language"])
+        audit_update(owner, before=before, action=action)
 
     fields = [f for f in ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
                           "permit_number", "extra") if f in differences]

@@ -192,3 +192,27 @@ def read_yaml(path: Path) -> Any:
         raise ParameterError(path, mark.line + 1 if mark else None, f"not valid YAML: {getattr(e, 'problem', e)}") from None
 
 
+
+
+# -- citations for the public -------------------------------------------------------------------
+
+def for_the_public(citation: str) -> str:
+    """The citation as a letter or page shows it: the sections alone, without the remarks a profile
+    keeps beside them for staff and auditors ("SPS 383.255 (reminder timing not in texts)" ->
+    "SPS 383.255"). A remark is a parenthesis that follows a space; "s. 46.11(5)1." keeps its own."""
+    out, depth, i = [], 0, 0
+    text = str(citation or "")
+    while i < len(text):
+        ch = text[i]
+        if depth == 0 and ch == "(" and i > 0 and text[i - 1] == " ":
+            depth = 1
+        elif depth:
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+        else:
+            out.append(ch)
+        i += 1
+    plain = " ".join("".join(out).split())
+    plain = plain.replace(" ,", ",").replace(" ;", ";").strip(" ,;")
+    while plain.endswith(".."):
+        plain = plain[:-1]
+    return plain

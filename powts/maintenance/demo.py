@@ -74,9 +74,14 @@ def load(jurisdiction, *, as_of: dt.date | None = None, seed: int = 1, reports: 
                                        provider_address="PO Box 12, Verona, WI 53593", starts_on=today - dt.timedelta(days=400),
                                        ends_on=today + dt.timedelta(days=330))
         summary["contracts"] = ServicingContract.objects.filter(system__jurisdiction=jurisdiction).count()
+        from powts.inventory.models import Owner
         from powts.maintenance.notices import notices_send
 
-        out = Path(settings.MEDIA_ROOT) / "notices"
+        # Some owners read their letters in Spanish or Hmong (with the English legal notice behind).
+        owner_ids = list(Owner.objects.filter(jurisdiction=jurisdiction).order_by("pk").values_list("pk", flat=True)[:20000])
+        Owner.objects.filter(pk__in=owner_ids[7::23]).update(language="es")
+        Owner.objects.filter(pk__in=owner_ids[11::41]).update(language="hmn")
+        out = Path(settings.POWTS_LETTERS_DIR)
         result = notices_send(jurisdiction=jurisdiction, as_of=today, output_dir=out, email=False, sync=False)
         summary["notices"] = result.total
     return summary

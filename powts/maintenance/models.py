@@ -172,6 +172,7 @@ class Notice(models.Model):
     email_error = models.CharField(max_length=300, blank=True)
     pdf_path = models.CharField(max_length=500, blank=True)
     citation = models.CharField(max_length=300, blank=True)
+    language = models.CharField(max_length=3, default="en", db_default="en", help_text="The letter's language; English always goes with a translation.")
 
     class Meta:
         ordering = ["-sent_at", "-id"]
@@ -180,3 +181,45 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} for {self.system_id} due {self.due_on}"
+
+
+class BatchStatus(models.TextChoices):
+    QUEUED = "queued", "Waiting to start"
+    RUNNING = "running", "Sending"
+    DONE = "done", "Sent"
+    FAILED = "failed", "Stopped by an error"
+
+
+class NoticeBatch(models.Model):
+    """A mailing asked for from the notices page: one per county and mailing date, so sending twice
+    does the work once. The background task (powts.maintenance.tasks) fills in the progress."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    as_of = models.DateField(help_text="The mailing date.")
+    status = models.CharField(max_length=10, choices=BatchStatus.choices, default=BatchStatus.QUEUED)
+    step = models.CharField(max_length=60, blank=True, help_text="What the job is doing, in words.")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    requested_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heard_at = models.DateTimeField(null=True, blank=True, help_text="The job's last progress report.")
+    total = models.PositiveIntegerField(default=0, help_text="Letters to print.")
+    done = models.PositiveIntegerField(default=0, help_text="Letters printed so far.")
+    counts = models.JSONField(default=dict, blank=True)
+    held = models.PositiveIntegerField(default=0, help_text="Owners held back: no usable mailing address.")
+    emailed = models.PositiveIntegerField(default=0)
+    email_failed = models.PositiveIntegerField(default=0)
+    batch = models.CharField(max_length=60, blank=True, help_text="The batch label on its notices.")
+    merged_path = models.CharField(max_length=500, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-as_of", "-id"]
+        constraints = [models.UniqueConstraint(fields=["jurisdiction", "as_of"], name="maint_batch_once_a_day")]
+
+    def __str__(self) -> str:
+        return f"Notice batch {self.as_of} ({self.get_status_display()})"
+
+    @property
+    def percent(self) -> int:
+        return 100 if self.status == BatchStatus.DONE else int(100 * self.done / self.total) if self.total else 0

@@ -83,3 +83,17 @@ def system_refusal(filed_by, profile, system) -> str | None:
         return None
     return (f"this county accepts reports only from contractors it assigned to the system "
             f"({profile.citations['contractors']})")
+
+
+def can_send_notices(user) -> bool:
+    """Preview and send notice batches: county staff and administrators, for their own county."""
+    return is_county_staff(user)
+
+
+def can_read_notice(user, notice) -> bool:
+    """A notice's letter: the county's staff (who reprint it), the state's readers, and the owner it was sent to."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if is_county_staff_of(user, notice.jurisdiction_id) or reads_every_county(user):
+        return True
+    return bool(user.role == Role.OWNER and notice.owner_id and notice.owner.user_id == user.pk)

@@ -55,6 +55,8 @@ class MaintenanceProfile:
     late_notice_moves_due: bool
     steps: tuple[Step, ...]
     spread_days: int
+    # Staggered batches: first notices go out over this many weekly batches (notices.mailing.stagger_weeks).
+    stagger_weeks: int
     winter_pause: tuple[tuple[int, int], tuple[int, int]] | None
     who_may_do_it: str
     water_meter_remedy: bool
@@ -149,6 +151,9 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         except (KeyError, ValueError):
             raise ProfileError(f"{where} notices.mailing.winter_pause: expected {{from: MM-DD, to: MM-DD}}") from None
         winter = ((f_m, f_d), (t_m, t_d))
+    stagger = mailing.get("stagger_weeks", 1)
+    if not isinstance(stagger, int) or isinstance(stagger, bool) or not 1 <= stagger <= 12:
+        raise ProfileError(f"{where} notices.mailing.stagger_weeks: {stagger!r} is not a whole number of weeks from 1 to 12")
     holding = raw.get("holding_tanks") or {}
     _need_cite(holding, f"{where} holding_tanks", "contract_citation")
     contractors = reports.get("contractors") or {}
@@ -175,6 +180,7 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         late_notice_moves_due=bool(late_notice.get("moves_due_date")),
         steps=tuple(steps),
         spread_days=int(mailing.get("spread_days") or 0),
+        stagger_weeks=stagger,
         winter_pause=winter,
         who_may_do_it=str(notices.get("who_may_do_it", "")),
         water_meter_remedy=bool(holding.get("water_meter_remedy")),

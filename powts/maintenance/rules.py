@@ -80,6 +80,14 @@ def spread_offset(key: str | int, days: int) -> int:
     return int(hashlib.blake2s(str(key).encode(), digest_size=4).hexdigest(), 16) % (days + 1)
 
 
+def stagger_week(key: str | int, weeks: int) -> int:
+    """Which of the county's weekly batches a system's first notice goes in (0: the latest, at the lead
+    time); the same every cycle, so an owner hears at the same time of year."""
+    if weeks <= 1:
+        return 0
+    return int(hashlib.blake2s(f"stagger:{key}".encode(), digest_size=4).hexdigest(), 16) % weeks
+
+
 def phase_in_due(profile: MaintenanceProfile, key: int, municipality: str) -> dt.date | None:
     phase = profile.phase_in
     if not phase:
@@ -98,8 +106,10 @@ def phase_in_due(profile: MaintenanceProfile, key: int, municipality: str) -> dt
 
 def notice_date(profile: MaintenanceProfile, due_on: dt.date, key) -> dt.date:
     """The day the first notice goes out: the lead time before the due date, earlier by the county's
-    mailing spread, and before a winter pause rather than inside it."""
-    day = due_on - dt.timedelta(days=profile.lead_time_days + spread_offset(key, profile.spread_days))
+    mailing spread and by whole weeks for its staggered batches, and before a winter pause rather than
+    inside it."""
+    day = due_on - dt.timedelta(days=profile.lead_time_days + spread_offset(key, profile.spread_days)
+                                + 7 * stagger_week(key, profile.stagger_weeks))
     guard = 0
     while profile.paused(day) and guard < 370:
         day -= dt.timedelta(days=1)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from powts.maintenance import views
+from powts.maintenance import notice_views, views
 
 app_name = "maintenance"
 urlpatterns = [
@@ -10,4 +10,10 @@ urlpatterns = [
     path("mine/", views.mine, name="mine"),
     path("reports/<int:pk>/reviewed/", views.failure_reviewed, name="failure-reviewed"),
     path("reports/<int:pk>/match/", views.match, name="match"),
+    path("notices/", notice_views.notices, name="notices"),
+    path("notices/send/", notice_views.send, name="notices-send"),
+    path("notices/preview/<int:system_pk>.pdf", notice_views.letter_preview, name="notice-preview"),
+    path("notices/batches/<int:pk>/", notice_views.batch, name="notice-batch"),
+    path("notices/batches/<int:pk>/letters.pdf", notice_views.batch_pdf, name="notice-batch-pdf"),
+    path("notices/<int:pk>/letter.pdf", notice_views.notice_letter, name="notice-letter"),
 ]

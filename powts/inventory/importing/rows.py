@@ -68,6 +68,7 @@ class InventoryRow:
     extra: dict = field(default_factory=dict)
     legal_description: str = ""
     sewered: bool = False
+    language: str = ""  # the owner's letter language; "" when the file has none (stored owners keep theirs)
 
 
 def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
@@ -89,6 +90,11 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
         if status is None:
             problems.append(f"status {cells['status']!r} is not one of active, failing, abandoned, replaced")
 
+    language = ""
+    if cells["language"]:
+        language = vocabulary.language(cells["language"])
+        if language is None:
+            problems.append(f"language {cells['language']!r} is not one powts writes letters in (English, Spanish, Hmong)")
     parsed = {}
     for column, parse, arg in _CHECKS:
         try:
@@ -121,5 +127,6 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
         system_id=cells["system_id"], parcel_id=cells["parcel_id"], system_type=system_type,
         owner_name=cells["owner_name"], site_address=cells["site_address"], municipality=cells["municipality"],
         owner_mailing_address=cells["owner_mailing_address"], status=status,
-        permit_number=cells["permit_number"], legal_description=cells["legal_description"], extra=extra, **parsed,
+        permit_number=cells["permit_number"], legal_description=cells["legal_description"], extra=extra,
+        language=str(language or ""), **parsed,
     )

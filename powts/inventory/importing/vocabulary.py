@@ -1,5 +1,5 @@
 """The spellings county exports really use, mapped onto powts' system types and statuses."""
-from powts.inventory.choices import SystemStatus, SystemType
+from powts.inventory.choices import LetterLanguage, SystemStatus, SystemType
 
 _TYPE_ALIASES = {
     "septic/drainfield": SystemType.CONVENTIONAL,
@@ -49,3 +49,13 @@ def system_type(text: str) -> str | None:
 
 def status(text: str) -> str | None:
     return STATUSES.get(_key(text))
+
+# The owner's letter language (column `language`): the code, the English name or the language's own.
+LANGUAGES = {_key(v): v for v in LetterLanguage.values}
+LANGUAGES.update({"english": LetterLanguage.ENGLISH, "eng": LetterLanguage.ENGLISH, "spanish": LetterLanguage.SPANISH,
+                  "espanol": LetterLanguage.SPANISH, "español": LetterLanguage.SPANISH, "spa": LetterLanguage.SPANISH,
+                  "hmong": LetterLanguage.HMONG, "hmoob": LetterLanguage.HMONG})
+
+
+def language(text: str) -> str | None:
+    return LANGUAGES.get(_key(text))

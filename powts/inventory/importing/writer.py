@@ -63,7 +63,7 @@ class ChunkWriter:
                 "id", "system_id", *SYSTEM_FIELDS, "extra", "parcel_id", "parcel__parcel_number",
                 "parcel__site_address", "parcel__municipality", "parcel__latitude", "parcel__longitude",
                 "parcel__legal_description", "parcel__sewered",
-                "parcel__owner__name", "parcel__owner__mailing_address",
+                "parcel__owner__name", "parcel__owner__mailing_address", "parcel__owner__language",
             )
         }
         if found:
@@ -91,6 +91,8 @@ class ChunkWriter:
             out["owner_name"] = (stored["parcel__owner__name"], row.owner_name)
         if "owner_mailing_address" in self.provided and (stored["parcel__owner__mailing_address"] or "") != row.owner_mailing_address:
             out["owner_mailing_address"] = (stored["parcel__owner__mailing_address"], row.owner_mailing_address)
+        if "language" in self.provided and row.language and stored["parcel__owner__language"] != row.language:
+            out["language"] = (stored["parcel__owner__language"], row.language)
         if "tank_capacity_gallons" in self.provided and stored["tank_capacity_gallons"] != row.tank_capacity_gallons:
             out["tank_capacity_gallons"] = (stored["tank_capacity_gallons"], row.tank_capacity_gallons)
         if stored["extra"] != row.extra:
@@ -149,13 +151,21 @@ class ChunkWriter:
                     cache.setdefault(owner_key(name, mailing), oid)
         missing = sorted(k for k in keys if owner_key(*k) not in cache)
         ids = allocate_ids(Owner, len(missing))
+        languages = {}
+        for r in rows:
+            if r.language:
+                languages.setdefault((r.owner_name, r.owner_mailing_address), r.language)
         owner_rows = []
         for oid, (name, mailing) in zip(ids, missing):
             kind = owner_kind(name)
-            owner_rows.append((oid, self.jurisdiction.pk, name, kind, mailing, "", ""))
+            language = languages.get((name, mailing), "en")
+            owner_rows.append((oid, self.jurisdiction.pk, name, kind, mailing, "", "", language))
             cache[owner_key(name, mailing)] = oid
-            events.append(self._event(Owner, oid, name, {"name": name, "kind": kind, "mailing_address": mailing}))
-        insert_rows(Owner, ["id", "jurisdiction_id", "name", "kind", "mailing_address", "email", "phone"], owner_rows)
+            after = {"name": name, "kind": kind, "mailing_address": mailing}
+            if language != "en":
+                after["language"] = language
+            events.append(self._event(Owner, oid, name, after))
+        insert_rows(Owner, ["id", "jurisdiction_id", "name", "kind", "mailing_address", "email", "phone", "language"], owner_rows)
         return {(r.owner_name, r.owner_mailing_address): cache[owner_key(r.owner_name, r.owner_mailing_address)] for r in rows}
 
     def _parcel_ids(self, rows, owners, events) -> tuple[dict[str, int], dict[str, int | None]]:

@@ -31,7 +31,7 @@ def test_46_11_5_first_notice_at_30_days_not_31(dane, system, tmp_path):
     assert len(PdfReader(result.merged_file).pages) == 1 and len(PdfReader(n.pdf_path).pages) == 1
     text = PdfReader(n.pdf_path).pages[0].extract_text()
     # the owner's address, the system, the due date, what to do and who may do it
-    for words in ("Olive Owner", "12 Lake Rd", "DA-1", "Due date: July 1, 2026", "What to do", "Who may do it", "septage servicing operator",
+    for words in ("Olive Owner", "12 Lake Rd", "DA-1", "Due date: July 1, 2026", "What to do", "Who may do the work", "septage servicing operator",
                   "Dane County Code s. 46.11(5)1."):
         assert words in text, words
     assert PdfReader(result.merged_file).pages[0].extract_text() == text

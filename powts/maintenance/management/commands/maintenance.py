@@ -1,7 +1,8 @@
 """powts maintenance SUBCOMMAND
 
   due            --jurisdiction SLUG --as-of DATE [--format text|csv|json]   the due list (read-only)
-  notices send   --jurisdiction SLUG --as-of DATE --output DIR [--no-email]  record and render notices
+  notices send   --jurisdiction SLUG --as-of DATE [--output DIR] [--no-email]  record and render notices
+                 [--dry-run]                                                  the same preview as the notices page; sends nothing
   sync           --jurisdiction SLUG                                         schedules in step with the inventory
   reports upload FILE --jurisdiction SLUG [--json]                          a contractor's CSV of reports
   annual-report  --jurisdiction SLUG --year YYYY --output FILE(.csv|.pdf)   the SPS 383.255 summary
@@ -50,8 +51,9 @@ class Command(BaseCommand):
         notices.add_argument("action", choices=["send"])
         notices.add_argument("--jurisdiction", required=True)
         notices.add_argument("--as-of", required=True)
-        notices.add_argument("--output", required=True, type=Path)
+        notices.add_argument("--output", type=Path, default=None, help="folder for the letters (default: the data directory's letters/)")
         notices.add_argument("--no-email", action="store_true")
+        notices.add_argument("--dry-run", action="store_true", help="print the batch the notices page previews; record and send nothing")
         sync = sub.add_parser("sync", help="Bring maintenance schedules in step with the inventory.")
         sync.add_argument("--jurisdiction", required=True)
         reports = sub.add_parser("reports", help="reports upload FILE ...")
@@ -104,21 +106,33 @@ class Command(BaseCommand):
             if len(rows) > 50:
                 out.write(f"  ... {len(rows) - 50:,} more (use --format csv or json for all)")
 
-    def do_notices(self, action, jurisdiction, as_of, output, no_email, **o):
+    def do_notices(self, action, jurisdiction, as_of, output, no_email, dry_run=False, **o):
+        from django.conf import settings
+
+        from powts.core.refusals import Refused
         from powts.maintenance.notices import notices_send
 
         as_of = _date(as_of, "--as-of")
         unit = _unit(jurisdiction)
+        if dry_run:
+            return self.print_preview(unit, as_of)
+        output = output or Path(settings.POWTS_LETTERS_DIR)
         if output.exists() and not output.is_dir():
             raise CommandError(f"--output {output} is a file, not a folder")
         try:
             output.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CommandError(f"--output {output}: {exc.strerror}") from None
-        result = notices_send(jurisdiction=unit, as_of=as_of, output_dir=output, email=not no_email)
+        try:
+            result = notices_send(jurisdiction=unit, as_of=as_of, output_dir=output, email=not no_email)
+        except Refused as exc:
+            raise CommandError(exc.message) from None
         if result.paused:
             self.stdout.write(f"{unit.name}: mailings are paused on {as_of} (winter pause); nothing sent.")
             return
+        if result.held:
+            self.stdout.write(f"{unit.name}: {len(result.held):,} owners held back (no usable mailing address); "
+                              "--dry-run lists them.")
         if not result.total:
             self.stdout.write(f"{unit.name}: no notices due on {as_of} that were not already sent.")
             return
@@ -126,6 +140,33 @@ class Command(BaseCommand):
         self.stdout.write(f"{unit.name}: {result.total:,} notices recorded ({parts}) in batch {result.batch}.")
         self.stdout.write(f"Letters: {result.owner_files:,} owner files in {output / result.batch}; merged for the print shop: {result.merged_file}")
         self.stdout.write(f"E-mail: {result.emailed:,} sent, {result.email_failed:,} failed, {result.no_address:,} owners without an address.")
+
+    def print_preview(self, unit, as_of, shown: int = 50):
+        """What the notices page shows for `as_of` (powts.maintenance.notices.preview), as text."""
+        from powts.maintenance.notices import preview
+
+        found = preview(jurisdiction=unit, as_of=as_of)
+        out = self.stdout
+        if found.paused:
+            out.write(f"{unit.name}, as of {as_of}: mailings are paused (winter pause); no letters go out.")
+            return
+        out.write(f"{unit.name}, batch as of {as_of} (dry run: nothing recorded or sent)")
+        for kind, label, n in found.counted:
+            out.write(f"  {label:<32} {n:>9,}")
+        out.write(f"  {'Total to mail':<32} {found.total:>9,}")
+        out.write(f"  {'Held back: no usable address':<32} {len(found.held):>9,}")
+        if found.letters:
+            out.write("Letters:")
+            for p in found.letters[:shown]:
+                out.write(f"  {p.system_ref:<16} {p.due_on}  {p.get_kind_display():<32} {p.to_name} ({p.language_label})")
+            if found.total > shown:
+                out.write(f"  ... {found.total - shown:,} more")
+        if found.held:
+            out.write("Held back (fix the mailing address):")
+            for p in found.held[:shown]:
+                out.write(f"  {p.system_ref:<16} {p.to_name}: {p.address_problem}")
+            if len(found.held) > shown:
+                out.write(f"  ... {len(found.held) - shown:,} more")
 
     def do_sync(self, jurisdiction, **o):
         from powts.maintenance.services import schedule_sync

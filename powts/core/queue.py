@@ -1,0 +1,21 @@
+"""The task queue's consumer inside the web process: `powts serve` starts it beside waitress, so the
+one-command start runs background jobs too (issue 10). With POWTS_QUEUE_URL (Redis, a later issue)
+the workers are separate processes (`powts run_huey`) and serve starts none."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils.module_loading import autodiscover_modules
+
+
+def start_consumer(**options):
+    """Huey's consumer as worker threads of this process; returns it (call `.stop(graceful=True)` to end it).
+    Its own signal handlers are left out: the web server owns Ctrl-C and stops the consumer after itself."""
+    from huey.contrib.djhuey import HUEY
+
+    autodiscover_modules("tasks")  # every app's tasks.py, as run_huey does
+    config = dict(settings.HUEY.get("consumer", {})) if isinstance(settings.HUEY, dict) else {}
+    config.update(options)
+    consumer = HUEY.create_consumer(**config)
+    consumer._set_signal_handlers = lambda: None
+    consumer.start()
+    return consumer
