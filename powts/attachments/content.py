@@ -23,6 +23,10 @@ HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"
 # puremagic's type for our types (it calls HEIC "image/heif").
 _FROM_MAGIC = {"application/pdf": c.PDF, "image/jpeg": c.JPEG, "image/png": c.PNG, "image/heif": c.HEIC,
                "image/heic": c.HEIC, "image/webp": c.WEBP}
+# Programs and scripts, said in plain words (the likeliest dangerous file behind a wrong name).
+_PROGRAMS = ((b"MZ", "a Windows program (executable)"), (b"\x7fELF", "a Linux program (executable)"),
+             (b"\xcf\xfa\xed\xfe", "a macOS program (executable)"), (b"\xca\xfe\xba\xbe", "a macOS or Java program"),
+             (b"#!", "a script (a program)"), (b"PK\x03\x04", "a ZIP archive"))
 _PIL_FORMATS = {c.JPEG: "JPEG", c.PNG: "PNG", c.WEBP: "WEBP"}
 
 
@@ -60,8 +64,11 @@ def _signature(head: bytes) -> tuple[str | None, str]:
     for m in matches:
         if m.mime_type in _FROM_MAGIC:
             return _FROM_MAGIC[m.mime_type], m.name
-    if matches:
-        return None, matches[0].name
+    for signature, plain in _PROGRAMS:
+        if head.startswith(signature):
+            return None, plain
+    if matches:  # puremagic's longest match may be an obscure format; one with a MIME type reads better
+        return None, next((m.name for m in matches if m.mime_type), matches[0].name)
     if head and all(b in b"\t\n\r" or 32 <= b < 127 for b in head[:512]):
         return None, "plain text"
     return None, "not a recognised document or picture"
