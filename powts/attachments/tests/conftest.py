@@ -7,16 +7,6 @@ import pytest
 D = dt.date
 
 
-@pytest.fixture(autouse=True)
-def attachment_dir(settings, tmp_path):
-    path = tmp_path / "attachments"
-    settings.STORAGES = {**settings.STORAGES, "attachments": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(path), "base_url": "/nowhere/", "file_permissions_mode": 0o600,
-                    "directory_permissions_mode": 0o700}}}
-    return path
-
-
 def stored_files(path) -> list:
     return sorted(p for p in path.rglob("*") if p.is_file()) if path.exists() else []
 
