@@ -361,7 +361,7 @@ def site_and_enforcement(request):
             "orders": CorrectionOrder.objects.filter(jurisdiction_id=unit_id).select_related("system")[:200],
             "failures": FailureDetermination.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
             "variances": Variance.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
-            "complaints": Complaint.objects.filter(jurisdiction_id=unit_id)[:200],
+            "complaints": Complaint.objects.filter(jurisdiction_id=unit_id).prefetch_related("attachments")[:200],
         })
     return render(request, "permits/site_enforcement.html", ctx)
 

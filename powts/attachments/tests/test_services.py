@@ -26,6 +26,7 @@ def test_a_plan_is_stored_private_with_its_hash_and_audited(permit, people, atta
     assert att.sha256 == hashlib.sha256(content).hexdigest() and att.jurisdiction_id == permit.jurisdiction_id
     [path] = stored_files(attachment_dir)
     assert path.read_bytes() == content and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert "site plan" not in str(path)  # the uploader's name never becomes a path
     for served in (settings.STATIC_ROOT, settings.MEDIA_ROOT):
         assert not str(path).startswith(str(served))

@@ -176,3 +176,10 @@ def test_the_system_page_shows_its_permits_and_reports_files(people, report):
                             uploaded_by=people["pumper"])
     page = client_for(people["staff"]).get(f"/inventory/systems/{report.system_id}/").content.decode()
     assert "Documents and photos" in page and "lid.jpg" in page
+
+
+def test_staff_see_the_publics_photo_with_the_complaint(complaint, people):
+    att = services.attachment_add(record=complaint, kind="photo", upload=samples.upload(samples.image("JPEG"), "ditch.jpg"),
+                                  public=True)
+    page = client_for(people["staff"]).get("/permits/site/").content.decode()
+    assert f"/attachments/{att.pk}/" in page and "ditch.jpg" in page
