@@ -19,7 +19,7 @@ from powts.core.refusals import Refused
 HEAD_BYTES = 8192
 CHUNK = 1024 * 1024
 # ISO base media file brands of HEIF/HEIC pictures (what iPhones write).
-HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif"}
+HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
 # puremagic's type for our types (it calls HEIC "image/heif").
 _FROM_MAGIC = {"application/pdf": c.PDF, "image/jpeg": c.JPEG, "image/png": c.PNG, "image/heif": c.HEIC,
                "image/heic": c.HEIC, "image/webp": c.WEBP}

@@ -7,6 +7,7 @@ import os
 import unicodedata
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -52,15 +53,19 @@ def _recording(kind: str, recording_number: str, recorded_on) -> tuple[str, dt.d
 
 
 def _file_recorded_document(*, permit, attachment: Attachment, by) -> None:
-    """A recorded document on a permit is also the permit's recorded-documents filing: staff's upload is
-    the verification (the register of deeds' number and date); anyone else's waits for staff to verify it."""
+    """A recorded document on a permit is also the permit's recorded-documents filing (the one the applicant
+    said would be recorded, or a new one while the application is under review): staff's upload is the
+    verification (the register of deeds' number and date); anyone else's waits for staff to verify it."""
     from powts.permits import policies as permit_policies
     from powts.permits import services as permits
 
     doc = permit.documents.filter(kind="recorded_documents", recording_verified_on__isnull=True).order_by("id").first()
     if doc is None:
-        doc = permits.permit_add_document(permit=permit, kind="recorded_documents", title=attachment.original_name,
-                                          recorded=True)
+        try:
+            doc = permits.permit_add_document(permit=permit, kind="recorded_documents", title=attachment.original_name,
+                                              recorded=True)
+        except ValidationError:  # past review no filing is added; the file keeps its number and date itself
+            return
     if by is not None and permit_policies.can_decide(by, permit):
         permits.document_verify_recording(document=doc, recording_number=attachment.recording_number,
                                           recorded_on=attachment.recorded_on)

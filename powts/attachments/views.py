@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect
@@ -66,6 +66,8 @@ def upload(request, record: str, pk: int):
             added = [services.attachment_add(record=obj, upload=f, uploaded_by=request.user, **values) for f in files]
     except Refused as exc:
         messages.error(request, f"Nothing was added. {exc.message}")
+    except ValidationError as exc:  # a permits rule met on the way (a recorded document's filing)
+        messages.error(request, "Nothing was added. " + " ".join(exc.messages))
     else:
         messages.success(request, "Added: " + ", ".join(a.original_name for a in added) + ".")
     return redirect(record_page(request, obj))

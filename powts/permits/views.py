@@ -317,8 +317,8 @@ def complaint_new(request):
                     description=request.POST.get("description", ""), address=request.POST.get("address", ""),
                     email=request.POST.get("email", ""), first_name=request.POST.get("first_name", ""),
                     phone=request.POST.get("phone", "")), files=request.FILES.getlist("photo"), kind="photo", public=True)
-            except ValidationError as exc:
-                errors = _errors(exc)
+            except ValidationError as exc:  # a refused form is a 400 (a body with a photo is read before this)
+                errors, status = _errors(exc), 400
             except Refused as exc:
                 errors, status = [f"photo: {exc.message}"], 400
     values = {} if too_big else request.POST

@@ -149,3 +149,15 @@ def test_display_name_keeps_the_last_part_and_printable_characters():
     assert services.display_name("") == "file"
     long = "x" * 300 + ".pdf"
     assert len(services.display_name(long)) == 200 and services.display_name(long).endswith(".pdf")
+
+
+def test_a_recorded_document_on_an_issued_permit_keeps_its_number_without_a_new_filing(permit, people):
+    """Past review the permit takes no new filing (permits' rule); the upload is still kept with its number and date."""
+    from powts.permits.models import PermitDocument
+
+    permit.status = "issued"
+    permit.save(update_fields=["status"])
+    att = services.attachment_add(record=permit, kind="recorded_document", upload=samples.upload(samples.pdf(), "rec.pdf"),
+                                  uploaded_by=people["staff"], recording_number="77", recorded_on=dt.date.today())
+    assert att.permit_document is None and att.recording_number == "77"
+    assert not PermitDocument.objects.filter(permit=permit, kind="recorded_documents").exists()
