@@ -291,6 +291,7 @@ def complaint_new(request):
     the Open311 endpoint (powts.core.public_posts); a photo may come with it (powts.attachments)."""
     from django.conf import settings
 
+    from powts.attachments.content import megabytes
     from powts.attachments.services import create_with_files
 
     errors, done, status, wait = [], None, 200, None
@@ -302,8 +303,8 @@ def complaint_new(request):
             limit = enf.COMPLAINT_MAX["description"]
             errors, status = [f"description (What did you see?): too long; at most {limit:,} characters."], 400
             if with_photo:
-                errors = [f"photo: too large; a photo sent with a report may be at most "
-                          f"{settings.POWTS_PUBLIC_UPLOAD_MAX_BYTES // (1024 * 1024)} MB."]
+                errors = [f"The report is too large: at most {limit:,} characters of description and a photo of at "
+                          f"most {megabytes(settings.POWTS_PUBLIC_UPLOAD_MAX_BYTES)}."]
                 status = 413
         elif (wait := public_post_wait(request)) is not None:
             errors, status = [too_many_message(wait)], 429

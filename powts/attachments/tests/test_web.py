@@ -183,3 +183,15 @@ def test_staff_see_the_publics_photo_with_the_complaint(complaint, people):
                                   public=True)
     page = client_for(people["staff"]).get("/permits/site/").content.decode()
     assert f"/attachments/{att.pk}/" in page and "ditch.jpg" in page
+
+
+def test_the_public_form_caps_a_signed_in_persons_photo_too(dane, people, settings):
+    """Signed in, the request cap is the larger one; the public form still holds the public photo's cap."""
+    from powts.permits.models import Complaint
+
+    settings.POWTS_PUBLIC_UPLOAD_MAX_BYTES = 1000
+    big = samples.image("PNG", size=(400, 400)) + bytes(70_000)
+    r = client_for(people["owner"]).post("/permits/complaints/new/", {
+        "jurisdiction": "dane", "service_code": "failing-septic", "description": "x", "photo": samples.upload(big, "b.png")})
+    assert r.status_code == 413 and "a photo of at most 1 KB" in r.content.decode()
+    assert "The report is too large" in r.content.decode() and not Complaint.objects.exists()
