@@ -68,6 +68,17 @@ def cli(capsys, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def attachment_dir(settings, tmp_path):
+    """Attached documents and photos go to this test's own directory (never the data directory)."""
+    path = tmp_path / "attachments"
+    settings.STORAGES = {**settings.STORAGES, "attachments": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(path), "base_url": "/nowhere/", "file_permissions_mode": 0o600,
+                    "directory_permissions_mode": 0o700}}}
+    return path
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     """Each test starts with an empty cache, so per-address limits (public posts) do not carry over."""
     from django.core.cache import cache

@@ -14,6 +14,9 @@ POWTS_PROXY_COUNT  how many proxies in front add X-Forwarded-For (default 0: the
 POWTS_QUEUE_URL  the task queue; default (empty): Huey on SQLite in $POWTS_DATA_DIR/queue.sqlite3, consumed by
                  `powts serve` itself. Reserved for redis://... (separate workers, a later issue).
 POWTS_EMAIL_BACKEND  default: files in $POWTS_DATA_DIR/outbox; "django.core.mail.backends.smtp.EmailBackend" with EMAIL_HOST ...
+POWTS_STORAGE   where attached documents and photos are kept: "local" (default, $POWTS_DATA_DIR/attachments)
+                or "s3" (S3-compatible: POWTS_S3_BUCKET, POWTS_S3_ENDPOINT_URL, POWTS_S3_ACCESS_KEY_ID,
+                POWTS_S3_SECRET_ACCESS_KEY, POWTS_S3_REGION)
 """
 from __future__ import annotations
 
@@ -75,6 +78,7 @@ INSTALLED_APPS = [
     "powts.inventory",
     "powts.maintenance",
     "powts.permits",
+    "powts.attachments",
 ]
 
 MIDDLEWARE = [
@@ -90,6 +94,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
+    "powts.attachments.middleware.UploadSizeMiddleware",  # an oversized upload is refused before its body is read
     "powts.core.middleware.RefuseNulMiddleware",  # issue 8: NUL in a query or form field is a 400, not a 500
     "axes.middleware.AxesMiddleware",  # turns a lockout into the lockout page (web) or JSON (API)
 ]
@@ -190,6 +195,7 @@ POWTS_SYSTEM_PANELS = [
 # Sections other apps add to the maintenance dashboard's lists: (template, "module.function(jurisdiction, user)").
 POWTS_DASHBOARD_PANELS = [
     ("permits/_dashboard_complaints.html", "powts.permits.panels.dashboard_complaints"),
+    ("attachments/_system_attachments.html", "powts.attachments.panels.system_context"),
 ]
 
 # Run after an inventory import stored something: f(jurisdiction=...) -> summary dict.
@@ -340,3 +346,45 @@ LOGGING["handlers"]["access"] = {
     "formatter": "access",
 }
 LOGGING["loggers"] = {"powts.access": {"handlers": ["access"], "level": "INFO", "propagate": False}}
+
+
+# -- Documents and photos (issue 10, item 5) ----------------------------------------------------------
+# Kept outside STATIC and MEDIA (nothing serves them directly): powts.attachments.views streams a file to
+# those who may see its record. Locally in the data directory (0600 files, 0700 directories); in an
+# S3-compatible bucket with POWTS_STORAGE=s3 (django-storages), private, under the "attachments/" prefix.
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
+
+POWTS_STORAGE = os.environ.get("POWTS_STORAGE", "local")
+if POWTS_STORAGE == "local":
+    _ATTACHMENTS = {"BACKEND": "django.core.files.storage.FileSystemStorage",
+                    "OPTIONS": {"location": str(DATA_DIR / "attachments"), "base_url": "/nowhere/",
+                                "file_permissions_mode": 0o600, "directory_permissions_mode": 0o700}}
+elif POWTS_STORAGE == "s3":
+    if not os.environ.get("POWTS_S3_BUCKET"):
+        raise ImproperlyConfigured("POWTS_STORAGE=s3 needs POWTS_S3_BUCKET (and the endpoint and keys)")
+    _ATTACHMENTS = {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": {
+        "bucket_name": os.environ["POWTS_S3_BUCKET"],
+        "endpoint_url": os.environ.get("POWTS_S3_ENDPOINT_URL") or None,
+        "access_key": os.environ.get("POWTS_S3_ACCESS_KEY_ID") or None,
+        "secret_key": os.environ.get("POWTS_S3_SECRET_ACCESS_KEY") or None,
+        "region_name": os.environ.get("POWTS_S3_REGION") or None,
+        "location": "attachments", "default_acl": "private", "file_overwrite": False, "querystring_auth": True}}
+else:
+    raise ImproperlyConfigured(f"POWTS_STORAGE must be 'local' or 's3', not {POWTS_STORAGE!r}")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "attachments": _ATTACHMENTS,
+}
+_MB = 1024 * 1024
+# The largest file of each kind (a phone's photo is a few MB; a scanned plan set can be tens).
+POWTS_ATTACHMENT_MAX_BYTES = {
+    "plan": 25 * _MB, "soil_report": 25 * _MB, "recorded_document": 25 * _MB, "receipt": 10 * _MB,
+    "photo": 15 * _MB, "other": 25 * _MB,
+}
+# Anonymous uploads (photos with a public complaint): one small photo per post, on the public-post throttle.
+POWTS_PUBLIC_UPLOAD_MAX_BYTES = 8 * _MB
+POWTS_PUBLIC_UPLOAD_MAX_FILES = 1
+# A whole upload request larger than this is refused from its Content-Length, before its body is read.
+POWTS_UPLOAD_REQUEST_MAX_BYTES = 5 * 25 * _MB + _MB
+DATA_UPLOAD_MAX_NUMBER_FILES = 10

@@ -65,8 +65,29 @@ class Case:
     api: bool = False  # JSON body
     a_object: bool = False  # the URL names a county-A record: staff of B must get 403/404
     method: str = "post"
-    query: str = ""
+    query: str | Callable = ""  # a query string, or one made from the world
     note: str = ""
+
+
+def _pdf(name: str = "plan.pdf"):
+    import io
+
+    from pypdf import PdfWriter
+
+    writer, buf = PdfWriter(), io.BytesIO()
+    writer.add_blank_page(width=612, height=792)
+    writer.write(buf)
+    return SimpleUploadedFile(name, buf.getvalue(), content_type="application/pdf")
+
+
+def _jpeg(name: str = "photo.jpg"):
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8), "gray").save(buf, "JPEG")
+    return SimpleUploadedFile(name, buf.getvalue(), content_type="image/jpeg")
 
 
 def _csv(content: bytes, name: str = "file.csv"):
@@ -269,6 +290,29 @@ TABLE: dict[str, Case | list[Case]] = {
     "permits-api-variances": Case(write=STAFF, api=True, body=lambda w: {"system_id": "DA-7", "standard": "siting"}),
     "permits-api-variance-decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.variance.pk}, a_object=True, api=True,
                                         body=lambda w: {"grant": False, "reason": "no"}),
+    # -- documents and photos (issue 10, item 5): a file is seen by those who see its record
+    "attachments:upload": [
+        Case(write=STAFF_A | {PL}, kwargs=lambda w: {"record": "permit", "pk": w.permit.pk}, a_object=True,
+             body=lambda w: {"kind": "plan", "file": _pdf()}, note="the permit's plumber and its county's staff"),
+        Case(write=STAFF_A | {PU}, kwargs=lambda w: {"record": "report", "pk": w.failure_report.pk}, a_object=True,
+             body=lambda w: {"kind": "photo", "file": _jpeg()}, note="the report's filer and its county's staff"),
+        Case(write=STAFF_A, kwargs=lambda w: {"record": "complaint", "pk": w.complaint.pk}, a_object=True,
+             body=lambda w: {"kind": "photo", "file": _jpeg()}, note="the public adds photos with the complaint itself"),
+    ],
+    "attachments:download": [
+        Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True),
+        Case(read=SYSTEM_READERS | {PU}, kwargs=lambda w: {"pk": w.report_photo.pk}, a_object=True,
+             note="whoever reads the report: its filer, the system's owner, county A, the state, DNR"),
+        Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.complaint_photo.pk}, a_object=True,
+             note="the public's photos: the county's staff and the state's readers only"),
+    ],
+    "attachments:delete": Case(write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True,
+                               note="county staff, or the plumber who uploaded it"),
+    "attachments-api-list": Case(read=PERMIT_READERS, write=STAFF_A | {PL}, query=lambda w: f"?permit={w.permit.pk}",
+                                 a_object=True, body=lambda w: {"permit": w.permit.pk, "kind": "plan", "file": _pdf()}),
+    "attachments-api-detail": Case(read=PERMIT_READERS, write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.attachment.pk},
+                                   a_object=True, method="delete"),
+    "attachments-api-download": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True),
 }
 # Whole areas classified at once (a new URL there needs no entry): Django's admin.
 PREFIXES: list[tuple[str, Case]] = [("admin/", ADMIN)]
@@ -364,6 +408,9 @@ class World:
     notice: object = None
     notice_batch: object = None
     due_system: object = None
+    attachment: object = None
+    report_photo: object = None
+    complaint_photo: object = None
 
 
 @pytest.fixture
@@ -446,6 +493,11 @@ def world(db, tmp_path, settings):
     w.notice = Notice.objects.create(jurisdiction=dane, system=w.marked, owner=owner, kind="first_notice", due_on=dt.date(2018, 5, 1),
                                      as_of=TODAY - dt.timedelta(days=7), sent_at=timezone.now(), batch="dane-matrix", to_name=MARKER,
                                      to_address="1 Marker Lane\nVerona, WI 53593", citation="SPS 383.255")
+    from powts.attachments.services import attachment_add
+
+    w.attachment = attachment_add(record=w.permit, kind="plan", upload=_pdf(), uploaded_by=w.users[PL])
+    w.report_photo = attachment_add(record=w.failure_report, kind="photo", upload=_jpeg(), uploaded_by=w.users[PU])
+    w.complaint_photo = attachment_add(record=w.complaint, kind="photo", upload=_jpeg(), public=True)
     # Staff of A previewed an inventory file: the token for confirm and rejects.
     c = Client()
     c.force_login(w.users[SA])
@@ -555,7 +607,8 @@ def test_access_matrix(world, capsys, quiet_refusals):
         cases = case_for(url)
         assert cases is not None, f"{url.key} is not in TABLE"
         for case in cases:
-            path = build_path(url.route, {**DEFAULT_KWARGS, **case.kwargs(world)}) + case.query
+            query = case.query(world) if callable(case.query) else case.query
+            path = build_path(url.route, {**DEFAULT_KWARGS, **case.kwargs(world)}) + query
             for role in ROLES:
                 for method in ("get", case.method):
                     with rolled_back():

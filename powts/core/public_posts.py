@@ -40,9 +40,10 @@ def too_many_message(wait: int) -> str:
             f"{'s' if minutes != 1 else ''}, or call the county's sanitary office.")
 
 
-def body_too_large(request) -> bool:
-    """True when the request declares a body larger than MAX_BODY_BYTES (checked before reading it)."""
+def body_too_large(request, extra: int = 0) -> bool:
+    """True when the request declares a body larger than MAX_BODY_BYTES (plus `extra`, room for a photo
+    where the form takes one), checked before reading it."""
     try:
-        return int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY_BYTES
+        return int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY_BYTES + extra
     except ValueError:
         return True

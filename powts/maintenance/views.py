@@ -87,11 +87,18 @@ def report(request):
         if unit is None:
             form.add_error(None, "Choose the county.")
         else:
-            try:
-                result = services.report_submit(jurisdiction=unit, data=form.cleaned_data, filed_by=request.user, channel=Channel.WEB)
+            from powts.attachments.services import report_with_photos
+            from powts.core.refusals import Refused
+
+            try:  # the report and its photos together: a refused photo files nothing
+                result = report_with_photos(lambda: services.report_submit(
+                    jurisdiction=unit, data=form.cleaned_data, filed_by=request.user, channel=Channel.WEB),
+                    photos=request.FILES.getlist("photos"), by=request.user)
             except ValidationError as exc:
                 for field, errors in exc.message_dict.items():
                     form.add_error(field if field in form.fields else None, errors)
+            except Refused as exc:
+                form.add_error(None, f"Nothing was filed. {exc.message}")
             else:
                 r = result.report
                 if result.duplicate:

@@ -18,6 +18,7 @@ from powts.accounts.models import License
 from powts.core import fields
 from powts.core.paging import page_number
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
+from powts.core.refusals import Refused
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import documents, policies, selectors, services
@@ -106,10 +107,15 @@ def permit_new(request):
                 errors.append(f"plot_plan: not valid JSON ({exc})")
         s = FileSerializer(data=data)
         if not errors and s.is_valid():
-            try:
-                permit = file_application(request.user, s.validated_data)
+            from powts.attachments.services import create_with_files
+
+            try:  # the application and its plans together: a refused plan files nothing
+                permit = create_with_files(lambda: file_application(request.user, s.validated_data),
+                                           files=request.FILES.getlist("plans"), kind="plan", by=request.user)
             except (ValidationError, drf_serializers.ValidationError) as exc:
                 errors = _errors(exc)
+            except Refused as exc:
+                errors = [exc.message]
             else:
                 messages.success(request, f"Application {permit.number} filed.")
                 return redirect(permit.get_absolute_url())
@@ -282,13 +288,24 @@ def calendar_feed(request, secret: str):
 
 def complaint_new(request):
     """A public web form for complaints (no sign-in), the same rules and the same per-address limit as
-    the Open311 endpoint (powts.core.public_posts)."""
+    the Open311 endpoint (powts.core.public_posts); a photo may come with it (powts.attachments)."""
+    from django.conf import settings
+
+    from powts.attachments.content import megabytes
+    from powts.attachments.services import create_with_files
+
     errors, done, status, wait = [], None, 200, None
-    too_big = request.method == "POST" and body_too_large(request)
+    with_photo = request.content_type == "multipart/form-data"
+    photo_room = settings.POWTS_PUBLIC_UPLOAD_MAX_BYTES * settings.POWTS_PUBLIC_UPLOAD_MAX_FILES if with_photo else 0
+    too_big = request.method == "POST" and body_too_large(request, extra=photo_room)
     if request.method == "POST":
         if too_big:  # refused before the body is read
             limit = enf.COMPLAINT_MAX["description"]
             errors, status = [f"description (What did you see?): too long; at most {limit:,} characters."], 400
+            if with_photo:
+                errors = [f"The report is too large: at most {limit:,} characters of description and a photo of at "
+                          f"most {megabytes(settings.POWTS_PUBLIC_UPLOAD_MAX_BYTES)}."]
+                status = 413
         elif (wait := public_post_wait(request)) is not None:
             errors, status = [too_many_message(wait)], 429
         else:
@@ -296,17 +313,20 @@ def complaint_new(request):
             try:
                 if jurisdiction is None:
                     raise ValidationError({"jurisdiction": "choose the county"})
-                done = enf.complaint_create(
+                done = create_with_files(lambda: enf.complaint_create(
                     jurisdiction=jurisdiction, service_code=request.POST.get("service_code", ""),
                     description=request.POST.get("description", ""), address=request.POST.get("address", ""),
                     email=request.POST.get("email", ""), first_name=request.POST.get("first_name", ""),
-                    phone=request.POST.get("phone", ""))
-            except ValidationError as exc:
-                errors = _errors(exc)
+                    phone=request.POST.get("phone", "")), files=request.FILES.getlist("photo"), kind="photo", public=True)
+            except ValidationError as exc:  # a refused form is a 400 (a body with a photo is read before this)
+                errors, status = _errors(exc), 400
+            except Refused as exc:
+                errors, status = [f"photo: {exc.message}"], 400
     values = {} if too_big else request.POST
     response = render(request, "permits/complaint_new.html", {
         "errors": errors, "done": done, "services": enf.SERVICES, "jurisdictions": Jurisdiction.objects.all(),
-        "values": values, "limits": enf.COMPLAINT_MAX}, status=status)
+        "values": values, "limits": enf.COMPLAINT_MAX,
+        "photo_mb": settings.POWTS_PUBLIC_UPLOAD_MAX_BYTES // (1024 * 1024)}, status=status)
     if status == 429:
         response["Retry-After"] = str(wait)
     return response
@@ -342,7 +362,7 @@ def site_and_enforcement(request):
             "orders": CorrectionOrder.objects.filter(jurisdiction_id=unit_id).select_related("system")[:200],
             "failures": FailureDetermination.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
             "variances": Variance.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
-            "complaints": Complaint.objects.filter(jurisdiction_id=unit_id)[:200],
+            "complaints": Complaint.objects.filter(jurisdiction_id=unit_id).prefetch_related("attachments")[:200],
         })
     return render(request, "permits/site_enforcement.html", ctx)
 
