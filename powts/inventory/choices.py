@@ -38,3 +38,11 @@ class ComponentKind(models.TextChoices):
 class OwnerKind(models.TextChoices):
     PERSON = "person", "Person"
     BUSINESS = "business", "Business"
+
+
+class DatePrecision(models.TextChoices):
+    """How much of a date the record knows: a legacy file often says only "1987" for an installation."""
+
+    DAY = "day", "Day"
+    MONTH = "month", "Month"
+    YEAR = "year", "Year"

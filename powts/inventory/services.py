@@ -9,7 +9,7 @@ from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
 from powts.inventory.models import Assignment, Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import search_text_for
 
-SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
+SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "installed_on_precision", "last_serviced_on", "design_flow_gpd", "bedrooms",
                    "structures_served", "permit_number")
 
 
@@ -100,7 +100,8 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
             parcel = Parcel(jurisdiction=system.jurisdiction, parcel_number=row.parcel_id)
             parcel.save()
             audit_create(parcel, action=action)
-    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude") if k in differences}
+    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude", "legal_description",
+                                                  "sewered") if k in differences}
     if parcel_fields:
         before = snapshot(parcel, list(parcel_fields))
         for k, v in parcel_fields.items():
@@ -112,8 +113,8 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
                                     mailing_address=row.owner_mailing_address, action=action)
         parcel_change_owner(parcel=parcel, owner=owner, action=f"owner changed ({action})")
 
-    fields = [f for f in ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
-                          "permit_number", "extra") if f in differences]
+    fields = [f for f in ("system_type", "status", "installed_on", "installed_on_precision", "last_serviced_on",
+                          "design_flow_gpd", "bedrooms", "permit_number", "extra") if f in differences]
     before = snapshot(system, [*fields, "parcel_id"])
     for f in fields:
         setattr(system, f, getattr(row, f))

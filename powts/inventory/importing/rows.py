@@ -9,6 +9,7 @@ from decimal import Decimal
 from powts.inventory.choices import SystemStatus
 from powts.inventory.importing import values, vocabulary
 from powts.inventory.importing.columns import KNOWN, REQUIRED
+from powts.kernel.precision import period_start
 
 
 class RowRejected(ValueError):
@@ -16,8 +17,6 @@ class RowRejected(ValueError):
 
 
 _CHECKS = (
-    ("installed_on", values.parse_date, None),
-    ("last_serviced_on", values.parse_date, None),
     ("tank_capacity_gallons", values.parse_count, 1_000_000),
     ("design_flow_gpd", values.parse_count, 1_000_000),
     ("bedrooms", values.parse_count, 1_000),
@@ -33,11 +32,13 @@ def max_lengths() -> dict[str, int]:
 
     where = {"system_id": System, "parcel_id": (Parcel, "parcel_number"), "owner_name": (Owner, "name"),
              "site_address": Parcel, "municipality": Parcel, "permit_number": System}
+    # legal_description is a TextField: bounded like the mailing address, against absurd cells
     out = {}
     for column, target in where.items():
         model, name = target if isinstance(target, tuple) else (target, column)
         out[column] = model._meta.get_field(name).max_length
     out["owner_mailing_address"] = MAX_EXTRA_LENGTH  # a TextField: bounded only against absurd cells
+    out["legal_description"] = MAX_EXTRA_LENGTH
     return out
 
 
@@ -63,6 +64,9 @@ class InventoryRow:
     longitude: Decimal | None = None
     permit_number: str = ""
     extra: dict = field(default_factory=dict)
+    installed_on_precision: str = "day"
+    legal_description: str = ""
+    sewered: bool = False
 
 
 def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
@@ -85,6 +89,19 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
             problems.append(f"status {cells['status']!r} is not one of active, failing, abandoned, replaced")
 
     parsed = {}
+    try:
+        parsed["installed_on"], parsed["installed_on_precision"] = values.parse_partial_date(
+            "installed_on", raw.get("installed_on"), today=today)
+    except values.BadValue as exc:
+        problems.append(str(exc))
+    try:
+        parsed["last_serviced_on"] = values.parse_date("last_serviced_on", raw.get("last_serviced_on"), today=today)
+    except values.BadValue as exc:
+        problems.append(str(exc))
+    try:
+        parsed["sewered"] = values.parse_yes_no("sewered", raw.get("sewered"))
+    except values.BadValue as exc:
+        problems.append(str(exc))
     for column, parse, arg in _CHECKS:
         try:
             parsed[column] = parse(column, raw.get(column), arg) if arg is not None else parse(column, raw.get(column))
@@ -93,7 +110,8 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
     for column in ("installed_on", "last_serviced_on"):
         if parsed.get(column) and parsed[column] > today:
             problems.append(f"{column} {parsed[column].isoformat()} is in the future")
-    if parsed.get("installed_on") and parsed.get("last_serviced_on") and parsed["last_serviced_on"] < parsed["installed_on"]:
+    earliest = period_start(parsed.get("installed_on"), parsed.get("installed_on_precision", "day"))
+    if earliest and parsed.get("last_serviced_on") and parsed["last_serviced_on"] < earliest:
         problems.append("last_serviced_on is before installed_on")
     # Checked here, against the columns' sizes, so that one long value is that row's reject rather than a
     # database error that fails the whole file (PostgreSQL enforces lengths; SQLite does not).
@@ -115,6 +133,6 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
     return InventoryRow(
         system_id=cells["system_id"], parcel_id=cells["parcel_id"], system_type=system_type,
         owner_name=cells["owner_name"], site_address=cells["site_address"], municipality=cells["municipality"],
-        owner_mailing_address=cells["owner_mailing_address"], status=status,
+        owner_mailing_address=cells["owner_mailing_address"], status=status, legal_description=cells["legal_description"],
         permit_number=cells["permit_number"], extra=extra, **parsed,
     )
