@@ -21,6 +21,8 @@ class Parcel(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["jurisdiction", "parcel_number"], name="parcel_number_unique")]
+        # The map's bounding-box query (powts.maps): a range on longitude, then latitude, from the index.
+        indexes = [models.Index(fields=["longitude", "latitude"], name="parcel_lon_lat")]
         ordering = ["parcel_number"]
 
     def __str__(self) -> str:
