@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 from powts.maps import policies, selectors
@@ -23,7 +24,15 @@ def _geojson(body: dict) -> HttpResponse:
     return HttpResponse(orjson.dumps(body), content_type="application/geo+json")
 
 
+class GeoJSONRenderer(JSONRenderer):
+    """So a client asking for application/geo+json (RFC 7946) is answered, errors included, not refused (406)."""
+
+    media_type = "application/geo+json"
+    format = "geojson"
+
+
 class _MapView(APIView):
+    renderer_classes = [JSONRenderer, GeoJSONRenderer]
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         if not policies.can_view_map(request.user):

@@ -124,6 +124,12 @@ def test_a_bad_box_or_zoom_is_a_400_naming_it(api, county, bbox, zoom, field):
     assert response.status_code == 400 and field in response.json()["errors"]
 
 
+def test_a_client_asking_for_geojson_gets_it_errors_too(api, county):
+    ok = api.get("/api/map/systems.geojson?bbox=-180,-90,180,90&zoom=5", HTTP_ACCEPT="application/geo+json")
+    bad = api.get("/api/map/systems.geojson?bbox=x", HTTP_ACCEPT="application/geo+json")
+    assert ok.status_code == 200 and bad.status_code == 400 and "bbox" in bad.json()["errors"]
+
+
 def test_a_bad_filter_is_a_400_naming_it(api, county):
     response = geo(api, zoom=5, installed_year="0")
     assert response.status_code == 400 and "installed_year" in response.json()["errors"]
