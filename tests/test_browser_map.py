@@ -76,6 +76,8 @@ def test_staff_open_the_map_without_tiles_and_click_through_to_a_system(live_ser
     # The list under the map names what is in view, as links (the keyboard's way in).
     assert page.locator("#map-list a").count() == points.count()
     page.screenshot(path=str(tmp_path / "map.png"), full_page=True)
+    if os.environ.get("POWTS_SCREENSHOTS"):
+        page.screenshot(path=os.path.join(os.environ["POWTS_SCREENSHOTS"], "map.png"), full_page=True)
 
     points.first.click()
     popup = page.locator(".leaflet-popup-content a")

@@ -148,6 +148,12 @@ def test_role_scope(client, county, make_user, lincoln, dane):
         assert client.get("/map/").status_code == 403
 
 
+def _staff():
+    from powts.accounts.models import User
+
+    return User.objects.get(username="sam")
+
+
 def test_permits_and_complaints_layers(api, county, dane):
     from powts.permits.models import Complaint
 
@@ -158,6 +164,11 @@ def test_permits_and_complaints_layers(api, county, dane):
                              long=Decimal("-91"), requested_at=now, updated_at=now)
     body = api.get("/api/map/complaints.geojson?bbox=-90,43,-89,44").json()
     assert [f["properties"]["address"] for f in body["features"]] == ["1 Lake Rd"]
+    assert body["properties"]["truncated"] is False
+    from powts.maps import selectors
+
+    capped = selectors.complaints(user=_staff(), bbox=grid.BBox(-180, -90, 180, 90), cap=1)
+    assert (capped["properties"]["total"], capped["properties"]["truncated"]) == (1, True)
     assert api.get("/api/map/permits.geojson?bbox=-90,43,-89,44").json()["features"] == []
 
 
