@@ -113,7 +113,10 @@ def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict
     otherwise one feature per grid cell with its count and counts by standing."""
     qs, live = filtered_systems(user=user, params=params)
     in_box = _in_box(qs, bbox)
-    if zoom >= grid.POINT_ZOOM:
+    # The counted cells over the box hold at least the systems in it: when they hold far more than the cap,
+    # the points query would only be thrown away, so it is not run.
+    crowded = not live and (_counted_in_box(user=user, params=params, bbox=bbox) or 0) > 2 * grid.POINT_CAP
+    if zoom >= grid.POINT_ZOOM and not crowded:
         rows = list(in_box.annotate(standing=standing(as_of)).order_by().values_list(
             "pk", "system_id", "parcel__latitude", "parcel__longitude", "parcel__site_address", "standing")[:grid.POINT_CAP + 1])
         if len(rows) <= grid.POINT_CAP:
@@ -168,12 +171,7 @@ def _live_cells(in_box, *, level: int, as_of: dt.date) -> list[dict]:
 
 def _counted_cells(*, user, params, bbox: grid.BBox, level: int):
     """The pre-counted cells in the box, or None when the user's counties have none yet."""
-    cells = MapCell.objects.filter(level=level)
-    ids = policies.jurisdiction_ids(user)
-    if ids is not None:
-        cells = cells.filter(jurisdiction_id__in=ids)
-    if params.get("jurisdiction"):
-        cells = cells.filter(jurisdiction__slug=params["jurisdiction"])
+    cells = _scoped_cells(user=user, params=params, level=level)
     if not cells.exists():
         return None
     x0, y0, x1, y1 = bbox.cells(level)
@@ -206,6 +204,23 @@ def extent(*, user) -> list[float] | None:
     if found["x0"] is None:
         return None
     return [float(found["x0"]), float(found["y0"]), float(found["x1"]), float(found["y1"])]
+
+
+def _counted_in_box(*, user, params, bbox: grid.BBox) -> int | None:
+    """Systems in the finest counted cells that touch the box (an upper bound of those in it)."""
+    cells = _scoped_cells(user=user, params=params, level=grid.MAX_CLUSTER_ZOOM)
+    x0, y0, x1, y1 = bbox.cells(grid.MAX_CLUSTER_ZOOM)
+    return cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).aggregate(n=Sum("systems"))["n"]
+
+
+def _scoped_cells(*, user, params, level: int):
+    cells = MapCell.objects.filter(level=level)
+    ids = policies.jurisdiction_ids(user)
+    if ids is not None:
+        cells = cells.filter(jurisdiction_id__in=ids)
+    if params.get("jurisdiction"):
+        cells = cells.filter(jurisdiction__slug=params["jurisdiction"])
+    return cells
 
 
 def not_on_map(*, user, params) -> int:
