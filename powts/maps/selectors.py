@@ -115,8 +115,7 @@ def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict
     in_box = _in_box(qs, bbox)
     # The counted cells over the box hold at least the systems in it: when they hold far more than the cap,
     # the points query would only be thrown away, so it is not run.
-    crowded = not live and (_counted_in_box(user=user, params=params, bbox=bbox) or 0) > 2 * grid.POINT_CAP
-    if zoom >= grid.POINT_ZOOM and not crowded:
+    if zoom >= grid.POINT_ZOOM and (live or (_counted_in_box(user=user, params=params, bbox=bbox) or 0) <= 2 * grid.POINT_CAP):
         rows = list(in_box.annotate(standing=standing(as_of)).order_by().values_list(
             "pk", "system_id", "parcel__latitude", "parcel__longitude", "parcel__site_address", "standing")[:grid.POINT_CAP + 1])
         if len(rows) <= grid.POINT_CAP:
