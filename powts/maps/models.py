@@ -2,8 +2,9 @@
 
 A bounding box over a whole county at a low zoom covers up to a million systems; counting them per
 cell on every pan would scan them all. `maps.services.cells_rebuild` counts them once (after an
-import, a centroid load, or from the command line) and the map reads a few hundred rows. Filtered
-views (a type, a town, a search) are counted live from the inventory instead (maps.selectors).
+import, a centroid load, or from the command line) and the map reads a few hundred rows. The same is
+counted for each type, status and municipality (a "facet"), so the list's filter with one such value is
+answered from cells too; other filters (a search, years, several values) are counted live (maps.selectors).
 """
 from django.db import models
 
@@ -11,6 +12,9 @@ from django.db import models
 class MapCell(models.Model):
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.CASCADE, db_index=False)
     level = models.PositiveSmallIntegerField(help_text="The map zoom these cells are counted for (powts.maps.grid).")
+    facet = models.CharField(max_length=160, blank=True, default="",
+                             help_text='"" for every system; "system_type=mound", "status=failing", "municipality=Town of Dunn" '
+                                       "for those alone (a list filter with one value is answered from these).")
     cx = models.IntegerField()
     cy = models.IntegerField()
     systems = models.PositiveIntegerField()
@@ -25,4 +29,4 @@ class MapCell(models.Model):
     computed_on = models.DateField(help_text="The day the standings were counted as of.")
 
     class Meta:
-        indexes = [models.Index(fields=["jurisdiction", "level", "cx", "cy"], name="maps_cell_lookup")]
+        indexes = [models.Index(fields=["jurisdiction", "level", "facet", "cx", "cy"], name="maps_cell_lookup")]

@@ -21,8 +21,11 @@ from powts.maps.models import MapCell
 STANDINGS = ("failing", "overdue", "due_soon", "needs_data", "current", "off_cycle")
 LABELS = {"failing": "Failing", "overdue": "Overdue", "due_soon": "Due soon", "needs_data": "Needs data",
           "current": "Current", "off_cycle": "Not on a maintenance cycle"}
-# The list's filters that the pre-counted cells cannot answer (the county is a column of the cells).
+# The list's filters (powts.inventory.filtersets.SystemFilterSet) other than the county, which is a column
+# of the cells. One of FACETS with a single value is answered from the cells counted for it; any other
+# filter, or more than one, is counted live.
 LIVE_FILTERS = ("q", "system_type", "status", "municipality", "installed_year", "installed_before", "installed_after")
+FACETS = {"system_type": "system_type", "status": "status", "municipality": "parcel__municipality"}
 
 
 class MapRefused(Refused):
@@ -74,8 +77,9 @@ def parse_zoom(raw: str | None, bbox: grid.BBox) -> int:
     return int(raw)
 
 
-def filtered_systems(*, user, params) -> tuple[object, bool]:
-    """(the user's systems through the list's FilterSet, whether a filter the cells cannot answer is set)."""
+def filtered_systems(*, user, params) -> tuple[object, str | None]:
+    """(the user's systems through the list's FilterSet, the facet of counted cells that answers the same
+    question: "" with no filter, "system_type=mound" with that one, None when only a live count can)."""
     data = params.copy()
     for key in [k for k, values in data.lists() if not any(v.strip() for v in values)]:
         del data[key]
@@ -83,7 +87,12 @@ def filtered_systems(*, user, params) -> tuple[object, bool]:
     if not filterset.is_valid():
         field, errors = next(iter(filterset.errors.items()))
         raise MapRefused(f"{field}: {' '.join(errors)}", field=field)
-    return filterset.qs, any(k in data for k in LIVE_FILTERS)
+    used = [k for k in LIVE_FILTERS if k in data]
+    if not used:
+        return filterset.qs, ""
+    if len(used) == 1 and used[0] in FACETS and len(data.getlist(used[0])) == 1:
+        return filterset.qs, f"{used[0]}={data[used[0]]}"
+    return filterset.qs, None
 
 
 def _in_box(qs, bbox: grid.BBox, prefix: str = "parcel__"):
@@ -111,18 +120,19 @@ class GridIndex(Func):
 def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict:
     """A GeoJSON FeatureCollection: single systems when the box holds few enough of them at a close zoom,
     otherwise one feature per grid cell with its count and counts by standing."""
-    qs, live = filtered_systems(user=user, params=params)
+    qs, facet = filtered_systems(user=user, params=params)
+    live = facet is None
     in_box = _in_box(qs, bbox)
     # The counted cells over the box hold at least the systems in it: when they hold far more than the cap,
     # the points query would only be thrown away, so it is not run.
-    if zoom >= grid.POINT_ZOOM and (live or (_counted_in_box(user=user, params=params, bbox=bbox) or 0) <= 2 * grid.POINT_CAP):
+    if zoom >= grid.POINT_ZOOM and (live or (_counted_in_box(user=user, params=params, bbox=bbox, facet=facet) or 0) <= 2 * grid.POINT_CAP):
         rows = list(in_box.annotate(standing=standing(as_of)).order_by().values_list(
             "pk", "system_id", "parcel__latitude", "parcel__longitude", "parcel__site_address", "standing")[:grid.POINT_CAP + 1])
         if len(rows) <= grid.POINT_CAP:
             return _collection([_point(*r) for r in rows], kind="points", zoom=zoom)
     level = min(zoom, grid.MAX_CLUSTER_ZOOM)
     if not live:
-        counted = _counted_cells(user=user, params=params, bbox=bbox, level=level)
+        counted = _counted_cells(user=user, params=params, bbox=bbox, level=level, facet=facet)
         if counted is not None:
             features, counted_on = counted
             return _collection(features, kind="clusters", zoom=level, counted_on=counted_on)
@@ -168,11 +178,11 @@ def _live_cells(in_box, *, level: int, as_of: dt.date) -> list[dict]:
     return [_cluster(r["n"], r["lat"], r["lon"], {k: r[k] for k in STANDINGS}) for r in rows]
 
 
-def _counted_cells(*, user, params, bbox: grid.BBox, level: int):
+def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str):
     """The pre-counted cells in the box, or None when the user's counties have none yet."""
-    cells = _scoped_cells(user=user, params=params, level=level)
-    if not cells.exists():
+    if not _scoped_cells(user=user, params=params, level=level, facet="").exists():
         return None
+    cells = _scoped_cells(user=user, params=params, level=level, facet=facet)
     x0, y0, x1, y1 = bbox.cells(level)
     rows = (cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).order_by().values("cx", "cy")
             .annotate(n=Sum("systems"), lat=Sum("lat_sum"), lon=Sum("lon_sum"), **{k: Sum(k) for k in STANDINGS}))
@@ -188,7 +198,7 @@ def extent(*, user) -> list[float] | None:
 
     from powts.inventory.models import Parcel
 
-    cells = MapCell.objects.filter(level=grid.MAX_CLUSTER_ZOOM)
+    cells = MapCell.objects.filter(level=grid.MAX_CLUSTER_ZOOM, facet="")
     ids = policies.jurisdiction_ids(user)
     if ids is not None:
         cells = cells.filter(jurisdiction_id__in=ids)
@@ -205,15 +215,15 @@ def extent(*, user) -> list[float] | None:
     return [float(found["x0"]), float(found["y0"]), float(found["x1"]), float(found["y1"])]
 
 
-def _counted_in_box(*, user, params, bbox: grid.BBox) -> int | None:
+def _counted_in_box(*, user, params, bbox: grid.BBox, facet: str) -> int | None:
     """Systems in the finest counted cells that touch the box (an upper bound of those in it)."""
-    cells = _scoped_cells(user=user, params=params, level=grid.MAX_CLUSTER_ZOOM)
+    cells = _scoped_cells(user=user, params=params, level=grid.MAX_CLUSTER_ZOOM, facet=facet)
     x0, y0, x1, y1 = bbox.cells(grid.MAX_CLUSTER_ZOOM)
     return cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).aggregate(n=Sum("systems"))["n"]
 
 
-def _scoped_cells(*, user, params, level: int):
-    cells = MapCell.objects.filter(level=level)
+def _scoped_cells(*, user, params, level: int, facet: str):
+    cells = MapCell.objects.filter(level=level, facet=facet)
     ids = policies.jurisdiction_ids(user)
     if ids is not None:
         cells = cells.filter(jurisdiction_id__in=ids)

@@ -17,7 +17,7 @@ from powts.audit.services import build_event
 from powts.inventory.models import System
 from powts.maps import grid
 from powts.maps.models import MapCell
-from powts.maps.selectors import STANDINGS, GridIndex, standing
+from powts.maps.selectors import FACETS, STANDINGS, GridIndex, standing
 
 _COLUMNS = ("systems", "lat_sum", "lon_sum", *STANDINGS)
 
@@ -30,25 +30,27 @@ def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
     MapCell.objects.filter(jurisdiction=jurisdiction).delete()
     level = grid.MAX_CLUSTER_ZOOM
     size = grid.cell_size(level)
-    rows = (System.objects.filter(jurisdiction=jurisdiction, parcel__latitude__isnull=False, parcel__longitude__isnull=False)
-            .annotate(standing=standing(as_of), cx=GridIndex(F("parcel__longitude"), 180, size),
-                      cy=GridIndex(F("parcel__latitude"), 90, size))
-            .order_by().values("cx", "cy")
-            .annotate(systems=Count("pk"), lat_sum=Sum(Cast("parcel__latitude", FloatField())),
-                      lon_sum=Sum(Cast("parcel__longitude", FloatField())),
-                      **{k: Count("pk", filter=Q(standing=k)) for k in STANDINGS}))
-    MapCell.objects.bulk_create((MapCell(jurisdiction_id=jurisdiction.pk, level=level, computed_on=as_of, **r) for r in rows.iterator()),
-                                batch_size=2000)
+    located = (System.objects.filter(jurisdiction=jurisdiction, parcel__latitude__isnull=False, parcel__longitude__isnull=False)
+               .annotate(standing=standing(as_of), cx=GridIndex(F("parcel__longitude"), 180, size),
+                         cy=GridIndex(F("parcel__latitude"), 90, size)).order_by())
+    sums = {"systems": Count("pk"), "lat_sum": Sum(Cast("parcel__latitude", FloatField())),
+            "lon_sum": Sum(Cast("parcel__longitude", FloatField())), **{k: Count("pk", filter=Q(standing=k)) for k in STANDINGS}}
+    for name, column in (("", None), *FACETS.items()):
+        rows = located.values("cx", "cy", *([column] if column else [])).annotate(**sums)
+        MapCell.objects.bulk_create(
+            (MapCell(jurisdiction_id=jurisdiction.pk, level=level, computed_on=as_of,
+                     facet=f"{name}={r.pop(column)}" if column else "", **r) for r in rows.iterator()),
+            batch_size=2000)
     table = MapCell._meta.db_table
-    sums = ", ".join(f"SUM({c})" for c in _COLUMNS)
+    totals = ", ".join(f"SUM({c})" for c in _COLUMNS)
     with connection.cursor() as cursor:
         for lower in range(level - 1, -1, -1):
             cursor.execute(
-                f"INSERT INTO {table} (jurisdiction_id, level, cx, cy, computed_on, {', '.join(_COLUMNS)}) "
-                f"SELECT jurisdiction_id, %s, cx / 2, cy / 2, %s, {sums} FROM {table} "
-                "WHERE jurisdiction_id = %s AND level = %s GROUP BY jurisdiction_id, cx / 2, cy / 2",
+                f"INSERT INTO {table} (jurisdiction_id, level, facet, cx, cy, computed_on, {', '.join(_COLUMNS)}) "
+                f"SELECT jurisdiction_id, %s, facet, cx / 2, cy / 2, %s, {totals} FROM {table} "
+                "WHERE jurisdiction_id = %s AND level = %s GROUP BY jurisdiction_id, facet, cx / 2, cy / 2",
                 [lower, as_of, jurisdiction.pk, lower + 1])
-    counts = dict(MapCell.objects.filter(jurisdiction=jurisdiction, level=0).aggregate(systems=Sum("systems"), cells=Count("pk")))
+    counts = dict(MapCell.objects.filter(jurisdiction=jurisdiction, level=0, facet="").aggregate(systems=Sum("systems"), cells=Count("pk")))
     summary = {"systems_on_map": counts["systems"] or 0, "as_of": as_of.isoformat()}
     build_event(jurisdiction, action="map clusters counted", verb="update",
                 changes={"systems_on_map": [None, summary["systems_on_map"]], "as_of": [None, summary["as_of"]]}).save()
