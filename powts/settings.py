@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "powts.maintenance",
     "powts.permits",
     "powts.attachments",
+    "powts.maps",
 ]
 
 MIDDLEWARE = [
@@ -148,7 +149,8 @@ STATIC_ROOT.mkdir(exist_ok=True)
 ASSETS_DIR = Path(os.environ.get("POWTS_ASSETS_DIR") or BASE_DIR.parent / "node_modules")
 STATICFILES_DIRS = [BASE_DIR / "static"] + [
     (prefix, ASSETS_DIR / sub)
-    for prefix, sub in (("uswds", "@uswds/uswds/dist"), ("htmx", "htmx.org/dist"), ("chartjs", "chart.js/dist"))
+    for prefix, sub in (("uswds", "@uswds/uswds/dist"), ("htmx", "htmx.org/dist"), ("chartjs", "chart.js/dist"),
+                        ("leaflet", "leaflet/dist"), ("markercluster", "leaflet.markercluster/dist"))
     if (ASSETS_DIR / sub).is_dir()
 ]
 MEDIA_ROOT = DATA_DIR / "media"
@@ -201,7 +203,25 @@ POWTS_DASHBOARD_PANELS = [
 # Run after an inventory import stored something: f(jurisdiction=...) -> summary dict.
 POWTS_AFTER_IMPORT = [
     ("maintenance schedules", "powts.maintenance.services.schedule_sync"),
+    ("map clusters", "powts.maps.services.after_import"),  # after the schedules: it counts their standings
 ]
+
+# The map (powts.maps). Tiles from any XYZ server ({s} subdomains allowed); with none reachable the
+# points still show on a blank background. Its host joins the Content-Security-Policy's img-src below.
+POWTS_MAP_TILES_URL = os.environ.get("POWTS_MAP_TILES_URL", "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+POWTS_MAP_TILES_ATTRIBUTION = os.environ.get("POWTS_MAP_TILES_ATTRIBUTION", "© OpenStreetMap contributors")
+POWTS_MAP_CENTER = [float(v) for v in os.environ.get("POWTS_MAP_CENTER", "44.6,-89.8").split(",")]  # Wisconsin
+POWTS_MAP_ZOOM = int(os.environ.get("POWTS_MAP_ZOOM", "7"))
+
+
+def _tile_origin(url: str) -> str | None:
+    """'https://{s}.tile.example.org/{z}/{x}/{y}.png' -> 'https://*.tile.example.org' (a CSP source)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc.replace('{s}', '*')}"
 
 # Mail: written to files in $POWTS_DATA_DIR/outbox unless an SMTP server is configured.
 EMAIL_BACKEND = os.environ.get("POWTS_EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
@@ -269,7 +289,8 @@ CONTENT_SECURITY_POLICY = {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF, "data:"],  # USWDS and Swagger UI draw some icons from data: URIs
+        # USWDS and Swagger UI draw some icons from data: URIs; map tiles come from their server
+        "img-src": [SELF, "data:", *filter(None, [_tile_origin(POWTS_MAP_TILES_URL)])],
         "font-src": [SELF],
         "connect-src": [SELF],
         "object-src": [NONE],

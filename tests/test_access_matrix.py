@@ -151,6 +151,12 @@ TABLE: dict[str, Case | list[Case]] = {
     "api:system-history": Case(read=SYSTEM_READERS, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True),
     # -- maintenance
     "maintenance:dashboard": Case(read=STAFF | {AU, DS}),
+    # -- the map (issue 10, item 6): staff their county's, the state's readers every county's
+    "maps:map": Case(read=STAFF | {AU, DS}),
+    "maps-api:systems": Case(read=STAFF | {AU, DS}, query="?bbox=-180,-90,180,90&zoom=16",
+                             note="staff of B get B's rows only: the marker check covers it"),
+    "maps-api:permits": Case(read=STAFF | {AU, DS}, query="?bbox=-180,-90,180,90"),
+    "maps-api:complaints": Case(read=STAFF | {AU, DS}, query="?bbox=-180,-90,180,90"),
     "maintenance:report": Case(read=STAFF | {PL, PU}, write=REPORT_FILERS, body=lambda w: _report(),
                                note="staff of B name county A: refused"),
     "maintenance:upload": Case(read=STAFF | {PL, PU}, write=REPORT_FILERS,

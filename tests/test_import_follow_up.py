@@ -10,7 +10,7 @@ def test_import_brings_schedules_up_to_date(dane, write_csv):
     path = write_csv([["system_id", "parcel_id", "system_type", "owner_name", "installed_on"],
                       ["D-1", "P-1", "mound", "Ann", "2020-05-01"], ["D-2", "P-2", "conventional", "Bob", ""]])
     result = import_inventory(path=path, jurisdiction=dane, today=dt.date(2026, 11, 29))
-    assert set(result.follow_up) == {"maintenance schedules"}
+    assert set(result.follow_up) == {"maintenance schedules", "map clusters"}
     assert Schedule.objects.filter(system__system_id="D-1").get().due_on == dt.date(2023, 5, 1)
     assert Schedule.objects.get(system__system_id="D-2").needs_data
 

@@ -51,3 +51,11 @@ class LetterLanguage(models.TextChoices):
     ENGLISH = "en", "English"
     SPANISH = "es", "Spanish (Español)"
     HMONG = "hmn", "Hmong (Hmoob)"
+
+
+class DatePrecision(models.TextChoices):
+    """How much of a date the record knows: a legacy file often says only "1987" for an installation."""
+
+    DAY = "day", "Day"
+    MONTH = "month", "Month"
+    YEAR = "year", "Year"

@@ -11,6 +11,7 @@ from powts.core import spreadsheet
 from powts.inventory.importing.columns import KNOWN
 from powts.inventory.importing.writer import TANK_KINDS
 from powts.inventory.models import Component, System
+from powts.kernel.precision import display
 
 
 def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
@@ -26,8 +27,8 @@ def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
     columns = [*KNOWN, *extra_keys]
     fields = ("id", "system_id", "parcel__parcel_number", "system_type", "parcel__owner__name", "parcel__site_address",
               "parcel__municipality", "parcel__owner__mailing_address", "installed_on", "last_serviced_on", "status",
-              "design_flow_gpd", "bedrooms", "parcel__latitude", "parcel__longitude", "permit_number",
-              "parcel__legal_description", "parcel__sewered", "extra", "parcel__owner__language")
+              "design_flow_gpd", "bedrooms", "parcel__latitude", "parcel__longitude", "permit_number", "extra",
+              "installed_on_precision", "parcel__legal_description", "parcel__sewered", "parcel__owner__language")
     written = 0
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = spreadsheet.writer(handle)
@@ -50,9 +51,10 @@ def _write(writer, chunk, extra_keys) -> int:
                                .order_by("id").values_list("system_id", "capacity_gallons")):
         tanks.setdefault(system_id, gallons)
     for (pk, system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status, flow, beds, lat, lon,
-         permit, legal, sewered, extra, language) in chunk:
+         permit, extra, precision, legal, sewered, language) in chunk:
         writer.writerow([
-            system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status,
+            # a year or month only is written as such ("1987"), which the import reads back the same
+            system_id, parcel, stype, owner, address, town, mailing, display(installed, precision, style="iso"), serviced, status,
             tanks.get(pk), flow, beds, lat, lon, permit, legal, "yes" if sewered else "no", language,
             *[extra.get(k, "") for k in extra_keys],
         ])

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from powts.inventory.choices import ComponentKind, LetterLanguage, OwnerKind, SystemStatus, SystemType
+from powts.inventory.choices import ComponentKind, DatePrecision, LetterLanguage, OwnerKind, SystemStatus, SystemType
 from powts.inventory.querysets import SystemQuerySet
 
 
@@ -24,6 +24,10 @@ class Parcel(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["jurisdiction", "parcel_number"], name="parcel_number_unique")]
+        # The map's bounding-box query (powts.maps): a range on longitude, then latitude, from the index.
+        # The "not on the map" count: parcels with no latitude, a handful, from a partial index.
+        indexes = [models.Index(fields=["longitude", "latitude"], name="parcel_lon_lat"),
+                   models.Index(fields=["latitude"], condition=models.Q(latitude__isnull=True), name="parcel_no_latitude")]
         ordering = ["parcel_number"]
 
     def __str__(self) -> str:
@@ -75,7 +79,9 @@ class System(models.Model):
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="systems")
     system_type = models.CharField(max_length=30, choices=SystemType.choices, db_index=True)
     status = models.CharField(max_length=10, choices=SystemStatus.choices, default=SystemStatus.ACTIVE, db_index=True)
-    installed_on = models.DateField(null=True, blank=True, db_index=True)
+    installed_on = models.DateField(null=True, blank=True, db_index=True,
+                                    help_text="For a year or month only, the period's last day (powts.kernel.precision).")
+    installed_on_precision = models.CharField(max_length=5, choices=DatePrecision.choices, default=DatePrecision.DAY)
     last_serviced_on = models.DateField(null=True, blank=True)
     design_flow_gpd = models.PositiveIntegerField(null=True, blank=True)
     bedrooms = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -111,6 +117,7 @@ class Component(models.Model):
     manufacturer = models.CharField(max_length=120, blank=True)
     model = models.CharField(max_length=120, blank=True)
     installed_on = models.DateField(null=True, blank=True)
+    installed_on_precision = models.CharField(max_length=5, choices=DatePrecision.choices, default=DatePrecision.DAY)
 
     class Meta:
         ordering = ["id"]

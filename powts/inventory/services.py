@@ -11,7 +11,7 @@ from powts.inventory.models import Assignment, Component, Owner, Ownership, Parc
 from powts.inventory.search import search_text_for
 from powts.inventory.versions import claim_version, with_reason
 
-SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
+SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "installed_on_precision", "last_serviced_on", "design_flow_gpd", "bedrooms",
                    "structures_served", "permit_number")
 
 
@@ -142,8 +142,8 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
         owner.save(update_fields=["language"])
         audit_update(owner, before=before, action=action)
 
-    fields = [f for f in ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
-                          "permit_number", "extra") if f in differences]
+    fields = [f for f in ("system_type", "status", "installed_on", "installed_on_precision", "last_serviced_on",
+                          "design_flow_gpd", "bedrooms", "permit_number", "extra") if f in differences]
     before = snapshot(system, [*fields, "parcel_id", "version"])
     claim_version(system, None)  # an editor with the page open is told the import changed it
     for f in fields:

@@ -21,6 +21,7 @@ from powts.audit.services import audit_create, audit_update, build_event, snapsh
 from powts.core import fields
 from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
+from powts.kernel.precision import display, period_start
 from powts.maintenance import policies, rules
 from powts.core.news import publish
 from powts.inventory.lifecycle import system_record_service
@@ -287,8 +288,11 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
         system = System.objects.select_related("parcel").filter(jurisdiction=jurisdiction, system_id=ref).first()
         if refusal := policies.system_refusal(filed_by, profile, system):
             errors["system_id"] = refusal
-        if system and work_date and system.installed_on and work_date < system.installed_on:
-            errors["work_date"] = f"work_date {work_date} is before the system was installed ({system.installed_on})"
+        # A year-only installation ("1987") is stored as the year's last day: a report within that year is not before it.
+        installed = system and period_start(system.installed_on, system.installed_on_precision)
+        if installed and work_date and work_date < installed:
+            errors["work_date"] = (f"work_date {work_date} is before the system was installed "
+                                   f"({display(system.installed_on, system.installed_on_precision, style='iso')})")
         if (system and kind == ReportKind.PUMPING and meter is None and system.system_type == "holding_tank" and profile.water_meter_remedy
                 and work_date and ServicingContract.objects.filter(system=system, water_meter_required=True, starts_on__lte=work_date).exists()):
             errors["water_meter_reading"] = f"water_meter_reading is required at each pumping of this holding tank ({profile.citations['water_meter']})"

@@ -8,7 +8,7 @@ from powts.inventory.models import Component, System
 class ComponentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Component
-        fields = ["id", "kind", "capacity_gallons", "manufacturer", "model", "installed_on"]
+        fields = ["id", "kind", "capacity_gallons", "manufacturer", "model", "installed_on", "installed_on_precision"]
 
 
 class SystemSerializer(serializers.ModelSerializer):
@@ -22,8 +22,8 @@ class SystemSerializer(serializers.ModelSerializer):
     class Meta:
         model = System
         fields = ["id", "url", "jurisdiction", "system_id", "parcel_number", "site_address", "municipality", "owner_name",
-                  "system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms",
-                  "structures_served", "permit_number", "extra", "version"]
+                  "system_type", "status", "installed_on", "installed_on_precision", "last_serviced_on", "design_flow_gpd",
+                  "bedrooms", "structures_served", "permit_number", "extra", "version"]
 
 
 class SystemDetailSerializer(SystemSerializer):

@@ -9,6 +9,7 @@ from decimal import Decimal
 from powts.inventory.choices import SystemStatus
 from powts.inventory.importing import values, vocabulary
 from powts.inventory.importing.columns import KNOWN, REQUIRED
+from powts.kernel.precision import period_start
 
 
 class RowRejected(ValueError):
@@ -16,8 +17,6 @@ class RowRejected(ValueError):
 
 
 _CHECKS = (
-    ("installed_on", values.parse_date, None),
-    ("last_serviced_on", values.parse_date, None),
     ("tank_capacity_gallons", values.parse_count, 1_000_000),
     ("design_flow_gpd", values.parse_count, 1_000_000),
     ("bedrooms", values.parse_count, 1_000),
@@ -34,6 +33,7 @@ def max_lengths() -> dict[str, int]:
 
     where = {"system_id": System, "parcel_id": (Parcel, "parcel_number"), "owner_name": (Owner, "name"),
              "site_address": Parcel, "municipality": Parcel, "permit_number": System}
+    # legal_description is a TextField: bounded like the mailing address, against absurd cells
     out = {}
     for column, target in where.items():
         model, name = target if isinstance(target, tuple) else (target, column)
@@ -66,6 +66,7 @@ class InventoryRow:
     longitude: Decimal | None = None
     permit_number: str = ""
     extra: dict = field(default_factory=dict)
+    installed_on_precision: str = "day"
     legal_description: str = ""
     sewered: bool = False
     language: str = ""  # the owner's letter language; "" when the file has none (stored owners keep theirs)
@@ -96,6 +97,15 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
         if language is None:
             problems.append(f"language {cells['language']!r} is not one powts writes letters in (English, Spanish, Hmong)")
     parsed = {}
+    try:
+        parsed["installed_on"], parsed["installed_on_precision"] = values.parse_partial_date(
+            "installed_on", raw.get("installed_on"), today=today)
+    except values.BadValue as exc:
+        problems.append(str(exc))
+    try:
+        parsed["last_serviced_on"] = values.parse_date("last_serviced_on", raw.get("last_serviced_on"), today=today)
+    except values.BadValue as exc:
+        problems.append(str(exc))
     for column, parse, arg in _CHECKS:
         try:
             parsed[column] = parse(column, raw.get(column), arg) if arg is not None else parse(column, raw.get(column))
@@ -104,7 +114,8 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
     for column in ("installed_on", "last_serviced_on"):
         if parsed.get(column) and parsed[column] > today:
             problems.append(f"{column} {parsed[column].isoformat()} is in the future")
-    if parsed.get("installed_on") and parsed.get("last_serviced_on") and parsed["last_serviced_on"] < parsed["installed_on"]:
+    earliest = period_start(parsed.get("installed_on"), parsed.get("installed_on_precision", "day"))
+    if earliest and parsed.get("last_serviced_on") and parsed["last_serviced_on"] < earliest:
         problems.append("last_serviced_on is before installed_on")
     # Checked here, against the columns' sizes, so that one long value is that row's reject rather than a
     # database error that fails the whole file (PostgreSQL enforces lengths; SQLite does not).
@@ -126,7 +137,6 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
     return InventoryRow(
         system_id=cells["system_id"], parcel_id=cells["parcel_id"], system_type=system_type,
         owner_name=cells["owner_name"], site_address=cells["site_address"], municipality=cells["municipality"],
-        owner_mailing_address=cells["owner_mailing_address"], status=status,
-        permit_number=cells["permit_number"], legal_description=cells["legal_description"], extra=extra,
-        language=str(language or ""), **parsed,
+        owner_mailing_address=cells["owner_mailing_address"], status=status, legal_description=cells["legal_description"],
+        permit_number=cells["permit_number"], extra=extra, language=str(language or ""), **parsed,
     )

@@ -25,7 +25,7 @@ from powts.inventory.importing.lock import ImportBusy, county_import_lock
 from powts.inventory.importing.readers import FileRefused, open_table
 from powts.inventory.importing.rows import RowRejected, clean_row
 from powts.inventory.importing.spool import RowSpool
-from powts.inventory.importing.writer import ChunkWriter
+from powts.inventory.importing.writer import SAMPLE, ChunkWriter
 from powts.inventory.models import ImportFollowUpPending
 
 CHUNK = 2000
@@ -45,6 +45,9 @@ class ImportResult:
     batch: str = ""
     encoding: str = ""
     rejects_preview: list[dict] = field(default_factory=list)
+    # The first SAMPLE rows to create (with their line) and to update (each changed column old -> new).
+    created_preview: list[dict] = field(default_factory=list)
+    updated_preview: list[dict] = field(default_factory=list)
     follow_up: dict = field(default_factory=dict)
 
     def counts(self) -> dict:
@@ -57,7 +60,7 @@ class ImportResult:
 class _Rejects:
     """Writes rejected rows as they come (memory stays flat) and keeps the first few for display."""
 
-    def __init__(self, path: Path | None, headers: list[str], preview: int = 200):
+    def __init__(self, path: Path | None, headers: list[str], preview: int = SAMPLE):
         self.path, self.headers, self.preview_size = path, headers, preview
         self.preview: list[dict] = []
         self._handle = self._writer = None
@@ -150,9 +153,10 @@ def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spoo
     comparer = ChunkWriter(jurisdiction=jurisdiction, action="", provided=set(table.headers))
     seen: dict[str, int] = {}
     chunk: list = []
+    samples = {"created": result.created_preview, "updated": result.updated_preview}
 
     def flush():
-        to_write, outcome = comparer.compare(chunk)
+        to_write, outcome = comparer.compare(chunk, samples, seen)
         _count(result, outcome)
         if to_write:
             spool.add(to_write)

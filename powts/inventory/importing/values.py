@@ -35,33 +35,105 @@ def unquote_cells(cells: list) -> list:
     return out
 
 
-def parse_date(column: str, raw) -> dt.date | None:
-    """ISO (1978-06-30), US (6/30/1978) or an Excel serial number (28671)."""
+# Excel serial numbers are taken as dates only where installation and service dates really fall: from
+# 1950 to today. A bare number from 1800 to 2100 is a year ("1987"), never serial day 1987 (1905-06-09).
+EXCEL_FROM = dt.date(1950, 1, 1)
+YEARS = (1800, 2100)
+
+
+def parse_date(column: str, raw, *, today: dt.date | None = None) -> dt.date | None:
+    """A full date (the day known): ISO (1978-06-30), US (6/30/1978) or an Excel date. A bare year or
+    month is refused here: the column needs the day (installed_on takes less, see parse_partial_date)."""
+    on, precision = parse_partial_date(column, raw, today=today)
+    if on is not None and precision != "day":
+        raise BadValue(f"{column} {text(raw)!r} gives only the {precision}; the day is needed (YYYY-MM-DD or MM/DD/YYYY)")
+    return on
+
+
+def parse_partial_date(column: str, raw, *, today: dt.date | None = None) -> tuple[dt.date | None, str]:
+    """(date, precision): a day ("1978-06-30", "6/30/1978", an Excel date), a month ("1978-06", "6/1978")
+    or a year ("1978"), the last two stored as the period's last day (powts.kernel.precision says why)."""
+    today = today or dt.date.today()
     if raw is None or raw == "":
-        return None
+        return None, "day"
     if isinstance(raw, dt.datetime):
-        return raw.date()
+        raw = raw.date()
     if isinstance(raw, dt.date):
-        return raw
-    text = str(raw).strip()
-    if not text:
-        return None
+        # An XLSX date cell is a serial underneath: "1987" typed into a date-formatted column shows as
+        # 1905-06-09. Such a serial is the year it was typed as; any other date cell is the date it shows.
+        serial = (raw - EXCEL_EPOCH).days
+        if YEARS[0] <= serial <= YEARS[1]:
+            return _year_month(column, str(serial), serial, None, today), "year"
+        return raw, "day"
+    value = text(raw)
+    if not value:
+        return None, "day"
+    bad = BadValue(f"{column} {value!r} is not a date (use YYYY-MM-DD, MM/DD/YYYY, a year such as 1987, or an Excel date)")
     try:
-        if "-" in text:
-            return dt.date.fromisoformat(text[:10])
-        if "/" in text:
-            month, day, year = (int(p) for p in text.split("/"))
+        if value.isascii() and value.isdigit() and len(value) == 4:
+            return _year_month(column, value, int(value), None, today), "year"
+        if "-" in value and len(value) == 7 and value[4] == "-":  # 1987-06
+            return _year_month(column, value, int(value[:4]), int(value[5:]), today), "month"
+        if "-" in value:
+            return dt.date.fromisoformat(value[:10]), "day"
+        if "/" in value:
+            parts = [int(p) for p in value.split("/")]
+            if len(parts) == 2:  # 6/1987
+                month, year = parts
+                if year < 100:
+                    raise BadValue(f"{column} {value!r} has a two-digit year; write it as MM/YYYY")
+                return _year_month(column, value, year, month, today), "month"
+            month, day, year = parts
             if year < 100:
-                raise BadValue(f"{column} {text!r} has a two-digit year; write it as MM/DD/YYYY")
-            return dt.date(year, month, day)
-        serial = float(text)
-        if serial.is_integer() and 1 <= serial <= 2958465:
-            return EXCEL_EPOCH + dt.timedelta(days=int(serial))
+                raise BadValue(f"{column} {value!r} has a two-digit year; write it as MM/DD/YYYY")
+            return dt.date(year, month, day), "day"
+        serial = float(value)
     except BadValue:
         raise
     except ValueError:
-        pass
-    raise BadValue(f"{column} {text!r} is not a date (use YYYY-MM-DD, MM/DD/YYYY or an Excel date)")
+        raise bad from None
+    if not serial.is_integer():
+        raise bad
+    if YEARS[0] <= serial <= YEARS[1]:
+        return _year_month(column, value, int(serial), None, today), "year"
+    if not 1 <= serial <= 2958465:
+        raise bad
+    return _serial_range(column, EXCEL_EPOCH + dt.timedelta(days=int(serial)), value, today), "day"
+
+
+def _year_month(column: str, value: str, year: int, month: int | None, today: dt.date) -> dt.date:
+    from powts.kernel.precision import period_end
+
+    if not YEARS[0] <= year <= YEARS[1]:
+        raise BadValue(f"{column} {value!r}: the year must be from {YEARS[0]} to {YEARS[1]}")
+    if month is not None and not 1 <= month <= 12:
+        raise BadValue(f"{column} {value!r}: the month must be from 1 to 12")
+    if dt.date(year, month or 1, 1) > today:
+        raise BadValue(f"{column} {value!r} is in the future")
+    return period_end(year, month, today=today)
+
+
+def _serial_range(column: str, on: dt.date, value: str, today: dt.date) -> dt.date:
+    if not EXCEL_FROM <= on <= today:
+        raise BadValue(f"{column} {value!r} is an Excel date ({on.isoformat()}) outside {EXCEL_FROM.isoformat()} "
+                       "to today; if it is a year, type it as a number such as 1987 (or write YYYY-MM-DD)")
+    return on
+
+
+_YES = {"yes", "y", "true", "t", "1", "sewered", "x"}
+_NO = {"no", "n", "false", "f", "0", "not sewered", "unsewered"}
+
+
+def parse_yes_no(column: str, raw) -> bool:
+    """yes/no, true/false, 1/0 (an empty cell is no): the sewered flag."""
+    if isinstance(raw, bool):
+        return raw
+    value = " ".join(text(raw).lower().split())
+    if value in _YES:
+        return True
+    if value in _NO or value == "":
+        return False
+    raise BadValue(f"{column} {text(raw)!r} is not yes or no")
 
 
 def parse_count(column: str, raw, maximum: int) -> int | None:
@@ -89,22 +161,6 @@ def parse_coordinate(column: str, raw, limit: int) -> Decimal | None:
     if not -limit <= value <= limit:
         raise BadValue(f"{column} {raw!r} is outside -{limit} to {limit}")
     return value.quantize(Decimal("0.000001"))
-
-
-_YES = {"yes", "y", "true", "1", "sewered", "x"}
-_NO = {"no", "n", "false", "0", "not sewered", "unsewered", ""}
-
-
-def parse_yes_no(column: str, raw) -> bool:
-    """A yes/no cell ('yes', 'Y', 'true', 1, blank for no): the sewered flag."""
-    if isinstance(raw, bool):
-        return raw
-    word = " ".join(text(raw).lower().split())
-    if word in _YES:
-        return True
-    if word in _NO:
-        return False
-    raise BadValue(f"{column} {text(raw)[:30]!r} is not yes or no")
 
 
 def text(raw) -> str:

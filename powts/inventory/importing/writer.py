@@ -15,13 +15,49 @@ from powts.inventory import services
 from powts.inventory.choices import ComponentKind, SystemType
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import BulkIndexer, search_text_for
+from powts.kernel.precision import display
 from powts.inventory.services import owner_kind
 
 # file column -> (what it sets) for comparing a row with what is stored
-SYSTEM_FIELDS = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms", "permit_number")
+SYSTEM_FIELDS = ("system_type", "status", "installed_on", "installed_on_precision", "last_serviced_on", "design_flow_gpd",
+                 "bedrooms", "permit_number")
+# fields a file sets without a column of the same name: the column that sets them
+SET_BY = {"installed_on_precision": "installed_on"}
 PARCEL_FIELDS = {"site_address": "site_address", "municipality": "municipality", "latitude": "latitude", "longitude": "longitude",
                  "legal_description": "legal_description", "sewered": "sewered"}
 TANK_KINDS = (ComponentKind.SEPTIC_TANK, ComponentKind.HOLDING_TANK)
+SAMPLE = 50  # rows of each outcome an import preview shows
+
+
+def _shown(value) -> str:
+    if value is None or value == "" or value == {}:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def created_sample(row, line) -> dict:
+    return {"line": line, "system_id": row.system_id, "parcel_id": row.parcel_id, "owner_name": row.owner_name,
+            "system_type": row.system_type, "site_address": row.site_address,
+            "installed": display(row.installed_on, row.installed_on_precision, style="iso")}
+
+
+def updated_sample(row, stored: dict, differences: dict, line) -> dict:
+    """The changed columns as old -> new, dates as precisely as they are known."""
+    changes = []
+    for column, (old, new) in differences.items():
+        if column == "installed_on_precision":
+            if "installed_on" in differences:
+                continue
+            column, old, new = "installed_on", stored["installed_on"], row.installed_on
+        if column == "installed_on":
+            old = display(old, stored["installed_on_precision"], style="iso")
+            new = display(new, row.installed_on_precision, style="iso")
+        changes.append({"column": column, "old": _shown(old), "new": _shown(new)})
+    return {"line": line, "system_id": row.system_id, "changes": changes}
+
+
 def owner_key(name: str, mailing_address: str) -> bytes:
     return hashlib.blake2b(f"{name}\x1f{mailing_address}".encode(), digest_size=16).digest()
 
@@ -62,8 +98,8 @@ class ChunkWriter:
             for s in System.objects.filter(jurisdiction=self.jurisdiction, system_id__in=[r.system_id for r in rows]).values(
                 "id", "system_id", *SYSTEM_FIELDS, "extra", "parcel_id", "parcel__parcel_number",
                 "parcel__site_address", "parcel__municipality", "parcel__latitude", "parcel__longitude",
-                "parcel__legal_description", "parcel__sewered",
-                "parcel__owner__name", "parcel__owner__mailing_address", "parcel__owner__language",
+                "parcel__legal_description", "parcel__sewered", "parcel__owner__name", "parcel__owner__mailing_address",
+                "parcel__owner__language",
             )
         }
         if found:
@@ -79,7 +115,7 @@ class ChunkWriter:
         """{column: (stored, incoming)} for the columns this file provides."""
         out = {}
         for name in SYSTEM_FIELDS:
-            if name in self.provided and not (name == "status" and row.status is None):
+            if SET_BY.get(name, name) in self.provided and not (name == "status" and row.status is None):
                 if stored[name] != getattr(row, name):
                     out[name] = (stored[name], getattr(row, name))
         if stored["parcel__parcel_number"] != row.parcel_id:
@@ -99,8 +135,9 @@ class ChunkWriter:
             out["extra"] = (stored["extra"], row.extra)
         return out
 
-    def compare(self, rows) -> tuple[list, dict]:
-        """Without writing: the rows that would create or change a system, and the counts write() would return."""
+    def compare(self, rows, samples: dict | None = None, lines: dict | None = None) -> tuple[list, dict]:
+        """Without writing: the rows that would create or change a system, and the counts write() would return.
+        `samples` ({"created": [...], "updated": [...]}) collects the first SAMPLE of each for the preview."""
         if self.had_systems is None:
             self.had_systems = System.objects.filter(jurisdiction=self.jurisdiction).exists()
         # A county's first import has nothing to compare with (what another writer adds meanwhile is
@@ -111,8 +148,12 @@ class ChunkWriter:
             stored = existing.get(row.system_id)
             if stored is None:
                 created += 1
-            elif self._differences(row, stored):
+                if samples is not None and len(samples["created"]) < SAMPLE:
+                    samples["created"].append(created_sample(row, (lines or {}).get(row.system_id)))
+            elif differences := self._differences(row, stored):
                 updated += 1
+                if samples is not None and len(samples["updated"]) < SAMPLE:
+                    samples["updated"].append(updated_sample(row, stored, differences, (lines or {}).get(row.system_id)))
             else:
                 continue
             to_write.append(row)
@@ -218,23 +259,27 @@ class ChunkWriter:
             extra = self.to_json(r.extra)
             system_rows.append((
                 sid, self.jurisdiction.pk, r.system_id, parcels[r.parcel_id], r.system_type, r.status, r.installed_on,
-                r.last_serviced_on, r.design_flow_gpd, r.bedrooms, "", r.permit_number, extra,
+                r.installed_on_precision, r.last_serviced_on, r.design_flow_gpd, r.bedrooms, "", r.permit_number, extra,
                 search_text_for(r.system_id, r.parcel_id, r.site_address, r.municipality, r.owner_name),
             ))
             after = {"system_id": r.system_id, "parcel": r.parcel_id, "owner": r.owner_name, "system_type": r.system_type,
-                     "status": r.status, "installed_on": r.installed_on, "last_serviced_on": r.last_serviced_on,
+                     "status": r.status, "installed_on": r.installed_on,
+                     "installed_on_precision": r.installed_on_precision if r.installed_on_precision != "day" else None,
+                     "last_serviced_on": r.last_serviced_on,
                      "design_flow_gpd": r.design_flow_gpd, "bedrooms": r.bedrooms, "permit_number": r.permit_number}
             if r.tank_capacity_gallons is not None:
-                component_rows.append((next(tank_ids), sid, tank_kind(r.system_type), r.tank_capacity_gallons, "", "", r.installed_on))
+                component_rows.append((next(tank_ids), sid, tank_kind(r.system_type), r.tank_capacity_gallons, "", "", r.installed_on,
+                                       r.installed_on_precision))
                 after["tank_capacity_gallons"] = r.tank_capacity_gallons
             if r.extra:
                 after["extra"] = r.extra
             events.append(self._event(System, sid, f"System {r.system_id}", after))
         with self.indexer.inserting(ids):
             insert_rows(System, ["id", "jurisdiction_id", "system_id", "parcel_id", "system_type", "status", "installed_on",
-                                 "last_serviced_on", "design_flow_gpd", "bedrooms", "structures_served", "permit_number",
+                                 "installed_on_precision", "last_serviced_on", "design_flow_gpd", "bedrooms", "structures_served", "permit_number",
                                  "extra", "search_text"], system_rows)
-        insert_rows(Component, ["id", "system_id", "kind", "capacity_gallons", "manufacturer", "model", "installed_on"], component_rows)
+        insert_rows(Component, ["id", "system_id", "kind", "capacity_gallons", "manufacturer", "model", "installed_on",
+                                "installed_on_precision"], component_rows)
         insert_rows(AuditEvent, ["at", "actor_id", "actor_label", "channel", "action", "verb", "content_type_id",
                                  "object_id", "object_repr", "changes", "batch"], events)
 

@@ -186,7 +186,7 @@ def test_an_import_stopped_before_its_follow_up_is_completed_by_the_next_run(dan
     assert ImportFollowUpPending.objects.filter(jurisdiction=dane).exists()
     monkeypatch.undo()
     again = run(path, dane)
-    assert again.unchanged == 3 and set(again.follow_up) == {"maintenance schedules"}
+    assert again.unchanged == 3 and set(again.follow_up) == {"maintenance schedules", "map clusters"}
     assert Schedule.objects.count() == 3
     assert not ImportFollowUpPending.objects.exists()
     assert run(path, dane).follow_up == {}  # done once, not again
@@ -196,7 +196,7 @@ def test_skipping_the_follow_up_leaves_it_pending_for_the_next_import(dane, writ
     path = write_csv(rows(2))
     assert run(path, dane, follow_up=False).follow_up == {}
     assert Schedule.objects.count() == 0
-    assert set(run(path, dane).follow_up) == {"maintenance schedules"} and Schedule.objects.count() == 2
+    assert set(run(path, dane).follow_up) == {"maintenance schedules", "map clusters"} and Schedule.objects.count() == 2
 
 
 # -- the web preview is bounded ------------------------------------------------------------------

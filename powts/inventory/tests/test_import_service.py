@@ -70,7 +70,7 @@ def test_bad_rows_go_to_the_rejects_file_with_line_and_reason_and_the_rest_impor
     reasons = {r["line"]: r["reason"] for r in rejects_of(result)}
     assert reasons == {
         "3": "system_type 'Spaceship' is not a system type powts knows",
-        "4": "installed_on '1978-13-01' is not a date (use YYYY-MM-DD, MM/DD/YYYY or an Excel date)",
+        "4": "installed_on '1978-13-01' is not a date (use YYYY-MM-DD, MM/DD/YYYY, a year such as 1987, or an Excel date)",
         "5": "tank_capacity_gallons '-5' cannot be negative",
         "6": "system_id 'D-1' appears twice in this file (first on line 2)",
         "7": "parcel_id is empty",

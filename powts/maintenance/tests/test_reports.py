@@ -120,3 +120,14 @@ def test_contractor_may_not_use_someone_elses_license(dane, make_system, pumper_
     with pytest.raises(ValidationError) as exc:
         report_submit(jurisdiction=dane, data=_data(), filed_by=other, now=_now(D(2026, 3, 10)))
     assert "not yours" in exc.value.message_dict["license_number"][0]
+
+
+def test_a_report_within_the_year_of_a_year_only_installation_is_not_before_it(dane, make_system, pumper_license):
+    """Issue 10, item 8: "installed 1987" is stored as 1987's last day (powts.kernel.precision); a report dated
+    in 1987 is within the installation year, one dated in 1986 is before it."""
+    make_system(installed_on=D(2025, 12, 31), installed_on_precision="year")
+    submit(dane, work_date="2025-03-02")
+    assert Report.objects.count() == 1
+    with pytest.raises(ValidationError) as exc:
+        submit(dane, work_date="2024-12-31")
+    assert exc.value.message_dict["work_date"] == ["work_date 2024-12-31 is before the system was installed (2025)"]

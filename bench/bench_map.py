@@ -1,0 +1,192 @@
+"""The map's bounding-box query at county-to-state scale (issue 10: p95 under 150 ms at 1,000,000 systems).
+
+    .venv/bin/python bench/bench_map.py [--rows 1000000] [--workdir /tmp/powts-bench-map] [--reuse]
+
+Writes N systems on N parcels spread over a county (straight SQL: the import is bench_inventory's to
+measure), their maintenance schedules in every standing, counts the map's clusters (timed), then asks
+/api/map/systems.geojson through Django's handler for a 1280 x 800 pixel window at several zooms,
+each beside a baseline in the same run: a plain COUNT of the user's systems in the same box (the first
+--baseline-samples windows of each case: over a county-wide box it reads every system).
+Also: the live count (a list filter set, so the pre-counted cells cannot answer). SQLite by default;
+set DATABASE_URL to run it on PostgreSQL. Not a test: nothing here asserts.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+# The county's box (around Madison, as the demo data): 0.8 x 0.6 degrees.
+WEST, EAST, SOUTH, NORTH = -89.8, -89.0, 42.77, 43.37
+
+
+def p95(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=20)[-1] if len(samples) >= 20 else max(samples)
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:7.1f} ms"
+
+
+def setup(workdir: Path):
+    workdir.mkdir(parents=True, exist_ok=True)
+    os.environ["POWTS_DATA_DIR"] = str(workdir)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "powts.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def generate(rows: int, seed: int = 7) -> None:
+    from django.db import connection, transaction
+
+    from powts.accounts.models import User
+    from powts.inventory.models import Owner, Parcel, System
+    from powts.jurisdictions.services import jurisdiction_ensure
+    from powts.maintenance.models import Schedule
+
+    dane = jurisdiction_ensure(slug="dane")
+    if System.objects.filter(jurisdiction=dane).count() == rows:
+        print(f"reusing {rows:,} systems")
+        return
+    rng = random.Random(seed)
+    today = dt.date.today()
+    t = time.perf_counter()
+    Schedule.objects.all().delete()
+    System.objects.all().delete()
+    Parcel.objects.all().delete()
+    Owner.objects.all().delete()
+    owner = Owner.objects.create(jurisdiction=dane, name="Bench Owner")
+    User.objects.filter(username="bench-staff").delete()
+    User.objects.create(username="bench-staff", role="county_staff", jurisdiction=dane)
+    chunk = 50_000
+    q = connection.ops.quote_name
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("UPDATE inventory_search_sync SET enabled = 0")  # as bulk imports do
+        for start in range(1, rows + 1, chunk):
+            ids = range(start, min(start + chunk, rows + 1))
+            parcels, systems, schedules = [], [], []
+            for i in ids:
+                lat = round(rng.uniform(SOUTH, NORTH), 6)
+                lon = round(rng.uniform(WEST, EAST), 6)
+                if rng.random() < 0.02:
+                    lat = lon = None  # not on the map
+                parcels.append((i, dane.pk, f"P-{i:07d}", "", f"{i} Lake Rd", "Town of Dunn", False, lat, lon, owner.pk))
+                kind = rng.choice(("conventional", "mound", "mound", "conventional", "holding_tank", "at_grade"))
+                status = "failing" if rng.random() < 0.01 else "active"
+                systems.append((i, dane.pk, f"S-{i:07d}", i, kind, status, "day", "{}", f"s-{i:07d}"))
+                needs = rng.random() < 0.02
+                due = None if needs else today + dt.timedelta(days=rng.randint(-900, 1100))
+                notice = None if due is None else due - dt.timedelta(days=30)
+                schedules.append((i, dane.pk, f"S-{i:07d}", "septic_tank", 36, due, notice, needs, False, False, False,
+                                  False, "", kind))
+            cursor.executemany(
+                f"INSERT INTO {q('inventory_parcel')} (id, jurisdiction_id, parcel_number, legal_description, site_address, "
+                "municipality, sewered, latitude, longitude, owner_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", parcels)
+            cursor.executemany(
+                f"INSERT INTO {q('inventory_system')} (id, jurisdiction_id, system_id, parcel_id, system_type, status, "
+                "installed_on_precision, extra, search_text, structures_served, permit_number) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, '', '')", systems)
+            cursor.executemany(
+                f"INSERT INTO {q('maintenance_schedule')} (system_id, jurisdiction_id, system_ref, rule, interval_months, due_on, "
+                "notice_on, needs_data, exempt, pumping_required, failure_reported, delinquent, stage, src_system_type, "
+                "basis_kind, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, '', CURRENT_TIMESTAMP)", schedules)
+        if connection.vendor == "sqlite":
+            cursor.execute("UPDATE inventory_search_sync SET enabled = 1")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            for table in ("inventory_parcel", "inventory_system", "maintenance_schedule"):
+                cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))"
+                               if table != "maintenance_schedule" else "SELECT 1")
+            cursor.execute("ANALYZE")
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    print(f"generated {rows:,} parcels, systems and schedules in {time.perf_counter() - t:.1f} s ({connection.vendor})")
+
+
+def window(rng: random.Random, zoom: int) -> str:
+    """A 1280 x 800 pixel map window at `zoom`, somewhere over the county."""
+    width = 1280 * 360 / (256 * 2 ** zoom)
+    height = width * 800 / 1280 * 0.73  # degrees of latitude are longer than longitude's at 43 N
+    cx = rng.uniform(WEST, EAST)
+    cy = rng.uniform(SOUTH, NORTH)
+    return f"{cx - width / 2:.6f},{cy - height / 2:.6f},{cx + width / 2:.6f},{cy + height / 2:.6f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/powts-bench-map"))
+    parser.add_argument("--samples", type=int, default=60)
+    parser.add_argument("--live-samples", type=int, default=10, help="windows for the filtered (counted live) cases")
+    parser.add_argument("--baseline-samples", type=int, default=5,
+                        help="the COUNT baseline reads every system in a county-wide box: a few samples suffice")
+    args = parser.parse_args()
+    setup(args.workdir)
+    generate(args.rows)
+
+    from decimal import Decimal
+
+    from django.test import Client
+
+    from powts.accounts.models import User
+    from powts.inventory.selectors import system_list
+    from powts.jurisdictions.models import Jurisdiction
+    from powts.maps.services import cells_rebuild
+
+    dane = Jurisdiction.objects.get(slug="dane")
+    t = time.perf_counter()
+    summary = cells_rebuild(jurisdiction=dane)
+    print(f"map clusters counted (every zoom 0-15) in {time.perf_counter() - t:.1f} s: {summary}")
+
+    staff = User.objects.get(username="bench-staff")
+    client = Client()
+    client.force_login(staff)
+    rng = random.Random(11)
+
+    def baseline(box: str) -> None:
+        w, s, e, n = (Decimal(v) for v in box.split(","))
+        system_list(user=staff).filter(parcel__longitude__range=(w, e), parcel__latitude__range=(s, n)).count()
+
+    print(f"\nsystems.geojson, server side (Django handler), {args.samples} windows of 1280 x 800 px each; target p95 < 150 ms")
+    print(f"  {'case':<44}{'p95':>10}{'median':>11}   {'baseline COUNT median':>21}   answer")
+    cases = [(f"zoom {z}", z, "") for z in (8, 10, 12, 14, 16)]
+    cases += [("zoom 8, type filter (counted live)", 8, "&system_type=mound"),
+              ("zoom 12, type filter (counted live)", 12, "&system_type=mound")]
+    client.get(f"/api/map/systems.geojson?bbox={window(rng, 10)}&zoom=10")  # warm up
+    for label, zoom, extra in cases:
+        times, base, kinds, sizes = [], [], set(), []
+        for sample in range(args.live_samples if extra else args.samples):
+            box = window(rng, zoom)
+            t = time.perf_counter()
+            response = client.get(f"/api/map/systems.geojson?bbox={box}&zoom={zoom}{extra}")
+            times.append(time.perf_counter() - t)
+            assert response.status_code == 200, response.content[:300]
+            body = response.json()
+            kinds.add(body["properties"]["kind"])
+            sizes.append(len(body["features"]))
+            if sample < args.baseline_samples:
+                t = time.perf_counter()
+                baseline(box)
+                base.append(time.perf_counter() - t)
+        print(f"  {label:<44}{ms(p95(times))}{ms(statistics.median(times))}   {ms(p95(base)):>18}   "
+              f"{'/'.join(sorted(kinds))}, median {int(statistics.median(sizes))} features")
+    t = time.perf_counter()
+    page = client.get("/map/")
+    print(f"\nmap page (with its 'not on the map' count): {ms(time.perf_counter() - t)} (status {page.status_code})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,277 @@
+"""What the map shows: systems (points or grid clusters), permits and complaints in a bounding box.
+
+Every read is scoped to the user (RoleScopedQuerySet.restrict) and filtered with the system list's own
+FilterSet, so the map and the list agree on what "Town of Dunn, mounds" means.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from django.db.models import Avg, Case, Count, F, FloatField, Func, IntegerField, Q, Sum, Value, When
+from django.db.models.functions import Cast
+
+from powts.core.refusals import Refused
+from powts.inventory import selectors as inventory_selectors
+from powts.inventory.filtersets import SystemFilterSet
+from powts.maps import grid, policies
+from powts.maps.models import MapCell
+
+# Standing, worst first; "off_cycle" is a system on no maintenance cycle (exempt, abandoned or replaced).
+STANDINGS = ("failing", "overdue", "due_soon", "needs_data", "current", "off_cycle")
+LABELS = {"failing": "Failing", "overdue": "Overdue", "due_soon": "Due soon", "needs_data": "Needs data",
+          "current": "Current", "off_cycle": "Not on a maintenance cycle"}
+# The list's filters (powts.inventory.filtersets.SystemFilterSet) other than the county, which is a column
+# of the cells. One of FACETS with a single value is answered from the cells counted for it; any other
+# filter, or more than one, is counted live.
+LIVE_FILTERS = ("q", "system_type", "status", "municipality", "installed_year", "installed_before", "installed_after")
+FACETS = {"system_type": "system_type", "status": "status", "municipality": "parcel__municipality"}
+
+
+class MapRefused(Refused):
+    """A bounding box or zoom the map cannot use."""
+
+
+def standing(as_of: dt.date) -> Case:
+    """A system's standing on `as_of`, from its maintenance schedule: the same buckets as the maintenance
+    dashboard (powts.maintenance.selectors.standing_q; test_map_agrees_with_the_dashboard checks it),
+    with failing (status or an unreviewed failure report) first."""
+    s = "maintenance_schedule__"
+    return Case(
+        When(Q(status="failing") | Q(**{f"{s}failure_reported": True}), then=Value("failing")),
+        When(status__in=("abandoned", "replaced"), then=Value("off_cycle")),
+        When(Q(**{f"{s}system__isnull": True}) | Q(**{f"{s}needs_data": True}), then=Value("needs_data")),
+        When(**{f"{s}exempt": True}, then=Value("off_cycle")),
+        When(**{f"{s}due_on__lte": as_of}, then=Value("overdue")),
+        When(**{f"{s}notice_on__lte": as_of}, then=Value("due_soon")),
+        default=Value("current"),
+    )
+
+
+def parse_bbox(raw: str | None) -> grid.BBox:
+    """`minlon,minlat,maxlon,maxlat` (GeoJSON's order), within the world and not inverted."""
+    if not raw:
+        raise MapRefused("bbox is required: minlon,minlat,maxlon,maxlat", field="bbox")
+    parts = raw.split(",")
+    if len(parts) != 4 or len(raw) > 200:
+        raise MapRefused(f"bbox {raw[:60]!r} is not four numbers minlon,minlat,maxlon,maxlat", field="bbox")
+    try:
+        west, south, east, north = (float(p) for p in parts)
+    except ValueError:
+        raise MapRefused(f"bbox {raw[:60]!r} is not four numbers minlon,minlat,maxlon,maxlat", field="bbox") from None
+    if not all(v == v for v in (west, south, east, north)):  # NaN
+        raise MapRefused("bbox holds a value that is not a number", field="bbox")
+    # A map panned past the antimeridian or the poles asks for more than the world: clip it.
+    west, east = max(west, -180.0), min(east, 180.0)
+    south, north = max(south, -90.0), min(north, 90.0)
+    if west > east or south > north:
+        raise MapRefused("bbox: minlon must not exceed maxlon, nor minlat maxlat", field="bbox")
+    return grid.BBox(west, south, east, north)
+
+
+def parse_zoom(raw: str | None, bbox: grid.BBox) -> int:
+    if raw in (None, ""):
+        return bbox.zoom_for_width()
+    if not raw.isdigit() or int(raw) > 22:
+        raise MapRefused(f"zoom {raw[:20]!r} is not a whole number from 0 to 22", field="zoom")
+    return int(raw)
+
+
+def filtered_systems(*, user, params) -> tuple[object, str | None]:
+    """(the user's systems through the list's FilterSet, the facet of counted cells that answers the same
+    question: "" with no filter, "system_type=mound" with that one, None when only a live count can)."""
+    data = params.copy()
+    for key in [k for k, values in data.lists() if not any(v.strip() for v in values)]:
+        del data[key]
+    filterset = SystemFilterSet(data, queryset=inventory_selectors.system_list(user=user))
+    if not filterset.is_valid():
+        field, errors = next(iter(filterset.errors.items()))
+        raise MapRefused(f"{field}: {' '.join(errors)}", field=field)
+    used = [k for k in LIVE_FILTERS if k in data]
+    if not used:
+        return filterset.qs, ""
+    if len(used) == 1 and used[0] in FACETS and len(data.getlist(used[0])) == 1:
+        return filterset.qs, f"{used[0]}={data[used[0]]}"
+    return filterset.qs, None
+
+
+def _in_box(qs, bbox: grid.BBox, prefix: str = "parcel__"):
+    q = Decimal(str(round(bbox.west, 6))), Decimal(str(round(bbox.east, 6)))
+    r = Decimal(str(round(bbox.south, 6))), Decimal(str(round(bbox.north, 6)))
+    return qs.filter(**{f"{prefix}longitude__range": q, f"{prefix}latitude__range": r})
+
+
+class GridIndex(Func):
+    """The grid cell number of a coordinate: floor((value + offset) / size), an integer on both databases."""
+
+    output_field = IntegerField()
+
+    def __init__(self, expression, offset: float, size: float):
+        super().__init__(expression, Value(offset), Value(size))
+
+    def as_sql(self, compiler, connection, **extra):
+        sql, params = compiler.compile(self.source_expressions[0])
+        offset, size = self.source_expressions[1].value, self.source_expressions[2].value
+        if connection.vendor == "sqlite":  # the value plus the offset is never negative: truncation is floor
+            return f"CAST(({sql} + {offset!r}) / {size!r} AS INTEGER)", params
+        return f"CAST(FLOOR(({sql} + {offset!r}) / {size!r}) AS BIGINT)", params
+
+
+def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict:
+    """A GeoJSON FeatureCollection: single systems when the box holds few enough of them at a close zoom,
+    otherwise one feature per grid cell with its count and counts by standing."""
+    qs, facet = filtered_systems(user=user, params=params)
+    live = facet is None
+    in_box = _in_box(qs, bbox)
+    # The counted cells over the box hold at least the systems in it: when they hold far more than the cap,
+    # the points query would only be thrown away, so it is not run.
+    if zoom >= grid.POINT_ZOOM and (live or (_counted_in_box(user=user, params=params, bbox=bbox, facet=facet) or 0) <= 2 * grid.POINT_CAP):
+        rows = list(in_box.annotate(standing=standing(as_of)).order_by().values_list(
+            "pk", "system_id", "parcel__latitude", "parcel__longitude", "parcel__site_address", "standing")[:grid.POINT_CAP + 1])
+        if len(rows) <= grid.POINT_CAP:
+            return _collection([_point(*r) for r in rows], kind="points", zoom=zoom)
+    level = min(zoom, grid.MAX_CLUSTER_ZOOM)
+    if not live:
+        counted = _counted_cells(user=user, params=params, bbox=bbox, level=level, facet=facet)
+        if counted is not None:
+            features, counted_on = counted
+            return _collection(features, kind="clusters", zoom=level, counted_on=counted_on)
+    return _collection(_live_cells(in_box, level=level, as_of=as_of), kind="clusters", zoom=level, counted_on=as_of)
+
+
+def _point(pk, system_id, lat, lon, address, standing_) -> dict:
+    return {"type": "Feature", "geometry": {"type": "Point", "coordinates": [float(lon), float(lat)]},
+            "properties": {"kind": "system", "id": pk, "label": f"System {system_id}", "address": address,
+                           "standing": standing_, "standing_label": LABELS[standing_], "url": f"/inventory/systems/{pk}/"}}
+
+
+def _cluster(count: int, lat: float, lon: float, by_standing: dict) -> dict:
+    return {"type": "Feature", "geometry": {"type": "Point", "coordinates": [round(lon, 6), round(lat, 6)]},
+            "properties": {"kind": "cluster", "count": count, "standing": {k: by_standing.get(k, 0) for k in STANDINGS}}}
+
+
+def _collection(features: list, *, kind: str, zoom: int, counted_on: dt.date | None = None) -> dict:
+    totals = {k: 0 for k in STANDINGS}
+    for f in features:
+        p = f["properties"]
+        if p["kind"] == "cluster":
+            for k, v in p["standing"].items():
+                totals[k] += v
+        else:
+            totals[p["standing"]] += 1
+    out = {"type": "FeatureCollection", "features": features,
+           "properties": {"kind": kind, "zoom": zoom, "total": sum(totals.values()), "by_standing": totals}}
+    if counted_on:
+        out["properties"]["counted_on"] = counted_on.isoformat()
+    return out
+
+
+def _live_cells(in_box, *, level: int, as_of: dt.date) -> list[dict]:
+    """Grid aggregation in SQL over the filtered systems (GROUP BY the cell numbers)."""
+    size = grid.cell_size(level)
+    counts = {k: Count("pk", filter=Q(standing=k)) for k in STANDINGS}
+    rows = (in_box.annotate(standing=standing(as_of), cx=GridIndex(F("parcel__longitude"), 180, size),
+                            cy=GridIndex(F("parcel__latitude"), 90, size))
+            .order_by().values("cx", "cy")
+            .annotate(n=Count("pk"), lat=Avg(Cast("parcel__latitude", FloatField())),
+                      lon=Avg(Cast("parcel__longitude", FloatField())), **counts))
+    return [_cluster(r["n"], r["lat"], r["lon"], {k: r[k] for k in STANDINGS}) for r in rows]
+
+
+def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str):
+    """The pre-counted cells in the box, or None when the user's counties have none yet."""
+    if not _scoped_cells(user=user, params=params, level=level, facet="").exists():
+        return None
+    cells = _scoped_cells(user=user, params=params, level=level, facet=facet)
+    x0, y0, x1, y1 = bbox.cells(level)
+    rows = (cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).order_by().values("cx", "cy")
+            .annotate(n=Sum("systems"), lat=Sum("lat_sum"), lon=Sum("lon_sum"), **{k: Sum(k) for k in STANDINGS}))
+    features = [_cluster(r["n"], r["lat"] / r["n"], r["lon"] / r["n"], {k: r[k] for k in STANDINGS}) for r in rows if r["n"]]
+    counted_on = cells.order_by("computed_on").values_list("computed_on", flat=True).first()
+    return features, counted_on
+
+
+def extent(*, user) -> list[float] | None:
+    """[west, south, east, north] of the user's systems on the map, from the finest counted cells (cheap at
+    a million systems) or, before any are counted, from the parcels themselves."""
+    from django.db.models import Max, Min
+
+    from powts.inventory.models import Parcel
+
+    cells = MapCell.objects.filter(level=grid.MAX_CLUSTER_ZOOM, facet="")
+    ids = policies.jurisdiction_ids(user)
+    if ids is not None:
+        cells = cells.filter(jurisdiction_id__in=ids)
+    found = cells.aggregate(x0=Min("cx"), y0=Min("cy"), x1=Max("cx"), y1=Max("cy"))
+    if found["x0"] is not None:
+        size = grid.cell_size(grid.MAX_CLUSTER_ZOOM)
+        return [found["x0"] * size - 180, found["y0"] * size - 90, (found["x1"] + 1) * size - 180, (found["y1"] + 1) * size - 90]
+    parcels = Parcel.objects.filter(latitude__isnull=False, longitude__isnull=False)
+    if ids is not None:
+        parcels = parcels.filter(jurisdiction_id__in=ids)
+    found = parcels.aggregate(x0=Min("longitude"), y0=Min("latitude"), x1=Max("longitude"), y1=Max("latitude"))
+    if found["x0"] is None:
+        return None
+    return [float(found["x0"]), float(found["y0"]), float(found["x1"]), float(found["y1"])]
+
+
+def _counted_in_box(*, user, params, bbox: grid.BBox, facet: str) -> int | None:
+    """Systems in the finest counted cells that touch the box (an upper bound of those in it)."""
+    cells = _scoped_cells(user=user, params=params, level=grid.MAX_CLUSTER_ZOOM, facet=facet)
+    x0, y0, x1, y1 = bbox.cells(grid.MAX_CLUSTER_ZOOM)
+    return cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).aggregate(n=Sum("systems"))["n"]
+
+
+def _scoped_cells(*, user, params, level: int, facet: str):
+    cells = MapCell.objects.filter(level=level, facet=facet)
+    ids = policies.jurisdiction_ids(user)
+    if ids is not None:
+        cells = cells.filter(jurisdiction_id__in=ids)
+    if params.get("jurisdiction"):
+        cells = cells.filter(jurisdiction__slug=params["jurisdiction"])
+    return cells
+
+
+def not_on_map(*, user, params) -> int:
+    """Systems with no coordinates, on their own record or their parcel's centroid."""
+    qs, _ = filtered_systems(user=user, params=params)
+    # Two counts, each from an index on the parcel (parcel_lon_lat; parcel_no_latitude), rather than one OR
+    # that would read every system of the county.
+    return (qs.filter(parcel__longitude__isnull=True).order_by().count()
+            + qs.filter(parcel__longitude__isnull=False, parcel__latitude__isnull=True).order_by().count())
+
+
+def _capped(kind: str, features: list, cap: int) -> dict:
+    """A layer's points, at most `cap` of them, the newest first; `truncated` says when there were more."""
+    return {"type": "FeatureCollection", "features": features[:cap],
+            "properties": {"kind": kind, "total": len(features[:cap]), "truncated": len(features) > cap}}
+
+
+def permits(*, user, bbox: grid.BBox, cap: int = grid.POINT_CAP) -> dict:
+    from powts.permits.models import Permit
+
+    rows = _in_box(Permit.objects.restrict(user, "view"), bbox).order_by("-id").values_list(
+        "pk", "number", "status", "parcel__latitude", "parcel__longitude", "parcel__site_address")[:cap + 1]
+    features = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [float(lon), float(lat)]},
+                 "properties": {"kind": "permit", "id": pk, "label": f"Permit {number}", "status": status,
+                                "address": address, "url": f"/permits/{pk}/"}}
+                for pk, number, status, lat, lon, address in rows]
+    return _capped("permits", features, cap)
+
+
+def complaints(*, user, bbox: grid.BBox, cap: int = grid.POINT_CAP) -> dict:
+    """Public complaints that came with a location (Open311 lat/long)."""
+    from powts.permits.models import Complaint
+
+    qs = Complaint.objects.all()
+    ids = policies.jurisdiction_ids(user)
+    if ids is not None:
+        qs = qs.filter(jurisdiction_id__in=ids)
+    qs = qs.filter(long__range=(Decimal(str(round(bbox.west, 6))), Decimal(str(round(bbox.east, 6)))),
+                   lat__range=(Decimal(str(round(bbox.south, 6))), Decimal(str(round(bbox.north, 6)))))
+    rows = qs.order_by("-id").values_list("pk", "service_code", "status", "lat", "long", "address")[:cap + 1]
+    features = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [float(lon), float(lat)]},
+                 "properties": {"kind": "complaint", "id": pk, "label": f"Complaint #{pk}", "status": status,
+                                "address": address, "url": "/permits/site/#h-comp"}}
+                for pk, code, status, lat, lon, address in rows]
+    return _capped("complaints", features, cap)
