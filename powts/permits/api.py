@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -20,12 +19,9 @@ from rest_framework.response import Response
 
 from powts.accounts.models import License
 from powts.core.public_posts import MAX_BODY_BYTES, body_too_large, public_post_wait, too_many_message
-from powts.inventory.models import Owner, Parcel
-from powts.inventory.services import owner_get_or_create
-from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import documents, exports, policies, selectors, services
-from powts.permits import services_enforcement as enf
+from powts.permits.services import enforcement as enf
 from powts.permits.models import Complaint, Invoice, Permit, PermitChange
 
 # -- serializers ----------------------------------------------------------------------------
@@ -71,7 +67,7 @@ class PermitDetailSerializer(PermitSerializer):
                   "code_basis_on", "missing", "documents", "invoices", "inspections", "changes", "notices", "timeline"]
 
     def get_missing(self, obj) -> list[dict]:
-        return services.missing_items(obj) if obj.status in c.OPEN_STATUSES else []
+        return selectors.missing_items(obj) if obj.status in c.OPEN_STATUSES else []
 
     def get_documents(self, obj) -> list[dict]:
         return [{"id": d.id, "kind": d.kind, "title": d.title, "received_on": d.received_on, "recorded": d.recorded,
@@ -216,42 +212,6 @@ def _detail(permit, request, status=200):
     return Response(PermitDetailSerializer(permit, context={"request": request}).data, status=status)
 
 
-@transaction.atomic  # an owner put on record for a refused application is rolled back with it
-def file_application(user, data: dict) -> Permit:
-    """Shared by the API and the web form: find the parcel and owner, the signing plumber, then file."""
-    data = dict(data)
-    if user.jurisdiction_id:
-        jurisdiction = user.jurisdiction
-    elif data.get("jurisdiction"):
-        jurisdiction = Jurisdiction.objects.filter(slug=data["jurisdiction"]).first()
-        if jurisdiction is None:
-            raise serializers.ValidationError({"jurisdiction": [f"unknown jurisdiction {data['jurisdiction']!r}"]})
-    else:
-        raise serializers.ValidationError({"jurisdiction": ["jurisdiction is required (a county slug, e.g. dane)"]})
-    data.pop("jurisdiction", None)
-    parcel = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=data.pop("parcel_number")).select_related("owner").first()
-    if parcel is None:
-        raise serializers.ValidationError({"parcel_number": ["no such parcel in this county's inventory"]})
-    owner_name = data.pop("owner_name", None)
-    address = data.pop("owner_mailing_address", "")
-    if owner_name:
-        owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or owner_get_or_create(
-            jurisdiction=jurisdiction, name=owner_name, mailing_address=address, action="owner named in a permit application")
-    elif parcel.owner_id:
-        owner = parcel.owner
-    else:
-        raise serializers.ValidationError({"owner_name": ["the parcel has no owner on record; give owner_name"]})
-    number = data.pop("plumber_license", None)
-    plumber = _license(number, "plumber_license") if number else policies.plumber_license(user)
-    if plumber is None:
-        raise serializers.ValidationError({"plumber_license": ["the signing master plumber's license number is required"]})
-    if not policies.can_decide(user, type("P", (), {"jurisdiction_id": jurisdiction.pk})()) and plumber.user_id != user.pk:
-        raise PermissionDenied("A plumber files under their own license.")
-    docs = [{"kind": k, "received_on": data.get("filed_on") or _today()} for k in data.pop("documents", [])]
-    return services.permit_file(jurisdiction=jurisdiction, parcel=parcel, owner=owner, plumber=plumber, filed_by=user,
-                                filed_on=data.pop("filed_on", None), documents=docs, **data)
-
-
 # -- views ----------------------------------------------------------------------------------
 
 @extend_schema(request=FileSerializer, responses={200: PermitSerializer(many=True), 201: PermitDetailSerializer})
@@ -268,7 +228,7 @@ def permits(request):
     if not policies.can_file(request.user):
         raise PermissionDenied("Applications are filed by a licensed master plumber or master plumber-restricted "
                                "[Dane County Code s. 46.08(6)(c)].")
-    permit = file_application(request.user, _valid(FileSerializer, request))
+    permit = services.application_submit(user=request.user, data=_valid(FileSerializer, request))
     return _detail(permit, request, 201)
 
 

@@ -16,8 +16,8 @@ from powts.inventory.models import Parcel, System
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import policies, selectors
-from powts.permits import services_enforcement as enf
-from powts.permits import services_site as site
+from powts.permits.services import enforcement as enf
+from powts.permits.services import site
 from powts.permits.models import CorrectionOrder, SoilEvaluation, Variance
 
 

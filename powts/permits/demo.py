@@ -15,7 +15,9 @@ from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.audit.services import audit_update, snapshot
 from powts.inventory.models import System
-from powts.permits import services, services_enforcement as enf, services_site as site
+from powts.permits import selectors, services
+from powts.permits.services import enforcement as enf
+from powts.permits.services import site
 from powts.permits.models import Permit
 
 PLAN = {"type": "FeatureCollection", "features": [
@@ -94,7 +96,7 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         _pay(p, on)
         services.permit_approve(permit=p, on=on + dt.timedelta(days=7))
         p = services.permit_issue(permit=p, on=on + dt.timedelta(days=8))
-        stage = services.stages_for(p)[0].id
+        stage = selectors.stages_for(p)[0].id
         insp = services.inspection_request(permit=p, stage=stage, notice_at=timezone.now())
         if staff:
             services.inspection_assign(inspection=insp, inspector=staff)
@@ -103,7 +105,7 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         _pay(p, on)
         services.permit_approve(permit=p, on=on + dt.timedelta(days=5))
         p = services.permit_issue(permit=p, on=on + dt.timedelta(days=6))
-        for s in services.stages_for(p):
+        for s in selectors.stages_for(p):
             if s.optional:
                 continue
             notice = timezone.make_aware(dt.datetime.combine(on + dt.timedelta(days=30), dt.time(7, 0)))

@@ -21,7 +21,7 @@ from powts.core.public_posts import body_too_large, public_post_wait, too_many_m
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import choices as c
 from powts.permits import documents, policies, selectors, services
-from powts.permits import services_enforcement as enf
+from powts.permits.services import enforcement as enf
 from powts.permits.models import Invoice, PermitChange
 
 PER_PAGE = 50
@@ -91,7 +91,7 @@ def permit_new(request):
         raise PermissionDenied("Applications are filed by a licensed master plumber [Dane County Code s. 46.08(6)(c)].")
     errors, values = [], {}
     if request.method == "POST":
-        from powts.permits.api import FileSerializer, file_application
+        from powts.permits.api import FileSerializer
 
         values = request.POST
         data = {k: v for k, v in request.POST.items() if v != "" and k not in ("csrfmiddlewaretoken", "documents", "plot_plan")}
@@ -107,7 +107,7 @@ def permit_new(request):
         s = FileSerializer(data=data)
         if not errors and s.is_valid():
             try:
-                permit = file_application(request.user, s.validated_data)
+                permit = services.application_submit(user=request.user, data=s.validated_data)
             except (ValidationError, drf_serializers.ValidationError) as exc:
                 errors = _errors(exc)
             else:
@@ -138,16 +138,16 @@ def permit_detail(request, pk: int):
             svg = ""
             messages.warning(request, f"The plot plan could not be drawn: {exc}")
     try:
-        stages = services.stages_for(permit)
+        stages = selectors.stages_for(permit)
     except Exception:
         stages = []
     return render(request, "permits/permit_detail.html", {
-        "permit": permit, "missing": services.missing_items(permit) if permit.status in c.OPEN_STATUSES else [],
+        "permit": permit, "missing": selectors.missing_items(permit) if permit.status in c.OPEN_STATUSES else [],
         "invoices": permit.invoices.prefetch_related("payments"), "inspections": permit.inspections.select_related("inspector"),
         "changes": permit.changes.select_related("new_owner", "new_plumber"), "notices": permit.notices.all(),
         "events": permit.events.select_related("actor"), "documents": permit.documents.all(), "svg": svg,
         "stages": stages, "can_decide": policies.can_decide(request.user, permit),
-        "setback_violations": services.setback_violation_count(permit.setback_result or {}),
+        "setback_violations": selectors.setback_violation_count(permit.setback_result or {}),
         "acts": policies.acts_for_permit(request.user, permit),
         "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
         "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
@@ -351,7 +351,7 @@ def site_and_enforcement(request):
 @require_POST
 def site_post(request, what: str):
     from powts.inventory.models import Parcel, System
-    from powts.permits import services_site as site
+    from powts.permits.services import site
     from powts.permits.models import (
         Complaint,
         CorrectionOrder,

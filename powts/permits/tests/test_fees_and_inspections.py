@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from powts.permits import choices as c
-from powts.permits import rules, services
+from powts.permits import rules, selectors, services
 from powts.permits.models import Invoice, Notice
 from powts.permits.tests.conftest import issue, pay_all
 
@@ -116,7 +116,7 @@ def test_inspection_after_expiry_refused(dane, master):
 
 def test_lincoln_mound_stages_and_working_day_prior_notice(lincoln, master):
     permit = issue(lincoln, master, issued_on=D(2026, 4, 1), system_type="mound")
-    assert [s.id for s in services.stages_for(permit)] == ["plowed", "distribution_piping", "final"]
+    assert [s.id for s in selectors.stages_for(permit)] == ["plowed", "distribution_piping", "final"]
     with pytest.raises(ValidationError) as exc:  # notice Friday for Monday: fine; notice Monday for Monday: refused
         services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 4, 7, 0), requested_day=D(2026, 5, 4))
     assert "Mound and At-Grade Systems (1)" in err(exc)
@@ -261,5 +261,5 @@ def test_unpaid_reinspection_fee_overdue_after_10_working_days(lincoln, master):
     permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
     insp = services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 11, 16, 8, 0), requested_day=D(2026, 11, 18))
     services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18), failed_items=["Port"])
-    assert services.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 3)) == []
-    assert [i.fee_code for i in services.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 4))] == ["reinspection"]
+    assert selectors.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 3)) == []
+    assert [i.fee_code for i in selectors.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 4))] == ["reinspection"]

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 
 from powts.audit.models import AuditEvent
 from powts.permits import choices as c
-from powts.permits import services
+from powts.permits import selectors, services
 from powts.permits.models import Notice, Permit
 from powts.permits.tests.conftest import BAD_PLAN, file_complete, issue, make_parcel, pay_all
 
@@ -51,7 +51,7 @@ def test_lincoln_missing_items_listed_with_citations(lincoln, master):
     parcel.legal_description = ""
     parcel.save()
     permit = services.permit_file(jurisdiction=lincoln, parcel=parcel, owner=owner, plumber=master, filed_on=D(2026, 3, 2))
-    missing = {m["id"]: m for m in services.missing_items(permit)}
+    missing = {m["id"]: m for m in selectors.missing_items(permit)}
     assert set(missing) == {"b_legal", "c_lot", "e_use", "f_soil", "g_plans", "h_maintenance", "m_fee"}
     assert missing["c_lot"]["citation"] == "Lincoln County Ch. 22 (draft), Application Requirements (1)(c)"
     assert missing["m_fee"]["citation"].endswith("(1)(m)")
@@ -59,9 +59,9 @@ def test_lincoln_missing_items_listed_with_citations(lincoln, master):
 
 def test_lincoln_conditional_items_apply_only_when_flagged(lincoln, master):
     permit = file_complete(lincoln, master)
-    assert services.missing_items(permit) == []
+    assert selectors.missing_items(permit) == []
     permit = services.permit_update_application(permit=permit, data={"state_plan_required": True, "existing_system_on_lot": True})
-    ids = [m["id"] for m in services.missing_items(permit)]
+    ids = [m["id"] for m in selectors.missing_items(permit)]
     assert ids == ["i_not_failing", "k_state"]
 
 
@@ -69,7 +69,7 @@ def test_dane_missing_items_46_09(dane, master):
     parcel, owner = make_parcel(dane)
     permit = services.permit_file(jurisdiction=dane, parcel=parcel, owner=owner, plumber=master, filed_on=D(2026, 3, 2),
                                   has_pumps=True)
-    ids = {m["id"]: m["citation"] for m in services.missing_items(permit)}
+    ids = {m["id"]: m["citation"] for m in selectors.missing_items(permit)}
     assert ids["plans"] == "Dane County Code s. 46.09(1)"
     assert ids["pump_specs"] == "Dane County Code s. 46.09(3)(c)5.a."
     assert ids["reference_points"] == "Dane County Code s. 46.09(3)(c)2."
@@ -259,7 +259,7 @@ def test_transfer_keeps_expiry(county, master):
 @BOTH
 def test_plumber_change_only_before_installation(county, master, master2):
     permit = issue(county, master, issued_on=D(2026, 4, 1))
-    services.inspection_request(permit=permit, stage=services.stages_for(permit)[0].id,
+    services.inspection_request(permit=permit, stage=selectors.stages_for(permit)[0].id,
                                 notice_at=dt.datetime(2026, 4, 6, 8, 0), requested_day=D(2026, 4, 8))
     with pytest.raises(ValidationError) as exc:
         services.permit_request_change(permit=permit, kind="plumber_change", received_on=D(2026, 4, 9), new_plumber=master2)
@@ -319,7 +319,7 @@ def test_transfer_after_installation_began_dane_refused_lincoln_allowed(dane, li
     """Dane s. 46.08(6)(f)1.: transfer form 'prior to the installation'; Lincoln Transfer of Ownership has no such limit."""
     for county, allowed in ((dane, False), (lincoln, True)):
         permit = issue(county, master, issued_on=D(2026, 4, 1))
-        stage = services.stages_for(permit)[0].id
+        stage = selectors.stages_for(permit)[0].id
         services.inspection_request(permit=permit, stage=stage, notice_at=dt.datetime(2026, 4, 6, 8, 0), requested_day=D(2026, 4, 8))
         _, new_owner = make_parcel(county, number=f"T-{county.slug}", owner_name="Buyer")
         if allowed:
@@ -366,13 +366,13 @@ def test_lincoln_1_j_recording_must_be_verified_not_just_a_copy(lincoln, master)
     permit = file_complete(lincoln, master)
     permit = services.permit_update_application(permit=permit, data={"recording_required": True})
     doc = services.permit_add_document(permit=permit, kind="recorded_documents", received_on=D(2026, 3, 3), recorded=True)
-    assert [m["id"] for m in services.missing_items(permit)] == ["j_recorded"]
+    assert [m["id"] for m in selectors.missing_items(permit)] == ["j_recorded"]
     with pytest.raises(ValidationError) as exc:
         services.document_verify_recording(document=doc, recording_number=" ", recorded_on=D(2026, 3, 1))
     assert "recording_number" in exc.value.message_dict
     services.document_verify_recording(document=doc, recording_number="DOC 1234567", recorded_on=D(2026, 3, 1),
                                        verified_on=D(2026, 3, 4))
-    assert services.missing_items(permit) == []
+    assert selectors.missing_items(permit) == []
     doc.refresh_from_db()
     assert doc.recording_number == "DOC 1234567" and doc.recorded_on == D(2026, 3, 1)
     assert AuditEvent.objects.filter(object_id=doc.pk, action__contains="recording of recorded_documents verified").exists()

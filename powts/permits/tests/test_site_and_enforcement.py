@@ -11,7 +11,9 @@ from powts.accounts.services import license_create
 from powts.audit.models import AuditEvent
 from powts.inventory.services import system_create
 from powts.permits import choices as c
-from powts.permits import documents, services, services_enforcement as enf, services_site as site
+from powts.permits import documents, services
+from powts.permits.services import enforcement as enf
+from powts.permits.services import site
 from powts.permits.tests.conftest import issue, make_parcel
 
 D = dt.date

@@ -12,7 +12,7 @@ from powts.kernel.dates import add_years
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Complaint, CorrectionOrder, FailureDetermination, Variance
-from powts.permits.services import refuse
+from powts.permits.services._common import refuse
 
 FAILURE_CITATION = "Wis. Stat. s. 145.01(4m)(a)-(e) (outside the texts: README reference facts) = s. 145.245(4)(a)-(e)"
 CATEGORY_CITATION = "Wis. Stat. s. 145.245(4m); README reference facts: category 1 = (a)-(c), 2 = (d), 3 = (e)"

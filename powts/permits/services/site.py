@@ -14,7 +14,7 @@ from powts.core import fields
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Clearance, EmergencyWork, Permit, SoilEvaluation
-from powts.permits.services import refuse
+from powts.permits.services._common import refuse
 
 
 def _section(jurisdiction, key: str) -> dict:
