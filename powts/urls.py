@@ -18,7 +18,7 @@ urlpatterns = [
     path("permits/", include("powts.permits.urls")),
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
-    path("api/", include("powts.permits.api_urls")),
+    path("api/", include("powts.permits.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads Swagger UI's start-up code as a script file, so script-src stays 'self'; only
     # its template's small inline <style> needs style-src relaxed, on this page alone.

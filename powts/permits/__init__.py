@@ -7,6 +7,6 @@
 - services/ (one module per concern: applications, review, changes, suspension, fees, inspections, site,
   enforcement) are the only writers; selectors.py the reads. Each service validates against the profile,
   refuses with the rule and its citation, and audits in the same transaction.
-- api.py, api_site.py (REST, token auth, Open311 GeoReport v2), views.py (web), documents.py
+- api/ (REST: serializers, views, site, open311 GeoReport v2, urls), views.py (web), documents.py
   (permit card PDF, iCalendar feed), exports.py (BLDS, CSV, JSON), demo.py (demo permits).
 """

@@ -91,7 +91,7 @@ def permit_new(request):
         raise PermissionDenied("Applications are filed by a licensed master plumber [Dane County Code s. 46.08(6)(c)].")
     errors, values = [], {}
     if request.method == "POST":
-        from powts.permits.api import FileSerializer
+        from powts.permits.api.serializers import FileSerializer
 
         values = request.POST
         data = {k: v for k, v in request.POST.items() if v != "" and k not in ("csrfmiddlewaretoken", "documents", "plot_plan")}

@@ -14,86 +14,13 @@ from rest_framework.response import Response
 from powts.accounts.models import License
 from powts.inventory.models import Parcel, System
 from powts.jurisdictions.models import Jurisdiction
-from powts.permits import choices as c
 from powts.permits import policies, selectors
+from powts.permits.api.serializers import (ClearanceSerializer, DecideSerializer, EmergencySerializer, FailureSerializer,
+                                           OrderSerializer, SoilSerializer, VarianceSerializer, VerifySerializer,
+                                           order_json, soil_json)
+from powts.permits.models import CorrectionOrder, SoilEvaluation, Variance
 from powts.permits.services import enforcement as enf
 from powts.permits.services import site
-from powts.permits.models import CorrectionOrder, SoilEvaluation, Variance
-
-
-class AreaSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    replacement = serializers.BooleanField(required=False, default=False)
-    below_grade_gravity = serializers.BooleanField(required=False, default=False)
-    pits = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    depth_below_infiltrative_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
-    suitable_soil_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
-    frozen_within_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
-
-
-class SoilSerializer(serializers.Serializer):
-    jurisdiction = serializers.SlugField(required=False)
-    parcel_number = serializers.CharField(max_length=60)
-    soil_tester_license = serializers.CharField(required=False, max_length=40)
-    fieldwork_completed_on = serializers.DateField()
-    filed_on = serializers.DateField(required=False)
-    areas = AreaSerializer(many=True)
-
-
-class VerifySerializer(serializers.Serializer):
-    outcome = serializers.ChoiceField(choices=c.SoilVerification.choices)
-    on = serializers.DateField(required=False)
-    note = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class ClearanceSerializer(serializers.Serializer):
-    parcel_number = serializers.CharField(max_length=60)
-    kind = serializers.ChoiceField(choices=c.ClearanceKind.choices)
-    requested_on = serializers.DateField(required=False)
-    documents = serializers.ListField(child=serializers.CharField(max_length=40), required=False, default=list)
-    permit_number = serializers.CharField(required=False, max_length=30)
-    bedrooms_before = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    bedrooms_after = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    living_area_changed_pct = serializers.DecimalField(required=False, allow_null=True, max_digits=5, decimal_places=1, min_value=0)
-
-
-class EmergencySerializer(serializers.Serializer):
-    parcel_number = serializers.CharField(max_length=60)
-    plumber_license = serializers.CharField(required=False, max_length=40)
-    work_started_on = serializers.DateField()
-    reported_on = serializers.DateField(required=False)
-    description = serializers.CharField()
-
-
-class FailureSerializer(serializers.Serializer):
-    system_id = serializers.CharField(max_length=60)
-    conditions = serializers.ListField(child=serializers.ChoiceField(choices=c.FailureCondition.choices))
-    on = serializers.DateField(required=False)
-    basis = serializers.ChoiceField(choices=["inspection", "order"])
-    inspector_license = serializers.CharField(required=False, max_length=40)
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class OrderSerializer(serializers.Serializer):
-    system_id = serializers.CharField(max_length=60)
-    on = serializers.DateField(required=False)
-    correct_by = serializers.DateField()
-    requirement = serializers.CharField()
-
-
-class VarianceSerializer(serializers.Serializer):
-    system_id = serializers.CharField(max_length=60)
-    standard = serializers.ChoiceField(choices=["siting", "design"])
-    on = serializers.DateField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class DecideSerializer(serializers.Serializer):
-    grant = serializers.BooleanField()
-    on = serializers.DateField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
-    threat_to_waters = serializers.BooleanField(required=False, default=False)
-
 
 LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}  # what the GETs answer (the schema said 201 only)
 
@@ -146,13 +73,6 @@ def _lic(number, field):
         raise serializers.ValidationError({field: [f"no license {number!r} on record"]})
     return lic
 
-
-def soil_json(ev):
-    return {"id": ev.id, "parcel_number": ev.parcel.parcel_number, "soil_tester": ev.soil_tester.number,
-            "fieldwork_completed_on": ev.fieldwork_completed_on, "filed_on": ev.filed_on, "areas": ev.areas,
-            "findings": ev.findings, "complies": all(f["ok"] for f in ev.findings), "verification": ev.verification,
-            "verified_on": ev.verified_on, "verification_note": ev.verification_note,
-            "due_on": ev.due_on, "filed_late": ev.late_days > 0, "late_days": ev.late_days}
 
 
 @extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS})
@@ -247,11 +167,6 @@ def failure_determinations(request):
     return Response({"id": det.id, "category": det.category, "conditions": det.conditions, "citation": enf.FAILURE_CITATION},
                     status=201)
 
-
-def order_json(o):
-    return {"id": o.id, "system_id": o.system.system_id, "issued_on": o.issued_on, "correct_by": o.correct_by,
-            "requirement": o.requirement, "status": o.status, "citation": o.citation, "follow_ups": o.follow_ups,
-            "corrected_on": o.corrected_on}
 
 
 @extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS})
