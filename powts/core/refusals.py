@@ -33,3 +33,12 @@ def add_to_form(form, exc: Refused) -> None:
     field = exc.field if exc.field in getattr(form, "fields", {}) else None
     text = f"{exc.message} ({exc.citation})" if exc.citation else exc.message
     form.add_error(field, text)
+
+
+def refused_text(exc: Refused) -> str:
+    """A refusal as one line for a page's message: the field (unless the message already names it), the
+    message and the citation."""
+    text = f"{exc.message} ({exc.citation})" if exc.citation else exc.message
+    if exc.field and exc.field not in ("status", "non_field_errors") and not exc.message.startswith(exc.field):
+        text = f"{exc.field}: {text}"
+    return text

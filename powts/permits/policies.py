@@ -34,6 +34,11 @@ def acts_for_permit(user, permit) -> bool:
         or permit.filed_by_id == user.pk
 
 
+def may_apply_for_change(user, permit) -> bool:
+    """A renewal, transfer or change of plumber: the permit's plumber, its county staff, or its owner."""
+    return acts_for_permit(user, permit) or (permit.owner.user_id is not None and permit.owner.user_id == user.pk)
+
+
 def can_read_gate(user, jurisdiction_id) -> bool:
     """The building-permit gate (Dane s. 46.14(2); Lincoln Sanitary Permits (6)) tells the county's own
     staff whether a building permit may issue; state auditors and DSPS may read it too."""

@@ -3,7 +3,6 @@ status, place and dates; never what the complainant wrote or who they are (issue
 everything on the staff pages."""
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -13,11 +12,18 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from powts.core.public_posts import MAX_BODY_BYTES, body_too_large, public_post_wait, too_many_message
+from powts.core.refusals import Refused
 from powts.permits import selectors
-from powts.permits.api.serializers import (Open311CreatedSerializer, Open311PostSerializer, Open311RequestSerializer,
-                                           Open311ServiceSerializer, open311_request_json)
+from powts.permits.api.serializers import (
+    Open311CreatedSerializer,
+    Open311PostSerializer,
+    Open311RequestSerializer,
+    Open311ServiceSerializer,
+    open311_request_json,
+)
 from powts.permits.models import Complaint
 from powts.permits.services import enforcement as enf
+
 
 def _open311_errors(status: int, messages: list[str], headers: dict | None = None) -> Response:
     return Response([{"code": status, "description": m} for m in messages], status=status, headers=headers)
@@ -80,8 +86,8 @@ def open311_requests(request):
                                     lat=data.get("lat"), long=data.get("long"), email=data.get("email", ""),
                                     first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
                                     phone=data.get("phone", ""))
-    except DjangoValidationError as exc:  # Open311 wants a list of {code, description}
-        return _open311_errors(400, [f"{k}: {m}" for k, v in exc.message_dict.items() for m in v])
+    except Refused as exc:  # Open311 wants a list of {code, description}
+        return _open311_errors(400, [f"{exc.field}: {exc.message}" if exc.field else exc.message])
     return Response([{"service_request_id": str(comp.pk), "service_notice": f"Received by {jurisdiction.name}",
                       "account_id": None}], status=201)
 

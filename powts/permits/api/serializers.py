@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from powts.permits import actions, selectors
 from powts.permits import choices as c
-from powts.permits import selectors
 from powts.permits.models import Invoice, Permit
 from powts.permits.services import enforcement as enf
+
 
 class InvoiceSerializer(serializers.ModelSerializer):
     paid = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
@@ -84,91 +85,59 @@ def inspection_json(i) -> dict:
             "result": i.result, "inspected_on": i.inspected_on, "failed_items": i.failed_items, "notes": i.notes}
 
 
-class FileSerializer(serializers.Serializer):
-    parcel_number = serializers.CharField(max_length=60)
-    owner_name = serializers.CharField(max_length=200, required=False)
-    owner_mailing_address = serializers.CharField(required=False, allow_blank=True, default="")
-    plumber_license = serializers.CharField(max_length=40, required=False,
-                                            help_text="License number; defaults to the signed-in plumber's.")
-    jurisdiction = serializers.SlugField(required=False)
-    filed_on = serializers.DateField(required=False)
-    kind = serializers.ChoiceField(choices=c.PermitKind.choices, default=c.PermitKind.STATE)
-    system_type = serializers.ChoiceField(choices=c.InspectionSystem.choices, default=c.InspectionSystem.STANDARD)
-    work = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    building_use = serializers.CharField(required=False, allow_blank=True, max_length=100)
-    lot_dimensions = serializers.CharField(required=False, allow_blank=True, max_length=100)
-    driving_directions = serializers.CharField(required=False, allow_blank=True)
-    reference_points = serializers.CharField(required=False, allow_blank=True)
-    estimated_daily_flow_gpd = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    design_flow_gpd = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    bedrooms = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=100)
-    has_pumps = serializers.BooleanField(required=False)
-    plans_signed = serializers.BooleanField(required=False)
-    state_plan_required = serializers.BooleanField(required=False)
-    plan_stamped_by_designer = serializers.BooleanField(required=False)
-    existing_system_on_lot = serializers.BooleanField(required=False)
-    recording_required = serializers.BooleanField(required=False)
-    plot_plan = serializers.JSONField(required=False)
-    documents = serializers.ListField(child=serializers.CharField(max_length=40), required=False,
-                                      help_text="Kinds of the documents filed with the application.")
+# -- what the permit actions take: built from the one action table (powts.permits.actions), for the
+# OpenAPI documentation; the actions parse the same inputs themselves, for the web page and the API alike.
+
+def _drf_field(item: actions.Input) -> serializers.Field:
+    kw = {"required": item.required, "help_text": item.help or None}
+    kind = item.kind
+    if kind == "date":
+        return serializers.DateField(allow_null=not item.required, **kw)
+    if kind == "datetime":
+        return serializers.DateTimeField(allow_null=True, **kw)
+    if kind in ("lines", "list"):
+        return serializers.ListField(child=serializers.CharField(max_length=item.max_length), **kw)
+    if kind == "flag":
+        return serializers.BooleanField(**kw)
+    if kind == "decimal":
+        return serializers.DecimalField(max_digits=10, decimal_places=2, **kw)
+    if kind == "json":
+        return serializers.JSONField(**kw)
+    if kind in ("record", "integer"):
+        return serializers.IntegerField(min_value=0, allow_null=not item.required, **kw)
+    if kind == "choice":
+        return serializers.ChoiceField(choices=list(item.choices), **kw)
+    return serializers.CharField(allow_blank=not item.required, max_length=item.max_length, **kw)
 
 
-class DocumentSerializer(serializers.Serializer):
-    kind = serializers.CharField(max_length=40)
-    title = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
-    received_on = serializers.DateField(required=False)
-    recorded = serializers.BooleanField(required=False, default=False)
+def input_serializer(name: str, inputs, *, leave_out=()) -> type[serializers.Serializer]:
+    """A serializer documenting `inputs` (each other name an input is accepted under documented beside it)."""
+    attrs = {}
+    for item in inputs:
+        if item.name in leave_out or item.name in attrs:
+            continue
+        attrs[item.name] = _drf_field(item)
+        for alias in item.also:
+            attrs.setdefault(alias, _drf_field(actions.Input(alias, item.kind, help=f"the same as {item.name}",
+                                                             max_length=item.max_length, choices=item.choices)))
+    return type(name, (serializers.Serializer,), attrs)
 
 
-class ActionSerializer(serializers.Serializer):
-    on = serializers.DateField(required=False)
-    reasons = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    amendments = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    minor_technical = serializers.BooleanField(required=False, default=False)
-    failure_to_correct = serializers.BooleanField(required=False, default=False)
-    respond_by = serializers.DateField(required=False, allow_null=True)
-    note = serializers.CharField(required=False, allow_blank=True, default="")
-    require_onsite_inspection = serializers.BooleanField(required=False, default=False,
-                                                         help_text="renewal grant: require a new on-site inspection (Dane s. 46.08(5))")
-    approved_on = serializers.DateField(required=False, allow_null=True,
-                                        help_text="plan-revision: the day DSPS or the agent approved the revision")
-    document = serializers.IntegerField(required=False, allow_null=True,
-                                        help_text="verify-recording: the id of the document whose recording staff verified")
-    recording_number = serializers.CharField(required=False, allow_blank=True, max_length=60, default="",
-                                             help_text="verify-recording: the register of deeds' document number")
-    recorded_on = serializers.DateField(required=False, allow_null=True,
-                                        help_text="verify-recording: the date the document was recorded")
+def action_serializer(name: str, action: str, *, leave_out=()) -> type[serializers.Serializer]:
+    return input_serializer(name, actions.ACTIONS[action].inputs, leave_out=leave_out)
 
 
-class ChangeSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=c.ChangeKind.choices)
-    received_on = serializers.DateField(required=False)
-    new_owner_name = serializers.CharField(required=False, max_length=200)
-    new_owner_mailing_address = serializers.CharField(required=False, allow_blank=True, default="")
-    new_plumber_license = serializers.CharField(required=False, max_length=40)
-    new_state_approval = serializers.BooleanField(required=False, default=False)
+FileSerializer = input_serializer("FileSerializer", actions.APPLICATION_INPUTS)
+DocumentSerializer = action_serializer("DocumentSerializer", "document")
+ActionSerializer = input_serializer("ActionSerializer", [i for a in actions.ACTIONS.values() if a.on_actions_endpoint
+                                                         for i in a.inputs])
+ChangeSerializer = action_serializer("ChangeSerializer", "change")
+DecideChangeSerializer = input_serializer("DecideChangeSerializer", actions.ACTIONS["grant"].inputs
+                                          + actions.ACTIONS["refuse"].inputs, leave_out=("change",))
+InspectionRequestSerializer = action_serializer("InspectionRequestSerializer", "inspection")
+InspectionResultSerializer = action_serializer("InspectionResultSerializer", "result", leave_out=("inspection",))
+PaymentSerializer = action_serializer("PaymentSerializer", "payment", leave_out=("invoice",))
 
-
-class InspectionRequestSerializer(serializers.Serializer):
-    stage = serializers.CharField(max_length=40)
-    notice_at = serializers.DateTimeField(required=False, help_text="When the notice is given; default now.")
-    requested_day = serializers.DateField(required=False, allow_null=True)
-
-
-class InspectionResultSerializer(serializers.Serializer):
-    result = serializers.ChoiceField(choices=[x for x in c.InspectionResult.choices if x[0] != "requested"])
-    inspected_on = serializers.DateField(required=False)
-    failed_items = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
-    waive_fee = serializers.BooleanField(required=False, default=False)
-
-
-class PaymentSerializer(serializers.Serializer):
-    amount = serializers.DecimalField(max_digits=10, decimal_places=2)
-    received_on = serializers.DateField(required=False)
-    method = serializers.ChoiceField(choices=[x for x in c.PaymentMethod.choices if x[0] not in ("refund", "returned")],
-                                     default=c.PaymentMethod.CHECK)
-    reference = serializers.CharField(required=False, allow_blank=True, max_length=100, default="")
 
 
 # -- site and enforcement ----------------------------------------------------------------------

@@ -15,9 +15,18 @@ from powts.accounts.models import License
 from powts.inventory.models import Parcel, System
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import policies, selectors
-from powts.permits.api.serializers import (ClearanceSerializer, DecideSerializer, EmergencySerializer, FailureSerializer,
-                                           OrderSerializer, SoilSerializer, VarianceSerializer, VerifySerializer,
-                                           order_json, soil_json)
+from powts.permits.api.serializers import (
+    ClearanceSerializer,
+    DecideSerializer,
+    EmergencySerializer,
+    FailureSerializer,
+    OrderSerializer,
+    SoilSerializer,
+    VarianceSerializer,
+    VerifySerializer,
+    order_json,
+    soil_json,
+)
 from powts.permits.models import CorrectionOrder, SoilEvaluation, Variance
 from powts.permits.services import enforcement as enf
 from powts.permits.services import site

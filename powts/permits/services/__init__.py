@@ -14,15 +14,36 @@ writes its audit event (powts.audit) and timeline entry in that transaction; a r
 nothing. Reads (what an application lacks, the stages a system needs, unpaid invoices) are in
 powts.permits.selectors. The names below are the package's public services.
 """
-from powts.permits.services.applications import (APPLICATION_FIELDS, application_submit, document_verify_recording,
-                                                  permit_add_document, permit_file, permit_set_plot_plan,
-                                                  permit_update_application)
-from powts.permits.services.changes import (permit_grant_change, permit_refuse_change, permit_request_change,
-                                            permits_expire)
+from powts.permits.services.applications import (
+                                                  APPLICATION_FIELDS,
+                                                  application_submit,
+                                                  document_verify_recording,
+                                                  permit_add_document,
+                                                  permit_file,
+                                                  permit_set_plot_plan,
+                                                  permit_update_application,
+)
+from powts.permits.services.changes import (
+                                                  permit_grant_change,
+                                                  permit_refuse_change,
+                                                  permit_request_change,
+                                                  permits_expire,
+)
 from powts.permits.services.fees import invoice_raise, payment_record, payment_returned
-from powts.permits.services.inspections import inspection_assign, inspection_record, inspection_request, permit_final_approve
-from powts.permits.services.review import (permit_approve, permit_deny, permit_hold, permit_issue, permit_plan_revision,
-                                           permit_resubmit)
+from powts.permits.services.inspections import (
+                                                  inspection_assign,
+                                                  inspection_record,
+                                                  inspection_request,
+                                                  permit_final_approve,
+)
+from powts.permits.services.review import (
+                                                  permit_approve,
+                                                  permit_deny,
+                                                  permit_hold,
+                                                  permit_issue,
+                                                  permit_plan_revision,
+                                                  permit_resubmit,
+)
 from powts.permits.services.suspension import permit_reinstate, permit_revoke, permit_suspend
 
 __all__ = [

@@ -11,13 +11,26 @@ from powts.audit.context import current
 from powts.audit.services import audit_update
 from powts.permits import choices as c
 from powts.permits import rules
+from powts.permits.errors import PermitRefused
 from powts.permits.models import Permit, PermitEvent
 
 ZERO = Decimal("0.00")
 
 
 def refuse(message: str, citation: str = "", field: str = "status"):
-    raise ValidationError({field: f"{message} [{citation}]" if citation else message})
+    """Refuse the action: `field` names what is at fault ("status" when it is the permit's state)."""
+    raise PermitRefused(message, field=field, citation=citation)
+
+
+def checked(instance):
+    """full_clean, with a model's refusal as a PermitRefused naming its first field (never a bare ValidationError)."""
+    try:
+        instance.full_clean()
+    except ValidationError as exc:
+        errors = exc.message_dict if hasattr(exc, "error_dict") else {"status": exc.messages}
+        field = next(iter(errors))
+        raise PermitRefused("; ".join(m for ms in errors.values() for m in ms), field=None if field == "__all__" else field) from None
+    return instance
 
 
 def _actor():
@@ -45,7 +58,7 @@ def _lock(permit: Permit) -> Permit:
 
 
 def _save(permit: Permit, before: dict, action: str) -> Permit:
-    permit.full_clean()
+    checked(permit)
     permit.save()
     audit_update(permit, before=before, action=action)
     return permit

@@ -13,7 +13,7 @@ from powts.permits import choices as c
 from powts.permits import policies, rules
 from powts.permits.models import Permit, PermitDocument
 from powts.permits.selectors import setback_violation_count
-from powts.permits.services._common import _actor, _event, _lock, _save, refuse
+from powts.permits.services._common import _actor, _event, _lock, _save, checked, refuse
 from powts.permits.services.fees import invoice_raise
 
 # -- application ---------------------------------------------------------------------------
@@ -61,7 +61,7 @@ def permit_file(*, jurisdiction, parcel, owner, plumber, filed_on: dt.date | Non
             refuse(f"system_type {fields['system_type']!r} is not one of {', '.join(known)}", field="system_type")
     permit = Permit(jurisdiction=jurisdiction, number=_next_number(jurisdiction, filed_on.year), parcel=parcel,
                     owner=owner, plumber=plumber, filed_by=filed_by, filed_on=filed_on, **fields)
-    permit.full_clean()
+    checked(permit)
     permit.save()
     audit_create(permit, action=f"sanitary permit application {permit.number} filed by {plumber.holder_name}")
     r = rules.permit_rules(jurisdiction.profile_slug)
@@ -87,7 +87,7 @@ def permit_add_document(*, permit: Permit, kind: str, received_on: dt.date | Non
                          recorded=recorded)
     if file is not None:
         doc.file = file
-    doc.full_clean()
+    checked(doc)
     doc.save()
     audit_create(doc, action=f"document {kind} added to {permit.number}")
     _event(permit, step="document", on=doc.received_on, summary=f"Document received: {kind}{' - ' + title if title else ''}")

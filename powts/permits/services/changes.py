@@ -9,7 +9,7 @@ from powts.audit.services import audit_create, audit_update, snapshot
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Permit, PermitChange
-from powts.permits.services._common import ZERO, _event, _lock, _not_expired, _save, refuse
+from powts.permits.services._common import ZERO, _event, _lock, _not_expired, _save, checked, refuse
 from powts.permits.services.applications import _check_applicant
 from powts.permits.services.fees import invoice_raise
 
@@ -104,7 +104,7 @@ def permit_request_change(*, permit: Permit, kind: str, received_on: dt.date, ne
             explanation = f"from {permit.plumber} to {new_plumber}"
     change = PermitChange(permit=permit, kind=kind, received_on=received_on, new_owner=new_owner, new_plumber=new_plumber,
                           new_state_approval=new_state_approval, explanation=explanation, citation=cite)
-    change.full_clean()
+    checked(change)
     change.save()
     change.invoice = invoice_raise(jurisdiction=permit.jurisdiction, fee_code=kind, on=received_on, permit=permit,
                                    payer=(new_owner or permit.owner).name)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -11,8 +10,9 @@ from powts.audit.services import audit_create, audit_update, snapshot
 from powts.kernel.dates import add_years
 from powts.permits import choices as c
 from powts.permits import rules
+from powts.permits.errors import PermitRefused
 from powts.permits.models import Complaint, CorrectionOrder, FailureDetermination, Variance
-from powts.permits.services._common import refuse
+from powts.permits.services._common import checked, refuse
 
 FAILURE_CITATION = "Wis. Stat. s. 145.01(4m)(a)-(e) (outside the texts: README reference facts) = s. 145.245(4)(a)-(e)"
 CATEGORY_CITATION = "Wis. Stat. s. 145.245(4m); README reference facts: category 1 = (a)-(c), 2 = (d), 3 = (e)"
@@ -43,7 +43,7 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
     det = FailureDetermination(jurisdiction=system.jurisdiction, system=system, conditions=conds,
                                category=failure_category(conds, on), determined_on=on, basis=basis,
                                inspector_license=inspector_license, notes=notes)
-    det.full_clean()
+    checked(det)
     det.save()
     audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{FAILURE_CITATION}]")
     if system.status != "failing":
@@ -72,7 +72,7 @@ def correction_order_issue(*, system, on: dt.date, correct_by: dt.date, requirem
         refuse("state what must be done", field="requirement")
     order = CorrectionOrder(jurisdiction=system.jurisdiction, system=system, determination=determination, issued_on=on,
                             correct_by=correct_by, requirement=requirement, citation=cite)
-    order.full_clean()
+    checked(order)
     order.save()
     audit_create(order, action=f"correction order issued, correct by {correct_by.isoformat()}")
     return order
@@ -117,7 +117,7 @@ def variance_petition(*, system, standard: str, on: dt.date, reason: str = "") -
     if standard not in ("siting", "design"):
         refuse("a variance is to the siting or the design standards", "Wis. Stat. s. 145.24(1)", "standard")
     v = Variance(jurisdiction=system.jurisdiction, system=system, standard=standard, petitioned_on=on, reason=reason)
-    v.full_clean()
+    checked(v)
     v.save()
     audit_create(v, action=f"variance to the {standard} standards petitioned [Wis. Stat. s. 145.24(1)]")
     return v
@@ -219,9 +219,10 @@ def complaint_create(*, jurisdiction, service_code: str, description: str, addre
                      first_name=values["first_name"], last_name=values["last_name"], phone=values["phone"],
                      requested_at=now, updated_at=now)
     try:
-        comp.full_clean()
-    except ValidationError as exc:  # name the fields as the public sees them
-        raise ValidationError({"address_string" if k == "address" else k: v for k, v in exc.message_dict.items()})
+        checked(comp)
+    except PermitRefused as exc:  # name the fields as the public sees them
+        field = "address_string" if exc.field == "address" else exc.field
+        raise PermitRefused(exc.message, field=field, citation=exc.citation) from None
     comp.save()
     audit_create(comp, action=f"public complaint received ({values['service_code']})")
     return comp

@@ -11,7 +11,7 @@ from powts.calendars import calendar_for
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Invoice, Payment, Permit
-from powts.permits.services._common import ZERO, _actor, _event, refuse
+from powts.permits.services._common import ZERO, _actor, _event, checked, refuse
 
 # -- fees ----------------------------------------------------------------------------------
 
@@ -33,7 +33,7 @@ def invoice_raise(*, jurisdiction, fee_code: str, on: dt.date, permit: Permit | 
                       description=fee.label + (f" ({note})" if note else ""), amount=fee.amount,
                       authority=fee.authority, amount_citation=fee.amount_citation, schedule_id=fee.schedule_id,
                       issued_on=on, due_on=due_on, due_citation=due_citation, payer=payer)
-    invoice.full_clean()
+    checked(invoice)
     invoice.save()
     audit_create(invoice, action=f"fee charged: {fee.label} ${fee.amount} [{fee.authority}]")
     if permit is not None:
@@ -71,7 +71,7 @@ def payment_record(*, invoice: Invoice, amount: Decimal, received_on: dt.date, m
         refuse(f"method {method!r} is recorded by the refund and returned-check services", field="method")
     payment = Payment(invoice=invoice, amount=amount, received_on=received_on, method=method, reference=reference,
                       recorded_by=_actor())
-    payment.full_clean()
+    checked(payment)
     payment.save()
     audit_create(payment, action=f"payment of ${amount} recorded on invoice {invoice.pk}")
     _refresh_invoice(invoice)

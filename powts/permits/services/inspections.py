@@ -12,7 +12,7 @@ from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Inspection, Notice, Permit
 from powts.permits.selectors import stages_for
-from powts.permits.services._common import _actor, _event, _lock, _move, _not_expired, _save, refuse
+from powts.permits.services._common import _actor, _event, _lock, _move, _not_expired, _save, checked, refuse
 from powts.permits.services.fees import invoice_raise
 
 # -- inspections ---------------------------------------------------------------------------
@@ -48,7 +48,7 @@ def inspection_request(*, permit: Permit, stage: str, notice_at: dt.datetime, re
                       requested_day=day, deadline_day=due.day, deadline_citation=due.citation, backfill_after=backfill,
                       notice_findings=[{"rule": f.rule_id, "ok": f.ok, "message": f.message, "citation": f.citation}
                                        for f in decision.findings], requested_by=requested_by or _actor())
-    insp.full_clean()
+    checked(insp)
     insp.save()
     audit_create(insp, action=f"inspection ({stage}) requested for {day.isoformat()}")
     _event(permit, step="inspection_requested", on=notice_at.date(), citation=due.citation,

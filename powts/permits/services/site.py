@@ -14,7 +14,7 @@ from powts.core import fields
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Clearance, EmergencyWork, Permit, SoilEvaluation
-from powts.permits.services._common import refuse
+from powts.permits.services._common import checked, refuse
 
 
 def _section(jurisdiction, key: str) -> dict:
@@ -108,7 +108,7 @@ def soil_evaluation_file(*, jurisdiction, parcel, soil_tester, fieldwork_complet
                         findings=soil_findings(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
                                                filed_on=filed_on, areas=areas),
                         due_on=due_on, late_days=late_days)
-    ev.full_clean()
+    checked(ev)
     ev.save()
     late = f"; filed {late_days} day(s) late, due by {due_on.isoformat()} [{late_cite}]" if late_days else ""
     audit_create(ev, action=f"soil and site evaluation filed by {soil_tester.holder_name}{late}")
@@ -224,7 +224,7 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
                    decided_on=requested_on if approved else None, permit=permit, documents=docs,
                    bedrooms_before=bedrooms_before, bedrooms_after=bedrooms_after,
                    living_area_changed_pct=living_area_changed_pct, findings=findings)
-    cl.full_clean()
+    checked(cl)
     cl.save()
     audit_create(cl, action=f"clearance {kind}: {'approved' if approved else 'not yet approved'}")
     return cl
@@ -251,7 +251,7 @@ def emergency_report(*, jurisdiction, parcel, plumber, work_started_on: dt.date,
     em = EmergencyWork(jurisdiction=jurisdiction, parcel=parcel, plumber=plumber, work_started_on=work_started_on,
                        reported_on=reported_on, report_due_on=report_due, application_due_on=app_due,
                        description=description, findings=findings)
-    em.full_clean()
+    checked(em)
     em.save()
     audit_create(em, action=f"emergency work reported; application due {app_due.isoformat()}")
     return em
