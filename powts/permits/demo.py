@@ -14,11 +14,12 @@ from powts.accounts.models import License, User
 from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.audit.services import audit_update, snapshot
+from powts.core.demo_people import demo_name
 from powts.inventory.models import System
 from powts.permits import selectors, services
+from powts.permits.models import Permit
 from powts.permits.services import enforcement as enf
 from powts.permits.services import site
-from powts.permits.models import Permit
 
 PLAN = {"type": "FeatureCollection", "features": [
     {"type": "Feature", "properties": {"kind": "lot_line", "name": "Lot"},
@@ -36,10 +37,6 @@ PLAN = {"type": "FeatureCollection", "features": [
 DOCS = ["system_plans", "soil_report", "construction_details", "maintenance_agreement"]
 
 
-def _name(base: str, slug: str) -> str:
-    return base if slug == "dane" else f"{base}-{slug}"
-
-
 def _pay(permit, on):
     for inv in permit.invoices.all():
         if inv.balance > 0:
@@ -51,9 +48,9 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
     slug = jurisdiction.slug
     if Permit.objects.filter(jurisdiction=jurisdiction).exists():
         return 0
-    plumber = License.objects.filter(user__username=_name("plumber", slug), kind="master_plumber").first()
-    staff = User.objects.filter(username=_name("staff", slug)).first()
-    tester = License.objects.filter(user__username=_name("soiltester", slug), kind="soil_tester").first()
+    plumber = License.objects.filter(user__username=demo_name("plumber", slug), kind="master_plumber").first()
+    staff = User.objects.filter(username=demo_name("staff", slug)).first()
+    tester = License.objects.filter(user__username=demo_name("soiltester", slug), kind="soil_tester").first()
     systems = list(System.objects.filter(jurisdiction=jurisdiction).select_related("parcel__owner").order_by("id")[:10])
     if plumber is None or len(systems) < 8:
         return 0
@@ -64,7 +61,7 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         def file(i, *, days_ago, complete=True, **kw):
             system = systems[i]
             parcel = system.parcel
-            if complete and not parcel.legal_description:  # the demo inventory has none; Lincoln (1)(b) needs one
+            if complete and not parcel.legal_description:  # the demo inventory has none; some counties require one
                 before = snapshot(parcel, ["legal_description"])
                 parcel.legal_description = f"Lot {i + 1}, Certified Survey Map {4000 + i}"
                 parcel.save(update_fields=["legal_description"])

@@ -27,6 +27,13 @@ def inspection_get(*, user, pk: int) -> Inspection:
                              .filter(permit__in=permit_list(user=user)), pk=pk)
 
 
+def jurisdiction_slugs() -> list[str]:
+    """The counties on record, by slug (what a public form or Open311's jurisdiction_id may name)."""
+    from powts.jurisdictions.models import Jurisdiction
+
+    return list(Jurisdiction.objects.order_by("slug").values_list("slug", flat=True))
+
+
 def complaint_jurisdiction(slug):
     """The county a public complaint names by slug, or None. Anything but a short text without NUL is None
     before it reaches the database (PostgreSQL refuses NUL in text: that was a 500)."""
@@ -82,7 +89,7 @@ def missing_items(permit: Permit) -> list[dict]:
 
 
 def overdue_invoices(*, jurisdiction, today: dt.date):
-    """Open invoices past their due date (Lincoln, Reinspection (2): unpaid in 10 working days is a violation)."""
+    """Open invoices past their due date (the fee schedule's due period; unpaid by then may be a violation)."""
     return [i for i in Invoice.objects.filter(jurisdiction=jurisdiction, status=c.InvoiceStatus.OPEN, due_on__lt=today)
             .select_related("permit")]
 

@@ -79,7 +79,7 @@ def open311_requests(request):
         return _open311_errors(400, ["the request body must be form fields or a JSON object"])
     jurisdiction = selectors.complaint_jurisdiction(data.get("jurisdiction_id"))
     if jurisdiction is None:
-        return _open311_errors(400, ["jurisdiction_id: unknown county; e.g. dane or lincoln"])
+        return _open311_errors(400, [f"jurisdiction_id: unknown county; one of {', '.join(selectors.jurisdiction_slugs())}"])
     try:
         comp = enf.complaint_create(jurisdiction=jurisdiction, service_code=data.get("service_code", ""),
                                     description=data.get("description", ""), address=data.get("address_string", ""),

@@ -263,7 +263,7 @@ class Open311CreatedSerializer(serializers.Serializer):
 
 class Open311PostSerializer(serializers.Serializer):
     """What a POST may carry (GeoReport v2 names); checked by enf.complaint_create."""
-    jurisdiction_id = serializers.CharField(help_text="the county: dane or lincoln")
+    jurisdiction_id = serializers.CharField(help_text="the county's slug, as in its profile")
     service_code = serializers.CharField(max_length=enf.COMPLAINT_MAX["service_code"])
     description = serializers.CharField(max_length=enf.COMPLAINT_MAX["description"])
     address_string = serializers.CharField(required=False, max_length=enf.COMPLAINT_MAX["address_string"])

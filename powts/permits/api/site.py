@@ -120,7 +120,7 @@ def soil_verify(request, pk):
 @extend_schema(responses=OpenApiTypes.OBJECT)
 @api_view(["GET"])
 def building_permit_gate(request, parcel_number):
-    """May a building permit for a new structure on this parcel issue? (Dane s. 46.14(2); Lincoln Sanitary Permits (6))"""
+    """May a building permit for a new structure on this parcel issue? (the profile's clearance rules)"""
     unit = _county(request.user, request.GET.get("jurisdiction"))
     if not policies.can_read_gate(request.user, unit.pk):
         raise PermissionDenied(f"Only {unit.name} staff may query its building-permit gate.")
@@ -150,7 +150,7 @@ def clearances(request):
 @extend_schema(request=EmergencySerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["POST"])
 def emergency_work(request):
-    """Emergency work reported by the plumber (Dane s. 46.07(2)): the report and application due dates come back."""
+    """Emergency work reported by the plumber (the profile's emergency rule): the report and application due dates come back."""
     unit = _county(request.user, request.data.get("jurisdiction"))
     d = _valid(EmergencySerializer, request)
     plumber = _lic(d.get("plumber_license"), "plumber_license") or policies.plumber_license(request.user)
@@ -173,7 +173,7 @@ def failure_determinations(request):
     det = enf.failure_determine(system=_system(unit, d["system_id"]), conditions=d["conditions"],
                                 on=d.get("on") or timezone.localdate(), basis=d["basis"],
                                 inspector_license=_lic(d.get("inspector_license"), "inspector_license"), notes=d["notes"])
-    return Response({"id": det.id, "category": det.category, "conditions": det.conditions, "citation": enf.FAILURE_CITATION},
+    return Response({"id": det.id, "category": det.category, "conditions": det.conditions, "citation": enf.failure_citation(det.determined_on)},
                     status=201)
 
 

@@ -176,7 +176,7 @@ def application_submit(*, user, data: dict) -> Permit:
         if jurisdiction is None:
             refuse(f"unknown jurisdiction {slug!r}", field="jurisdiction")
     else:
-        refuse("jurisdiction is required (a county slug, e.g. dane)", field="jurisdiction")
+        refuse("jurisdiction is required (the county's slug)", field="jurisdiction")
     parcel = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=data.pop("parcel_number")).select_related("owner").first()
     if parcel is None:
         refuse("no such parcel in this county's inventory", field="parcel_number")

@@ -144,7 +144,8 @@ def permit_grant_change(*, change: PermitChange, on: dt.date, require_onsite_ins
             if not r.get("may_require_onsite_inspection"):
                 refuse(f"the {permit.jurisdiction.name} profile gives no right to require a new on-site inspection on renewal",
                        r["citation"], "require_onsite_inspection")
-            summary += "; a new on-site inspection is required, at the applicant's cost [Dane County Code s. 46.08(5)]"
+            cite = r.get("onsite_inspection_citation") or r["citation"]
+            summary += f"; a new on-site inspection is required, at the applicant's cost [{cite}]"
     elif change.kind == c.ChangeKind.TRANSFER:
         previous = permit.owner.name
         permit.owner = change.new_owner

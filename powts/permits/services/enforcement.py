@@ -14,9 +14,15 @@ from powts.permits.errors import PermitRefused
 from powts.permits.models import Complaint, CorrectionOrder, FailureDetermination, Variance
 from powts.permits.services._common import checked, refuse
 
-FAILURE_CITATION = "Wis. Stat. s. 145.01(4m)(a)-(e) (outside the texts: README reference facts) = s. 145.245(4)(a)-(e)"
-CATEGORY_CITATION = "Wis. Stat. s. 145.245(4m); README reference facts: category 1 = (a)-(c), 2 = (d), 3 = (e)"
 VARIANCE_CITATION = "Wis. Stat. s. 145.24(3)"
+
+
+def failure_citation(on: dt.date | None = None) -> str:
+    """Where the failure conditions and their categories are written, for the date (powts.law.failure reads it
+    from the cited parameter files)."""
+    from powts.law import failure
+
+    return failure.citation_on(on or dt.date.today())
 
 
 def failure_category(conditions, on: dt.date | None = None) -> int:
@@ -34,7 +40,7 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
     conds = sorted(set(conditions or []))
     bad = [x for x in conds if x not in c.FailureCondition.values]
     if not conds or bad:
-        refuse(f"conditions must be one or more of a-e (s. 145.01(4m)); got {conditions!r}", FAILURE_CITATION, "conditions")
+        refuse(f"conditions must be one or more of a-e; got {conditions!r}", failure_citation(on), "conditions")
     if basis not in ("inspection", "order"):
         refuse("basis is 'inspection' (by a certified inspector) or 'order' (an enforcement order)", field="basis")
     if basis == "inspection" and (inspector_license is None or inspector_license.kind not in ("powts_inspector",)):
@@ -45,7 +51,7 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
                                inspector_license=inspector_license, notes=notes)
     checked(det)
     det.save()
-    audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{FAILURE_CITATION}]")
+    audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{failure_citation(on)}]")
     if system.status != "failing":
         from powts.inventory.services import system_update
 

@@ -25,7 +25,7 @@ def inspection_request(*, permit: Permit, stage: str, notice_at: dt.datetime, re
     slug = permit.slug
     if permit.status != c.PermitStatus.ISSUED:
         refuse(f"inspections are for an issued permit; permit {permit.number} is {permit.get_status_display().lower()}",
-               "Dane County Code s. 46.08(7); Lincoln County Ch. 22 (draft), Permit Expiration (4)")
+               rules.step_citation(slug, "inspection_needs_issued_permit"))
     stages = {s.id: s for s in stages_for(permit)}
     if stage not in stages:
         refuse(f"stage {stage!r} is not an inspection a {permit.get_system_type_display().lower()} system needs here; "
@@ -88,7 +88,7 @@ def inspection_record(*, inspection: Inspection, result: str, on: dt.date, faile
     fee_code = {c.InspectionResult.FAILED: "reinspection", c.InspectionResult.NOT_READY: "return_inspection"}.get(result)
     charged = fee_code in rules.fee_codes(permit.slug, on) if fee_code else False
     if waive_fee and charged:
-        # A fee is waivable only where the county's fee schedule cites a waiver (Lincoln: the return-inspection fee).
+        # A fee is waivable only where the county's fee schedule cites a waiver for it.
         fee = rules.fee_schedule(permit.slug, on)["fees"][fee_code]
         if not fee.get("waiver_citation"):
             refuse(f"the {fee.get('label', fee_code).lower()} fee may not be waived", fee["authority"], field="waive_fee")
@@ -127,5 +127,5 @@ def permit_final_approve(*, permit: Permit, on: dt.date) -> Permit:
     permit.completed_on = on
     _save(permit, before, "installed and approved")
     _event(permit, step="completed", on=on, summary="Final approval: the system is installed, inspected and approved; "
-           "the permit card may come down", citation="Dane County Code s. 46.08(6)(g); Lincoln County Ch. 22 (draft), Permit Cards (4)")
+           "the permit card may come down", citation=rules.step_citation(permit.slug, "final_approval"))
     return permit

@@ -28,7 +28,7 @@ def permit_hold(*, permit: Permit, on: dt.date, reasons: list[str] | None = None
     _save(permit, before, "application held for correction")
     notice = Notice.objects.create(permit=permit, kind=c.NoticeKind.HOLD, issued_on=on, recipients=["applicant", "owner"],
                                    reasons=items, respond_by=respond_by,
-                                   citation="Dane County Code s. 46.08(6)(d); Lincoln County Ch. 22 (draft), Application Requirements (5)")
+                                   citation=rules.step_citation(permit.slug, "hold"))
     audit_create(notice, action=f"request for correction of {permit.number}")
     _event(permit, step="held", on=on, citation=notice.citation, summary="Held for correction: " + "; ".join(items))
     return notice
@@ -57,8 +57,8 @@ def permit_approve(*, permit: Permit, on: dt.date) -> Permit:
         refuse("the application is incomplete: " + "; ".join(f"{m['label']} [{m['citation']}]" for m in missing))
     soil = permit.soil_evaluation
     if soil is not None and soil.verification in (c.SoilVerification.HOLD, c.SoilVerification.DENY):
-        refuse(f"the soil and site evaluation is {soil.get_verification_display().lower()}",
-               "Lincoln County Ch. 22 (draft), Soil and Site Evaluation (3)(c)-(d)")
+        outcomes = (rules.permit_rules(permit.slug).get("soil") or {}).get("verification_outcomes") or {}
+        refuse(f"the soil and site evaluation is {soil.get_verification_display().lower()}", outcomes.get("citation", ""))
     if permit.setback_result and not permit.setback_result.get("complies"):
         v = permit.setback_result["violations"][0]
         refuse(f"the plot plan breaks {setback_violation_count(permit.setback_result)} setback(s), e.g. {v['feature']} is "
@@ -67,19 +67,21 @@ def permit_approve(*, permit: Permit, on: dt.date) -> Permit:
     _save(permit, before, "application approved")
     _charge_additional_inspections(permit, on)
     _event(permit, step="approved", on=on, summary="Application approved; the permit issues when every fee is paid",
-           citation="Dane County Code s. 46.08(6)(d); Lincoln County Ch. 22 (draft), Sanitary Permits")
+           citation=rules.step_citation(permit.slug, "approval"))
     return permit
 
 
-INCLUDED_INSPECTIONS = 2  # Lincoln County Ch. 22 (draft), Inspections; General (2)
-
-
 def _charge_additional_inspections(permit: Permit, on: dt.date) -> None:
-    """A fee for each required inspection beyond two, where the county's schedule has one."""
+    """A fee for each required inspection beyond those the application covers, where the county's schedule
+    has one (the profile's included_inspections says how many are covered)."""
     if "additional_inspection" not in rules.fee_codes(permit.slug, on):
         return
+    try:
+        included, _ = rules.included_inspections(permit.slug)
+    except rules.RuleError as exc:
+        refuse(str(exc), field="status")
     required = [s for s in stages_for(permit) if not s.optional]
-    for stage in required[INCLUDED_INSPECTIONS:]:
+    for stage in required[included:]:
         invoice_raise(jurisdiction=permit.jurisdiction, fee_code="additional_inspection", on=on, permit=permit,
                       payer=permit.owner.name, note=f"inspection {stage.id}")
 
@@ -163,16 +165,16 @@ def permit_issue(*, permit: Permit, on: dt.date) -> Permit:
 def permit_plan_revision(*, permit: Permit, on: dt.date, title: str = "", approved_elsewhere_on: dt.date | None = None) -> PermitDocument:
     """A revised plan for an approved or issued permit: filed, charged, approved before installation.
 
-    Dane s. 46.09(3)(e): a revision approved by DSPS or the designated agent reaches the county within
-    5 working days of that approval; every change is approved before it is installed.
+    Where the county sets a copy period (permits.yaml `plan_revision_copy`), a revision approved by DSPS or
+    the designated agent reaches the county within it; every change is approved before it is installed.
     """
     permit = _lock(permit)
-    cite = "Dane County Code s. 46.09(3)(e); Lincoln County Ch. 22 (draft), Plans (6)"
+    cite = rules.step_citation(permit.slug, "plan_revision")
     if permit.status not in (c.PermitStatus.APPROVED, c.PermitStatus.ISSUED):
         refuse(f"permit {permit.number} is {permit.get_status_display().lower()}; plan revisions are for an approved or "
                "issued permit", cite)
     _not_expired(permit, on, "a plan revision")
-    # The county's copy period (Dane: 5 working days after the approval) is a filing duty: a late copy is
+    # The county's copy period (working days after the approval) is a filing duty: a late copy is
     # received and marked late for staff to act on, never refused (the revision still needs approval).
     due_on, late_days, late_note = None, 0, ""
     duty = rules.permit_rules(permit.slug).get("plan_revision_copy") or {}

@@ -11,6 +11,7 @@ from powts.accounts.models import User
 from powts.accounts.services import license_create, user_create
 from powts.audit.choices import Channel
 from powts.audit.context import acting
+from powts.core.demo_people import DEFAULT_COUNTY, demo_name
 from powts.inventory import demo_data
 from powts.inventory.importing.service import import_inventory
 from powts.inventory.models import Owner, System
@@ -37,7 +38,7 @@ class Command(BaseCommand):
     help = "Load a demo county: its inventory and one sign-in per role (password: powts-demo-county)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--jurisdiction", default="dane")
+        parser.add_argument("--jurisdiction", default=DEFAULT_COUNTY)
         parser.add_argument("--systems", type=int, default=5000)
         parser.add_argument("--seed", type=int, default=1)
 
@@ -64,19 +65,19 @@ class Command(BaseCommand):
         for label, path in DEMO_LOADERS:
             outcome = import_string(path)(unit)
             self.stdout.write(f"{label}: {outcome}")
-        names = ", ".join(p[0] if jurisdiction == "dane" else f"{p[0]}-{jurisdiction}" for p in PEOPLE)
+        names = ", ".join(demo_name(p[0], jurisdiction) for p in PEOPLE)
         self.stdout.write(f"Sign in at http://127.0.0.1:8000 as {names} (password {DEMO_PASSWORD})")
         self.stdout.write("For the admin site, make an administrator with your own password: powts createsuperuser")
 
     def _people(self, unit, slug):
         for username, role, first, last, kind, number in PEOPLE:
-            name = f"{username}" if slug == "dane" else f"{username}-{slug}"
+            name = demo_name(username, slug)
             if User.objects.filter(username=name).exists():
                 continue
             user = user_create(username=name, password=DEMO_PASSWORD, role=role, first_name=first, last_name=last,
                                jurisdiction=unit if role == Role.COUNTY_STAFF else None)
             if kind:
-                license_create(kind=kind, number=f"{number}-{slug}" if slug != "dane" else number, holder_name=f"{first} {last}", user=user)
+                license_create(kind=kind, number=demo_name(number, slug), holder_name=f"{first} {last}", user=user)
             first_systems = System.objects.filter(jurisdiction=unit).order_by("id")
             if role == Role.OWNER:
                 owner = Owner.objects.filter(jurisdiction=unit, parcels__systems__in=first_systems[:1]).first()
