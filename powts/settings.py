@@ -177,16 +177,8 @@ SPECTACULAR_SETTINGS = {
 }
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
-# Sections on the inventory's system page: (template, "module.function(system) -> context").
-POWTS_SYSTEM_PANELS = [
-    ("maintenance/_system_maintenance.html", "powts.maintenance.views.system_context"),
-    ("permits/_system_permits.html", "powts.permits.panels.system_context"),
-]
-
-# Run after an inventory import stored something: f(jurisdiction=...) -> summary dict.
-POWTS_AFTER_IMPORT = [
-    ("maintenance schedules", "powts.maintenance.services.schedule_sync"),
-]
+# System-page panels, after-import hooks and demo loaders: each app registers its own in AppConfig.ready
+# (powts.core.registry).
 
 # Mail: written to files in $POWTS_DATA_DIR/outbox unless an SMTP server is configured.
 EMAIL_BACKEND = os.environ.get("POWTS_EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")

@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class MaintenanceConfig(AppConfig):
     name = "powts.maintenance"
     label = "maintenance"
+
+    def ready(self):
+        from powts.core import registry
+        from powts.maintenance import demo, services, views
+
+        registry.register("system_panel", "maintenance", views.system_context,
+                          template="maintenance/_system_maintenance.html", order=10)
+        registry.register("after_import", "maintenance schedules", services.schedule_sync, order=10)
+        registry.register("demo_loader", "maintenance (schedules, reports, notices)", demo.load, order=10)

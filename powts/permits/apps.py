@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class PermitsConfig(AppConfig):
     name = "powts.permits"
     label = "permits"
+
+    def ready(self):
+        from powts.core import registry
+        from powts.permits import demo, panels
+
+        registry.register("system_panel", "permits", panels.system_context, template="permits/_system_permits.html",
+                          order=20)
+        registry.register("demo_loader", "permits", demo.load, order=20)

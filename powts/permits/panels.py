@@ -1,4 +1,4 @@
-"""The permits section of the inventory's system page (see settings.POWTS_SYSTEM_PANELS)."""
+"""The permits section of the inventory's system page (registered in PermitsConfig.ready)."""
 
 
 def system_context(system) -> dict:

@@ -206,12 +206,12 @@ def _write(spool: RowSpool, *, jurisdiction, provided: set[str], action: str, re
 
 
 def run_follow_up(jurisdiction) -> dict:
-    """What other apps derive from the inventory (settings.POWTS_AFTER_IMPORT), after the import committed."""
-    from django.conf import settings
-    from django.utils.module_loading import import_string
+    """What other apps derive from the inventory (their registered after-import hooks, powts.core.registry),
+    after the import committed."""
+    from powts.core import registry
 
     with acting(channel=Channel.JOB, actor_label="after inventory import"):
-        return {label: import_string(path)(jurisdiction=jurisdiction) for label, path in settings.POWTS_AFTER_IMPORT}
+        return {e.label: e.target(jurisdiction=jurisdiction) for e in registry.entries("after_import")}
 
 
 def _count(result: ImportResult, outcome: dict) -> None:
