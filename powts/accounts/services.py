@@ -6,8 +6,10 @@ from django.db import transaction
 from django.utils import timezone
 from knox.models import get_token_model
 
+from powts.accounts.errors import AccountRefused
 from powts.accounts.models import CalendarFeed, License, User
 from powts.audit.services import audit_create, build_event
+from powts.core.refusals import refuse_invalid
 
 
 @transaction.atomic
@@ -17,7 +19,7 @@ def user_create(*, username: str, password: str, role: str, jurisdiction=None, f
                 email=email, is_superuser=is_superuser, is_staff=is_superuser)
     _validate_password(password, user)
     user.set_password(password)
-    user.full_clean(exclude=["password"])
+    refuse_invalid(user, AccountRefused, exclude=["password"])
     user.save()
     audit_create(user, action="account created")
     return user
@@ -82,7 +84,7 @@ def calendar_feed_revoke(*, user: User) -> bool:
 @transaction.atomic
 def license_create(*, kind: str, number: str, holder_name: str, user=None, business_name: str = "", expires_on=None) -> License:
     lic = License(kind=kind, number=number, holder_name=holder_name, user=user, business_name=business_name, expires_on=expires_on)
-    lic.full_clean()
+    refuse_invalid(lic, AccountRefused)
     lic.save()
     audit_create(lic, action="license recorded")
     return lic
@@ -92,7 +94,7 @@ def _validate_password(password: str, user: User) -> None:
     try:
         password_validation.validate_password(password, user=user)
     except ValidationError as exc:
-        raise ValidationError({"password": exc.messages}) from None
+        raise AccountRefused.several({"password": exc.messages}) from None
 
 
 def _audit_user(user: User, *, action: str, changes: dict) -> None:

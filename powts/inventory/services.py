@@ -5,7 +5,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
+from powts.core.refusals import refuse_invalid
 from powts.inventory.choices import ComponentKind, OwnerKind, SystemType
+from powts.inventory.errors import InventoryRefused
 from powts.inventory.models import Assignment, Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import search_text_for
 
@@ -36,7 +38,7 @@ def owner_get_or_create(*, jurisdiction, name: str, mailing_address: str = "", a
     if owner:
         return owner
     owner = Owner(jurisdiction=jurisdiction, name=name, mailing_address=mailing_address, kind=owner_kind(name))
-    owner.full_clean()
+    refuse_invalid(owner, InventoryRefused)
     owner.save()
     audit_create(owner, action=action)
     return owner
@@ -67,9 +69,9 @@ def system_update(*, system: System, data: dict, action: str = "system edited") 
     before = snapshot(system, [f for f in data if f in SYSTEM_EDITABLE])
     for field, value in data.items():
         if field not in SYSTEM_EDITABLE:
-            raise ValueError(f"{field} cannot be changed here")
+            raise InventoryRefused(f"{field} cannot be changed here", field=field)
         setattr(system, field, value)
-    system.full_clean()
+    refuse_invalid(system, InventoryRefused)
     system.save()
     audit_update(system, before=before, action=action)
     return system
@@ -130,17 +132,15 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
 def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_type: str, owner_name: str,
                   owner_mailing_address: str = "", site_address: str = "", municipality: str = "",
                   action: str = "system added", **fields) -> System:
-    """A new system; its parcel and owner are found or created. Raises ValidationError naming the field."""
-    from django.core.exceptions import ValidationError
-
+    """A new system; its parcel and owner are found or created. Raises InventoryRefused naming the field."""
     if System.objects.filter(jurisdiction=jurisdiction, system_id=system_id).exists():
-        raise ValidationError({"system_id": f"system_id {system_id!r} is already in the inventory"})
+        raise InventoryRefused(f"system_id {system_id!r} is already in the inventory", field="system_id")
     parcel = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=parcel_number).first()
     owner = owner_get_or_create(jurisdiction=jurisdiction, name=owner_name, mailing_address=owner_mailing_address, action=action)
     if parcel is None:
         parcel = Parcel(jurisdiction=jurisdiction, parcel_number=parcel_number, site_address=site_address,
                         municipality=municipality, owner=owner)
-        parcel.full_clean()
+        refuse_invalid(parcel, InventoryRefused)
         parcel.save()
         Ownership.objects.create(parcel=parcel, owner=owner)
         audit_create(parcel, action=action)
@@ -149,7 +149,7 @@ def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_ty
     system = System(jurisdiction=jurisdiction, system_id=system_id, parcel=parcel, system_type=system_type,
                     search_text=search_text_for(system_id, parcel.parcel_number, parcel.site_address, parcel.municipality, owner.name),
                     **fields)
-    system.full_clean()
+    refuse_invalid(system, InventoryRefused)
     system.save()
     audit_create(system, action=action)
     return system
@@ -158,17 +158,15 @@ def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_ty
 @transaction.atomic
 def assignment_create(*, system: System, user, on=None, note: str = "") -> Assignment:
     """The county gives a contractor work on a system: they may then read it, its owner and its history."""
-    from django.core.exceptions import ValidationError
-
     from powts.accounts.policies import is_contractor
 
     if not is_contractor(user):
-        raise ValidationError({"user": f"{user.username} is not a licensed contractor"})
+        raise InventoryRefused(f"{user.username} is not a licensed contractor", field="user")
     found = Assignment.objects.filter(system=system, user=user).first()
     if found:
         return found
     assignment = Assignment(system=system, user=user, assigned_on=on or timezone.localdate(), note=note)
-    assignment.full_clean()
+    refuse_invalid(assignment, InventoryRefused)
     assignment.save()
     audit_create(assignment, action=f"system assigned to {user.display_name}")
     return assignment

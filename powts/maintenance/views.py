@@ -5,7 +5,7 @@ import datetime as dt
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -14,9 +14,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from powts.accounts.choices import Role
 from powts.audit.choices import Channel
 from powts.core import fields
+from powts.core.refusals import Refused, add_to_form
 from powts.inventory.models import System
 from powts.maintenance import policies, selectors, services
-from powts.maintenance.csv_upload import FileRefused, upload_reports
+from powts.maintenance.csv_upload import ReportFileRefused, upload_reports
 from powts.maintenance.forms import ReportForm, UploadForm
 from powts.maintenance.models import Report
 
@@ -78,9 +79,8 @@ def report(request):
         else:
             try:
                 result = services.report_submit(jurisdiction=unit, data=form.cleaned_data, filed_by=request.user, channel=Channel.WEB)
-            except ValidationError as exc:
-                for field, errors in exc.message_dict.items():
-                    form.add_error(field if field in form.fields else None, errors)
+            except Refused as exc:
+                add_to_form(form, exc)
             else:
                 r = result.report
                 if result.duplicate:
@@ -114,7 +114,7 @@ def upload(request):
         else:
             try:
                 result = upload_reports(jurisdiction=unit, data=form.cleaned_data["file"].read(), filed_by=request.user, channel=Channel.WEB)
-            except FileRefused as exc:
+            except ReportFileRefused as exc:
                 form.add_error("file", str(exc))
     from powts.jurisdictions.models import Jurisdiction
 

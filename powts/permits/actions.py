@@ -139,6 +139,8 @@ def _value(item: Input, raw, permit):
         return _flag(item, raw)
     if kind == "decimal":
         return fields.decimal(item.name, raw, required=item.required, maximum=10**8, thousands=True)
+    if kind == "integer":
+        return fields.integer(item.name, raw, required=item.required, minimum=0, maximum=INTEGER_BOUNDS.get(item.name, 10**9))
     if kind == "json":
         return _json(item, raw)
     if kind == "record":
@@ -303,10 +305,7 @@ def parse_application(data) -> dict:
     out = {}
     for item in APPLICATION_INPUTS:
         raw = _raw(data, item)
-        if item.kind == "integer":
-            value = fields.integer(item.name, raw, minimum=0, maximum=INTEGER_BOUNDS[item.name])
-        else:
-            value = _value(item, raw, None)
+        value = _value(item, raw, None)
         if item.kind == "choice" and not value:
             value = item.default
         if item.kind == "json" and value in (None, ""):

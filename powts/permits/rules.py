@@ -13,6 +13,7 @@ from decimal import Decimal
 from itertools import pairwise
 
 from powts.calendars import calendar_for
+from powts.core.refusals import Refused
 from powts.kernel.cited import UNITS, line_of
 from powts.kernel.dates import add_years
 from powts.kernel.errors import DataFileError
@@ -20,7 +21,7 @@ from powts.kernel.money import cents, parse_amount
 from powts.kernel.profiles import PROFILES_DIR, STATE_MINIMUM, layers, load_profile
 
 
-class RuleError(ValueError):
+class RuleError(Refused):
     """A profile rule that is missing, uncited or malformed; or a date no fee schedule covers."""
 
 

@@ -14,12 +14,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from powts.accounts.models import License
 from powts.core import fields
-from powts.core.refusals import Refused, refused_text
 from powts.core.paging import page_number
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
+from powts.core.refusals import Refused, refused_text
 from powts.jurisdictions.models import Jurisdiction
-from powts.permits import choices as c
 from powts.permits import actions, documents, policies, selectors, services
+from powts.permits import choices as c
 from powts.permits.errors import PermitRefused
 from powts.permits.services import enforcement as enf
 
@@ -228,13 +228,13 @@ def site_and_enforcement(request):
 @require_POST
 def site_post(request, what: str):
     from powts.inventory.models import Parcel, System
-    from powts.permits.services import site
     from powts.permits.models import (
         Complaint,
         CorrectionOrder,
         SoilEvaluation,
         Variance,
     )
+    from powts.permits.services import site
 
     p, user = request.POST, request.user
     unit = user.jurisdiction or Jurisdiction.objects.filter(slug=p.get("jurisdiction", "")).first()

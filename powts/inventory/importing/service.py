@@ -22,7 +22,7 @@ from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.core import spreadsheet
 from powts.inventory.importing.lock import ImportBusy, county_import_lock
-from powts.inventory.importing.readers import FileRefused, open_table
+from powts.inventory.importing.readers import InventoryFileRefused, open_table
 from powts.inventory.importing.rows import RowRejected, clean_row
 from powts.inventory.importing.spool import RowSpool
 from powts.inventory.importing.writer import ChunkWriter
@@ -99,7 +99,7 @@ def import_inventory(
     follow_up: bool = True,
     limit: int | None = None,
 ) -> ImportResult:
-    """Import `path` into `jurisdiction`'s inventory. Raises FileRefused for a file it cannot read
+    """Import `path` into `jurisdiction`'s inventory. Raises InventoryFileRefused for a file it cannot read
     (ImportBusy when another import of the county is running).
 
     Two phases, so the write lock is held for the writes only: first every row is read, checked and
@@ -220,4 +220,4 @@ def _count(result: ImportResult, outcome: dict) -> None:
     result.unchanged += outcome["unchanged"]
 
 
-__all__ = ["FileRefused", "ImportBusy", "ImportResult", "default_rejects_path", "import_inventory"]
+__all__ = ["InventoryFileRefused", "ImportBusy", "ImportResult", "default_rejects_path", "import_inventory"]

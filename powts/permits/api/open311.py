@@ -87,7 +87,7 @@ def open311_requests(request):
                                     first_name=data.get("first_name", ""), last_name=data.get("last_name", ""),
                                     phone=data.get("phone", ""))
     except Refused as exc:  # Open311 wants a list of {code, description}
-        return _open311_errors(400, [f"{exc.field}: {exc.message}" if exc.field else exc.message])
+        return _open311_errors(400, [f"{k}: {m}" for k, ms in exc.errors.items() for m in ms])
     return Response([{"service_request_id": str(comp.pk), "service_notice": f"Received by {jurisdiction.name}",
                       "account_id": None}], status=201)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from powts.audit.context import current
 from powts.audit.services import audit_update
+from powts.core.refusals import refuse_invalid
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.errors import PermitRefused
@@ -22,15 +22,9 @@ def refuse(message: str, citation: str = "", field: str = "status"):
     raise PermitRefused(message, field=field, citation=citation)
 
 
-def checked(instance):
-    """full_clean, with a model's refusal as a PermitRefused naming its first field (never a bare ValidationError)."""
-    try:
-        instance.full_clean()
-    except ValidationError as exc:
-        errors = exc.message_dict if hasattr(exc, "error_dict") else {"status": exc.messages}
-        field = next(iter(errors))
-        raise PermitRefused("; ".join(m for ms in errors.values() for m in ms), field=None if field == "__all__" else field) from None
-    return instance
+def checked(instance, **full_clean_kwargs):
+    """full_clean, a model's refusal raised as a PermitRefused naming each field (never a bare ValidationError)."""
+    return refuse_invalid(instance, PermitRefused, **full_clean_kwargs)
 
 
 def _actor():

@@ -227,8 +227,7 @@ def complaint_create(*, jurisdiction, service_code: str, description: str, addre
     try:
         checked(comp)
     except PermitRefused as exc:  # name the fields as the public sees them
-        field = "address_string" if exc.field == "address" else exc.field
-        raise PermitRefused(exc.message, field=field, citation=exc.citation) from None
+        raise PermitRefused.several({"address_string" if k == "address" else k: v for k, v in exc.errors.items()}) from None
     comp.save()
     audit_create(comp, action=f"public complaint received ({values['service_code']})")
     return comp

@@ -3,10 +3,10 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from powts.permits.errors import PermitRefused
 
 from powts.permits import choices as c
 from powts.permits import rules, selectors, services
+from powts.permits.errors import PermitRefused
 from powts.permits.models import Invoice, Notice
 from powts.permits.tests.conftest import issue, pay_all
 

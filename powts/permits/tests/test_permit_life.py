@@ -4,11 +4,11 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from powts.permits.errors import PermitRefused
 
 from powts.audit.models import AuditEvent
 from powts.permits import choices as c
 from powts.permits import selectors, services
+from powts.permits.errors import PermitRefused
 from powts.permits.models import Notice, Permit
 from powts.permits.tests.conftest import BAD_PLAN, file_complete, issue, make_parcel, pay_all
 

@@ -5,13 +5,13 @@ the permit card, the iCalendar feed and Open311 complaints."""
 import datetime as dt
 
 import pytest
-from powts.permits.errors import PermitRefused
 
 from powts.accounts.services import license_create
 from powts.audit.models import AuditEvent
 from powts.inventory.services import system_create
 from powts.permits import choices as c
 from powts.permits import documents, services
+from powts.permits.errors import PermitRefused
 from powts.permits.services import enforcement as enf
 from powts.permits.services import site
 from powts.permits.tests.conftest import issue, make_parcel
