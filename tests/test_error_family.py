@@ -42,7 +42,7 @@ def test_every_error_class_is_a_refusal():
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef) and any(_name(b) in roots for b in node.bases):
                 found.append((str(rel), node.name))
-    assert sorted(found) == sorted([("core/refusals.py", "Refused"), *NOT_REFUSALS])
+    assert sorted(found) == sorted([("kernel/refusals.py", "Refused"), *NOT_REFUSALS])
 
 
 def test_the_error_classes_are_refusals_and_the_two_file_refusals_are_named_apart():

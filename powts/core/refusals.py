@@ -1,4 +1,5 @@
-"""The one family of errors a service raises when it refuses a business action.
+"""The one family of errors a service raises when it refuses a business action (the class itself is
+powts.kernel.refusals.Refused, so the Django-free kernel can raise it; it is imported here for everyone else).
 
 A refusal names the field it is about (None for the record as a whole), says why in plain words, and
 may carry the citation of the rule that refuses it; one that finds several bad fields at once names
@@ -8,38 +9,7 @@ Django imports at module level, so the law kernel and the command line can raise
 """
 from __future__ import annotations
 
-NON_FIELD = "non_field_errors"
-
-
-class Refused(ValueError):
-    """A refused business action. Subclass it per concern; never raise a bare ValueError from a service.
-
-    It subclasses ValueError so callers written against the old exceptions keep working while they move.
-    """
-
-    def __init__(self, message: str, *, field: str | None = None, citation: str = "",
-                 errors: dict[str, list[str]] | None = None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.citation = citation
-        self.errors = errors or {field or NON_FIELD: [message]}  # every bad field and its messages
-
-    @classmethod
-    def several(cls, errors: dict, *, citation: str = ""):
-        """A refusal naming several fields at once: {field: message or [messages]} ("__all__": the record)."""
-        normal = {NON_FIELD if k in ("__all__", None) else k: [str(m) for m in (v if isinstance(v, (list, tuple)) else [v])]
-                  for k, v in errors.items()}
-        first = next(iter(normal))
-        message = "; ".join(m for ms in normal.values() for m in ms)
-        return cls(message, field=None if first == NON_FIELD else first, citation=citation, errors=normal)
-
-    def as_dict(self) -> dict:
-        """The API body: {"errors": {field: [message]}} plus the citation when there is one."""
-        body = {"errors": self.errors}
-        if self.citation:
-            body["citation"] = self.citation
-        return body
+from powts.kernel.refusals import NON_FIELD, Refused  # noqa: F401  (the one class, defined without Django)
 
 
 def add_to_form(form, exc: Refused) -> None:

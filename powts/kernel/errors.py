@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from powts.core.refusals import Refused
+from powts.kernel.refusals import Refused
 
 
 class DataFileError(Refused):
