@@ -45,7 +45,7 @@ def main() -> None:
     from powts.accounts.services import license_create
     from powts.inventory.models import Owner, Parcel
     from powts.jurisdictions.services import jurisdiction_ensure
-    from powts.permits import services
+    from powts.permits import selectors, services
     from powts.permits.models import Inspection, Invoice, Payment, Permit
     from powts.permits.tests.conftest import COMPLIANT_PLAN, DOCS
 
@@ -92,7 +92,7 @@ def main() -> None:
         sample = Permit.objects.filter(jurisdiction=unit, number__startswith="2026").first()
         t0 = time.perf_counter()
         for _ in range(200):
-            services.missing_items(sample)
+            selectors.missing_items(sample)
         check = (time.perf_counter() - t0) / 200
 
         n = args.permits

@@ -188,23 +188,8 @@ SPECTACULAR_SETTINGS = {
 }
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
-# Sections on the inventory's system page: (template, "module.function(system) -> context").
-POWTS_SYSTEM_PANELS = [
-    ("maintenance/_system_maintenance.html", "powts.maintenance.views.system_context"),
-    ("permits/_system_permits.html", "powts.permits.panels.system_context"),
-    ("permits/_system_complaints.html", "powts.permits.panels.system_complaints"),
-]
-# Sections other apps add to the maintenance dashboard's lists: (template, "module.function(jurisdiction, user)").
-POWTS_DASHBOARD_PANELS = [
-    ("permits/_dashboard_complaints.html", "powts.permits.panels.dashboard_complaints"),
-    ("attachments/_system_attachments.html", "powts.attachments.panels.system_context"),
-]
-
-# Run after an inventory import stored something: f(jurisdiction=...) -> summary dict.
-POWTS_AFTER_IMPORT = [
-    ("maintenance schedules", "powts.maintenance.services.schedule_sync"),
-    ("map clusters", "powts.maps.services.after_import"),  # after the schedules: it counts their standings
-]
+# System-page panels, after-import hooks and demo loaders: each app registers its own in AppConfig.ready
+# (powts.core.registry).
 
 # The map (powts.maps). Tiles from any XYZ server ({s} subdomains allowed); with none reachable the
 # points still show on a blank background. Its host joins the Content-Security-Policy's img-src below.

@@ -20,7 +20,7 @@ urlpatterns = [
     path("map/", include("powts.maps.urls")),
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
-    path("api/", include("powts.permits.api_urls")),
+    path("api/", include("powts.permits.api.urls")),
     path("api/", include("powts.attachments.api_urls")),
     path("api/", include("powts.maps.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -428,7 +428,8 @@ def world(db, tmp_path, settings):
     from powts.maintenance import services as maint
     from powts.permits import demo as permits_demo
     from powts.permits import services as permits
-    from powts.permits import services_enforcement as enf
+    from powts.permits import selectors as permit_selectors
+    from powts.permits.services import enforcement as enf
     from powts.permits.models import Complaint, CorrectionOrder, Permit, SoilEvaluation
 
     settings.MEDIA_ROOT = tmp_path / "media"
@@ -471,7 +472,7 @@ def world(db, tmp_path, settings):
     assert w.permit.plumber.user == w.users[PL]
     w.inspection = w.permit.inspections.first()
     w.invoice = w.permit.invoices.first()
-    w.stage = permits.stages_for(w.permit)[0].id
+    w.stage = permit_selectors.stages_for(w.permit)[0].id
     w.change = permits.permit_request_change(permit=w.permit, kind="renewal", received_on=TODAY)
     w.complaint = Complaint.objects.filter(jurisdiction=dane).first()
     w.soil = SoilEvaluation.objects.filter(jurisdiction=dane).first()

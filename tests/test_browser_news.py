@@ -56,7 +56,7 @@ def _sign_in(page, url, username):
 
 @pytest.fixture
 def complaint(county):
-    from powts.permits import services_enforcement as enf
+    from powts.permits.services import enforcement as enf
 
     return enf.complaint_create(jurisdiction=county[0], service_code="failing-septic", description="Sewage in the ditch",
                                 address="Lake Road near the bridge")

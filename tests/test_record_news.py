@@ -26,7 +26,7 @@ from powts.inventory.services import system_create
 from powts.maintenance.models import Notice, Report, Schedule
 from powts.maintenance.services import report_submit, schedule_sync
 from powts.permits import services
-from powts.permits import services_enforcement as enf
+from powts.permits.services import enforcement as enf
 from powts.permits.models import Complaint, Invoice, Permit
 from powts.permits.tests.conftest import COMPLIANT_PLAN, DOCS
 

@@ -34,8 +34,6 @@ ALLOWED_UNTIL_MERGE = {
     # maintenance letters print each notice step's citation ("reminder timing not in texts"); the notices
     # engineer (i9 notices) rewrites the letters and those steps
     "maintenance.yaml notices.steps",
-    # permits' failure-category citations move to powts.law.failure (branch i9-permits)
-    "powts/permits/services_enforcement.py",
 }
 
 

@@ -10,9 +10,10 @@ from django.utils import timezone
 from knox.models import get_token_model
 
 from powts.accounts.choices import COUNTY_ROLES, LicenseKind, Role
+from powts.accounts.errors import AccountRefused
 from powts.accounts.models import CalendarFeed, License, User
 from powts.audit.services import audit_create, audit_update, build_event, snapshot
-from powts.core.refusals import Refused
+from powts.core.refusals import refuse_invalid
 from powts.inventory.versions import claim_version, with_reason
 
 
@@ -23,7 +24,7 @@ def user_create(*, username: str, password: str, role: str, jurisdiction=None, f
                 email=email, is_superuser=is_superuser, is_staff=is_superuser)
     _validate_password(password, user)
     user.set_password(password)
-    user.full_clean(exclude=["password"])
+    refuse_invalid(user, AccountRefused, exclude=["password"])
     user.save()
     audit_create(user, action="account created")
     return user
@@ -88,7 +89,7 @@ def calendar_feed_revoke(*, user: User) -> bool:
 @transaction.atomic
 def license_create(*, kind: str, number: str, holder_name: str, user=None, business_name: str = "", expires_on=None) -> License:
     lic = License(kind=kind, number=number, holder_name=holder_name, user=user, business_name=business_name, expires_on=expires_on)
-    lic.full_clean()
+    refuse_invalid(lic, AccountRefused)
     lic.save()
     audit_create(lic, action="license recorded")
     return lic
@@ -98,7 +99,7 @@ def _validate_password(password: str, user: User) -> None:
     try:
         password_validation.validate_password(password, user=user)
     except ValidationError as exc:
-        raise ValidationError({"password": exc.messages}) from None
+        raise AccountRefused.several({"password": exc.messages}) from None
 
 
 def _audit_user(user: User, *, action: str, changes: dict) -> None:
@@ -106,10 +107,6 @@ def _audit_user(user: User, *, action: str, changes: dict) -> None:
 
 
 # ---------------------------------------------------------------- a county's own people, managed by its administrator
-
-class AccountRefused(Refused):
-    """A change to a person's account that a county administrator may not make, or that breaks a rule."""
-
 
 LICENSE_EDITABLE = ("kind", "number", "holder_name", "business_name", "mailing_address", "expires_on")
 
@@ -129,7 +126,7 @@ def license_update(*, license: License, data: dict, version, reason: str) -> Lic
     claim_version(license, version)
     for field, value in data.items():
         setattr(license, field, value)
-    license.full_clean()
+    refuse_invalid(license, AccountRefused)
     license.save()
     audit_update(license, before=before, action=with_reason("license edited", reason))
     return license
@@ -161,7 +158,7 @@ def county_user_create(*, by: User, username: str, email: str, role: str, reason
     user = User(username=username, email=email, role=role, jurisdiction=by.jurisdiction, first_name=first_name,
                 last_name=last_name)
     user.set_unusable_password()
-    user.full_clean(exclude=["password"])
+    refuse_invalid(user, AccountRefused, exclude=["password"])
     user.save()
     audit_create(user, action=with_reason(f"account created by {by.display_name}", reason))
     _send_invitation(user, accept_url(user), county=by.jurisdiction.name, what="the county's POWTS program")
@@ -204,7 +201,7 @@ def owner_invite(*, by: User, owner, email: str, reason: str, accept_url) -> Use
     first, _, last = owner.name.partition(" ")
     user = User(username=email, email=email, role=Role.OWNER, first_name=first[:150], last_name=last[:150])
     user.set_unusable_password()
-    user.full_clean(exclude=["password"])
+    refuse_invalid(user, AccountRefused, exclude=["password"])
     user.save()
     audit_create(user, action=with_reason(f"owner invited by {by.display_name}", reason))
     before = snapshot(owner, ["user_id", "email", "version"])

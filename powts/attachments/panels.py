@@ -1,4 +1,4 @@
-"""The files section of the inventory's system page (settings.POWTS_SYSTEM_PANELS): the template asks
+"""The files section of the inventory's system page (powts.core.registry "system_panel"): the template asks
 for the files the signed-in person may see ({% system_files system %})."""
 
 

@@ -140,7 +140,7 @@ class Assignment(models.Model):
 
 
 class ImportFollowUpPending(models.Model):
-    """A county whose import committed but whose follow-up (settings.POWTS_AFTER_IMPORT) has not finished.
+    """A county whose import committed but whose follow-up (the registered after-import hooks) has not finished.
 
     Written in the import's own transaction and removed once the follow-up ran, so an import killed
     between the two leaves this row and the next import of the county completes the follow-up."""

@@ -5,8 +5,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_delete, audit_update, build_event, snapshot
-from powts.core.refusals import Refused
+from powts.core.refusals import refuse_invalid
 from powts.inventory.choices import ComponentKind, OwnerKind, SystemStatus, SystemType
+from powts.inventory.errors import InventoryRefused
 from powts.inventory.models import Assignment, Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import search_text_for
 from powts.inventory.versions import claim_version, with_reason
@@ -15,7 +16,7 @@ SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "installed_on_precis
                    "structures_served", "permit_number")
 
 
-class EditRefused(Refused):
+class EditRefused(InventoryRefused):
     """An edit that breaks a rule of the inventory (a date order, a retired system, a number already used)."""
 
 
@@ -50,7 +51,7 @@ def owner_get_or_create(*, jurisdiction, name: str, mailing_address: str = "", a
     if owner:
         return owner
     owner = Owner(jurisdiction=jurisdiction, name=name, mailing_address=mailing_address, kind=owner_kind(name))
-    owner.full_clean()
+    refuse_invalid(owner, InventoryRefused)
     owner.save()
     audit_create(owner, action=action)
     return owner
@@ -92,7 +93,7 @@ def system_update(*, system: System, data: dict, action: str = "system edited", 
         setattr(system, field, value)
     if {"installed_on", "last_serviced_on"} & set(data):  # a status change alone leaves old records as they are
         check_system_dates(system)
-    system.full_clean()
+    refuse_invalid(system, InventoryRefused)
     system.save()
     audit_update(system, before=before, action=with_reason(action, reason))
     return system
@@ -161,17 +162,15 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
 def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_type: str, owner_name: str,
                   owner_mailing_address: str = "", site_address: str = "", municipality: str = "",
                   action: str = "system added", **fields) -> System:
-    """A new system; its parcel and owner are found or created. Raises ValidationError naming the field."""
-    from django.core.exceptions import ValidationError
-
+    """A new system; its parcel and owner are found or created. Raises InventoryRefused naming the field."""
     if System.objects.filter(jurisdiction=jurisdiction, system_id=system_id).exists():
-        raise ValidationError({"system_id": f"system_id {system_id!r} is already in the inventory"})
+        raise InventoryRefused(f"system_id {system_id!r} is already in the inventory", field="system_id")
     parcel = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=parcel_number).first()
     owner = owner_get_or_create(jurisdiction=jurisdiction, name=owner_name, mailing_address=owner_mailing_address, action=action)
     if parcel is None:
         parcel = Parcel(jurisdiction=jurisdiction, parcel_number=parcel_number, site_address=site_address,
                         municipality=municipality, owner=owner)
-        parcel.full_clean()
+        refuse_invalid(parcel, InventoryRefused)
         parcel.save()
         Ownership.objects.create(parcel=parcel, owner=owner)
         audit_create(parcel, action=action)
@@ -180,7 +179,7 @@ def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_ty
     system = System(jurisdiction=jurisdiction, system_id=system_id, parcel=parcel, system_type=system_type,
                     search_text=search_text_for(system_id, parcel.parcel_number, parcel.site_address, parcel.municipality, owner.name),
                     **fields)
-    system.full_clean()
+    refuse_invalid(system, InventoryRefused)
     system.save()
     audit_create(system, action=action)
     return system
@@ -189,17 +188,15 @@ def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_ty
 @transaction.atomic
 def assignment_create(*, system: System, user, on=None, note: str = "") -> Assignment:
     """The county gives a contractor work on a system: they may then read it, its owner and its history."""
-    from django.core.exceptions import ValidationError
-
     from powts.accounts.policies import is_contractor
 
     if not is_contractor(user):
-        raise ValidationError({"user": f"{user.username} is not a licensed contractor"})
+        raise InventoryRefused(f"{user.username} is not a licensed contractor", field="user")
     found = Assignment.objects.filter(system=system, user=user).first()
     if found:
         return found
     assignment = Assignment(system=system, user=user, assigned_on=on or timezone.localdate(), note=note)
-    assignment.full_clean()
+    refuse_invalid(assignment, InventoryRefused)
     assignment.save()
     audit_create(assignment, action=f"system assigned to {user.display_name}")
     return assignment
@@ -246,7 +243,7 @@ def component_add(*, system: System, data: dict, version, reason: str) -> Compon
     _only(data, COMPONENT_EDITABLE)
     _refuse_retired(system)
     component = Component(system=system, **data)
-    component.full_clean()
+    refuse_invalid(component, EditRefused)
     component.save()
     action = with_reason("component added", reason)
     _system_step(system, version=version, action=action, changes={"component": [None, str(component)]})
@@ -262,7 +259,7 @@ def component_update(*, component: Component, data: dict, version, reason: str) 
     before, label = snapshot(component, list(data)), str(component)
     for field, value in data.items():
         setattr(component, field, value)
-    component.full_clean()
+    refuse_invalid(component, EditRefused)
     action = with_reason("component edited", reason)
     _system_step(system, version=version, action=action, changes={"component": [label, str(component)]})
     component.save()
@@ -297,7 +294,7 @@ def parcel_update(*, parcel: Parcel, data: dict, version, reason: str) -> Parcel
     claim_version(parcel, version)
     for field, value in data.items():
         setattr(parcel, field, value)
-    parcel.full_clean()
+    refuse_invalid(parcel, EditRefused)
     parcel.save()
     audit_update(parcel, before=before, action=with_reason("parcel edited", reason))
     refresh_search_text(parcel=parcel)
@@ -312,7 +309,7 @@ def owner_update(*, owner: Owner, data: dict, version, reason: str) -> Owner:
     claim_version(owner, version)
     for field, value in data.items():
         setattr(owner, field, value)
-    owner.full_clean()
+    refuse_invalid(owner, EditRefused)
     owner.save()
     audit_update(owner, before=before, action=with_reason("owner edited", reason))
     if "name" in data:
@@ -327,7 +324,7 @@ def owner_create(*, jurisdiction, data: dict, reason: str) -> Owner:
     _only(data, OWNER_EDITABLE)
     data = {"kind": owner_kind(data.get("name", "")), **{k: v for k, v in data.items() if v is not None}}
     owner = Owner(jurisdiction=jurisdiction, **data)
-    owner.full_clean()
+    refuse_invalid(owner, EditRefused)
     owner.save()
     audit_create(owner, action=with_reason("owner added", reason))
     return owner

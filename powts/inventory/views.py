@@ -19,7 +19,7 @@ from powts.core.paging import page_number
 from powts.inventory import policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
-from powts.inventory.importing.service import FileRefused, import_inventory
+from powts.inventory.importing.service import InventoryFileRefused, import_inventory
 from powts.inventory.panels import system_panels
 
 PER_PAGE = 50
@@ -110,7 +110,7 @@ def import_upload(request):
             result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user), dry_run=True,
                                       rejects_path=stored.with_suffix(".rejects.csv"), source_name=upload.name,
                                       actor=request.user, channel=Channel.WEB, limit=PREVIEW_ROWS)
-        except FileRefused as exc:
+        except InventoryFileRefused as exc:
             stored.unlink(missing_ok=True)
             form.add_error("file", str(exc))
         else:
@@ -141,7 +141,7 @@ def import_confirm(request, token: str):
         result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user),
                                   rejects_path=stored.with_suffix(".rejects.csv"), source_name=meta["name"],
                                   actor=request.user, channel=Channel.WEB)
-    except FileRefused as exc:
+    except InventoryFileRefused as exc:
         # Another import of the county running, or the part of the file past the preview unreadable:
         # nothing was stored; the upload stays so the user can confirm again once the other import is done.
         messages.error(request, str(exc))

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from powts.kernel.refusals import Refused
 
-class DataFileError(ValueError):
+
+class DataFileError(Refused):
     """A parameter or profile file is wrong; str() is "file:line: problem"."""
 
     def __init__(self, path: Path | str, line: int | None, problem: str):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from powts.core.refusals import Refused
 from powts.kernel.cited import (  # noqa: F401
     SOURCES,
     UNITS,
@@ -31,7 +32,7 @@ from powts.kernel.errors import DataFileError as ParameterError
 PARAMETER_DIR = Path(__file__).parent / "parameters"
 
 
-class LawDateError(Exception):
+class LawDateError(Refused):
     """No law decides a case on this date: either not covered at all or no program in force."""
 
 

@@ -10,18 +10,21 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from powts.core.fields import FieldError as CoreFieldError
+
 TRUE = {"true", "yes", "y", "1", "t"}
 FALSE = {"false", "no", "n", "0", "f", ""}
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MONEY = re.compile(r"^\s*\$?\s*(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?\s*$")
 
 
-class FieldError(ValueError):
-    """A bad or missing input value, in the user's words ("applied_on '2024-13-01' is not a date")."""
+class FieldError(CoreFieldError):
+    """A bad or missing input value, in the user's words ("applied_on '2024-13-01' is not a date"): the one
+    FieldError of powts.core.fields (a Refused naming the field). The law's messages are written without the
+    field's name, which is put in front here, as the core's messages start with it."""
 
     def __init__(self, field: str, message: str):
-        self.field = field
-        super().__init__(f"{field}: {message}")
+        super().__init__(field, f"{field}: {message}")
 
 
 def is_blank(raw: Any) -> bool:

@@ -18,10 +18,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from powts.core.refusals import Refused
+
 csv.field_size_limit(10**8)
 
 
-class InputError(Exception):
+class InputError(Refused):
     """The file as a whole cannot be read (missing, unreadable, unknown extension)."""
 
 

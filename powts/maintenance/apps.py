@@ -6,6 +6,11 @@ class MaintenanceConfig(AppConfig):
     label = "maintenance"
 
     def ready(self):
-        from powts.maintenance import news
+        from powts.core import registry
+        from powts.maintenance import demo, news, services, views
 
         news.register()
+        registry.register("system_panel", "maintenance", views.system_context,
+                          template="maintenance/_system_maintenance.html", order=10)
+        registry.register("after_import", "maintenance schedules", services.schedule_sync, order=10)
+        registry.register("demo_loader", "maintenance (schedules, reports, notices)", demo.load, order=10)

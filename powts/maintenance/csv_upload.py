@@ -10,8 +10,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 
-from django.core.exceptions import ValidationError
-
+from powts.core.refusals import Refused
 from powts.maintenance.services import report_submit
 
 COLUMNS = ["system_id", "kind", "work_date", "license_number", "sludge_scum_fraction", "effluent_ponding", "gallons_pumped",
@@ -33,8 +32,8 @@ class UploadResult:
                 "late": self.late, "rejected": [{"line": line, "reason": reason} for line, reason in self.rejected]}
 
 
-class FileRefused(ValueError):
-    pass
+class ReportFileRefused(Refused):
+    """A report upload that cannot be read as a whole; nothing is stored."""
 
 
 def _decode(data: bytes) -> str:
@@ -43,7 +42,7 @@ def _decode(data: bytes) -> str:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise FileRefused("the file is neither UTF-8 nor Windows-1252 text")
+    raise ReportFileRefused("the file is neither UTF-8 nor Windows-1252 text")
 
 
 def upload_reports(*, jurisdiction, data: bytes, filed_by=None, channel: str = "web") -> UploadResult:
@@ -52,13 +51,13 @@ def upload_reports(*, jurisdiction, data: bytes, filed_by=None, channel: str = "
     try:
         header = next(reader)
     except StopIteration:
-        raise FileRefused("the file is empty") from None
+        raise ReportFileRefused("the file is empty") from None
     except csv.Error as exc:
-        raise FileRefused(f"line 1 cannot be read as CSV: {exc}") from None
+        raise ReportFileRefused(f"line 1 cannot be read as CSV: {exc}") from None
     names = [h.strip().lower().replace(" ", "_") for h in header]
     missing = [c for c in REQUIRED if c not in names]
     if missing:
-        raise FileRefused(f"the header lacks {', '.join(missing)} (line 1)")
+        raise ReportFileRefused(f"the header lacks {', '.join(missing)} (line 1)")
     # Read every row before storing any: a file the CSV reader cannot read (a cell over the reader's
     # 128 KB limit, a broken quote) is refused whole, with its line, and nothing is stored.
     rows = []
@@ -66,7 +65,7 @@ def upload_reports(*, jurisdiction, data: bytes, filed_by=None, channel: str = "
         for row in reader:
             rows.append((reader.line_num, row))
     except csv.Error as exc:
-        raise FileRefused(f"line {reader.line_num} cannot be read as CSV: {exc}") from None
+        raise ReportFileRefused(f"line {reader.line_num} cannot be read as CSV: {exc}") from None
     result = UploadResult()
     for line, row in rows:
         if not any(cell.strip() for cell in row):
@@ -78,8 +77,8 @@ def upload_reports(*, jurisdiction, data: bytes, filed_by=None, channel: str = "
         record = dict(zip(names, row))
         try:
             done = report_submit(jurisdiction=jurisdiction, data=record, filed_by=filed_by, channel=channel)
-        except ValidationError as exc:
-            reasons = "; ".join(m for msgs in exc.message_dict.values() for m in msgs)
+        except Refused as exc:  # the row's refusal names each bad field; the batch goes on
+            reasons = "; ".join(m for msgs in exc.errors.values() for m in msgs)
             result.rejected.append((line, reasons))
             continue
         if done.created:

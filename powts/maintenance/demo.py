@@ -17,7 +17,7 @@ from powts.accounts.choices import LicenseKind
 from powts.accounts.models import License
 from powts.audit.choices import Channel
 from powts.audit.context import acting
-from powts.inventory import demo_data
+from powts.core.demo_people import demo_name
 from powts.inventory.models import System
 from powts.maintenance import services
 from powts.maintenance.models import Report, ServicingContract
@@ -40,8 +40,8 @@ def load(jurisdiction, *, as_of: dt.date | None = None, seed: int = 1, reports: 
     summary = {}
     with acting(channel=Channel.CLI, actor_label="powts maintenance demo"):
         summary.update(services.schedule_sync(jurisdiction=jurisdiction))
-        pumper = _license(LicenseKind.SEPTAGE_OPERATOR, "SSO-44556" + demo_data.suffix(jurisdiction.slug), "Perry Pumper")
-        plumber = _license(LicenseKind.MASTER_PLUMBER, "MP-222333" + demo_data.suffix(jurisdiction.slug), "Pat Plumber")
+        pumper = _license(LicenseKind.SEPTAGE_OPERATOR, demo_name("SSO-44556", jurisdiction.slug), "Perry Pumper")
+        plumber = _license(LicenseKind.MASTER_PLUMBER, demo_name("MP-222333", jurisdiction.slug), "Pat Plumber")
         ids = list(System.objects.filter(jurisdiction=jurisdiction, installed_on__lt=today - dt.timedelta(days=400))
                    .values_list("system_id", "system_type").order_by("pk")[:20000])
         rng.shuffle(ids)

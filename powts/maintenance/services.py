@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -19,6 +19,7 @@ from powts.accounts.models import License, User
 from powts.accounts.policies import is_county_staff, is_county_staff_of
 from powts.audit.services import audit_create, audit_update, build_event, snapshot
 from powts.core import fields
+from powts.core.refusals import refuse_invalid
 from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
 from powts.kernel.precision import display, period_start
@@ -26,6 +27,7 @@ from powts.maintenance import policies, rules
 from powts.core.news import publish
 from powts.inventory.lifecycle import system_record_service
 from powts.maintenance.choices import AbandonmentMethod, ReportKind, ReviewStatus
+from powts.maintenance.errors import MaintenanceRefused
 from powts.maintenance.models import (
     HoldingTankReport,
     Report,
@@ -188,7 +190,7 @@ def _text(data, name, max_length=None, errors=None) -> str:
         return fields.text(name, data.get(name), max_length=max_length)
     except fields.FieldError as exc:
         if errors is None:
-            raise ValidationError({name: exc.message}) from None
+            raise MaintenanceRefused(exc.message, field=name) from None
         errors.setdefault(name, exc.message)
         return ""
 
@@ -223,7 +225,7 @@ def _date(data, name, errors, latest=None):
 
 
 def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None):
-    """Check a report as filed. Returns (cleaned, system, license) or raises ValidationError naming each bad field."""
+    """Check a report as filed. Returns (cleaned, system, license) or raises MaintenanceRefused naming each bad field."""
     if filed_by is not None and is_county_staff(filed_by) and not is_county_staff_of(filed_by, jurisdiction.pk):
         raise PermissionDenied("County staff file reports in their own county only.")
     profile = profile_for(jurisdiction)
@@ -305,7 +307,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
                 errors["sludge_scum_fraction"] = (f"sludge_scum_fraction is required for an inspection of a septic tank "
                                                   f"({profile.citations['sludge']})")
     if errors:
-        raise ValidationError(errors)
+        raise MaintenanceRefused.several(errors)
     cleaned = {
         "system_ref": ref, "kind": kind, "work_date": work_date, "sludge_scum_fraction": fraction,
         "effluent_ponding": ponding, "gallons_pumped": gallons, "failure_observed": bool(failure),
@@ -316,7 +318,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
 
 
 def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "web", now=None) -> Submitted:
-    """File a maintenance report. Raises ValidationError naming the field; nothing is stored then.
+    """File a maintenance report. Raises MaintenanceRefused naming the field; nothing is stored then.
 
     The same system, work date and license again returns the stored report (created=False).
     A system not in the inventory goes to the review queue (SPS 383.255). Late when filed more than
@@ -337,7 +339,7 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     report.review_status = ReviewStatus.NONE if system else ReviewStatus.PENDING
     if not report.location and system:
         report.location = system.parcel.site_address
-    report.full_clean(exclude=["license", "jurisdiction", "system", "filed_by"], validate_unique=False)
+    refuse_invalid(report, MaintenanceRefused, exclude=["license", "jurisdiction", "system", "filed_by"], validate_unique=False)
     events = None
     if system:  # read before the write transaction, so the write lock is held for the writes only
         events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
@@ -414,7 +416,7 @@ def _tell_staff_of_failure(report_id: int) -> None:
 def report_match(*, report: Report, system: System) -> Report:
     """Staff attach a queued report (system not in the inventory) to a system, which moves its due date."""
     if system.jurisdiction_id != report.jurisdiction_id:
-        raise ValidationError({"system": "that system is in another county"})
+        raise MaintenanceRefused("that system is in another county", field="system")
     before = snapshot(report, ["system_id", "review_status"])
     report.system, report.review_status = system, ReviewStatus.MATCHED
     report.save(update_fields=["system", "review_status"])
@@ -458,11 +460,11 @@ def contract_file(*, system: System, provider_name: str, starts_on: dt.date, end
     if water_meter_required and not profile_for(system.jurisdiction).water_meter_remedy:
         errors["water_meter_required"] = "this county's ordinance has no water meter remedy"
     if errors:
-        raise ValidationError(errors)
+        raise MaintenanceRefused.several(errors)
     contract = ServicingContract(system=system, provider_name=provider_name, provider_address=provider_address, license=lic,
                                  starts_on=starts_on, ends_on=ends_on, filed_on=filed_on or timezone.localdate(),
                                  water_meter_required=water_meter_required)
-    contract.full_clean()
+    refuse_invalid(contract, MaintenanceRefused)
     contract.save()
     audit_create(contract, action="holding tank servicing contract filed")
     return contract
@@ -493,7 +495,7 @@ def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.
     services = []
     items = data.get("services") or []
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
-        raise ValidationError({"services": "services must be a list of servicings (date, gallons, disposal_site)"})
+        raise MaintenanceRefused("services must be a list of servicings (date, gallons, disposal_site)", field="services")
     if not items:
         errors["services"] = "services: at least one servicing (e. date, f. gallons, g. disposal site) is required"
     for i, item in enumerate(items):
@@ -514,12 +516,12 @@ def holding_report_file(*, system: System, data: dict, filed_by=None, today: dt.
                 entry["meter_reading"] = str(item["meter_reading"])
             services.append(entry)
     if errors:
-        raise ValidationError(errors)
+        raise MaintenanceRefused.several(errors)
     report = HoldingTankReport(system=system, period_start=start, period_end=end, services=services, filed_by=filed_by,
                                filed_at=timezone.now(), license=License.objects.filter(number__iexact=_text(data, "license_number")).first()
                                if _text(data, "license_number") else None,
                                **{k: _text(data, k) for k in HOLDING_ITEMS})
-    report.full_clean(exclude=["filed_by", "license"])
+    refuse_invalid(report, MaintenanceRefused, exclude=["filed_by", "license"])
     report.save()
     audit_create(report, action=f"holding tank servicing report filed ({cite})")
     last = max(dt.date.fromisoformat(item["date"]) for item in services)

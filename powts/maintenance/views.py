@@ -5,7 +5,7 @@ import datetime as dt
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -14,9 +14,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from powts.accounts.choices import Role
 from powts.audit.choices import Channel
 from powts.core import fields
+from powts.core.refusals import Refused, add_to_form
 from powts.inventory.models import System
 from powts.maintenance import policies, selectors, services
-from powts.maintenance.csv_upload import FileRefused, upload_reports
+from powts.maintenance.csv_upload import ReportFileRefused, upload_reports
 from powts.maintenance.forms import ReportForm, UploadForm
 from powts.maintenance.models import Report
 
@@ -61,13 +62,13 @@ def dashboard(request):
 
 
 def _dashboard_panels(unit, request) -> list[str]:
-    """Lists other apps add (settings.POWTS_DASHBOARD_PANELS): the maintenance app imports none of them."""
-    from django.conf import settings
+    """Lists other apps add (powts.core.registry "dashboard_panel"): the maintenance app imports none of them."""
     from django.template.loader import render_to_string
-    from django.utils.module_loading import import_string
 
-    return [render_to_string(template, import_string(context)(unit, request.user), request=request)
-            for template, context in getattr(settings, "POWTS_DASHBOARD_PANELS", [])]
+    from powts.core import registry
+
+    return [render_to_string(e.template, e.target(unit, request.user), request=request)
+            for e in registry.entries("dashboard_panel")]
 
 
 @login_required
@@ -88,17 +89,13 @@ def report(request):
             form.add_error(None, "Choose the county.")
         else:
             from powts.attachments.services import report_with_photos
-            from powts.core.refusals import Refused
 
             try:  # the report and its photos together: a refused photo files nothing
                 result = report_with_photos(lambda: services.report_submit(
                     jurisdiction=unit, data=form.cleaned_data, filed_by=request.user, channel=Channel.WEB),
                     photos=request.FILES.getlist("photos"), by=request.user)
-            except ValidationError as exc:
-                for field, errors in exc.message_dict.items():
-                    form.add_error(field if field in form.fields else None, errors)
             except Refused as exc:
-                form.add_error(None, f"Nothing was filed. {exc.message}")
+                add_to_form(form, exc)
             else:
                 r = result.report
                 if result.duplicate:
@@ -132,7 +129,7 @@ def upload(request):
         else:
             try:
                 result = upload_reports(jurisdiction=unit, data=form.cleaned_data["file"].read(), filed_by=request.user, channel=Channel.WEB)
-            except FileRefused as exc:
+            except ReportFileRefused as exc:
                 form.add_error("file", str(exc))
     from powts.jurisdictions.models import Jurisdiction
 

@@ -5,3 +5,10 @@ class MapsConfig(AppConfig):
     name = "powts.maps"
     label = "maps"
     verbose_name = "Map"
+
+    def ready(self):
+        from powts.core import registry
+        from powts.maps import services
+
+        # after the schedules (order 10): it counts their standings
+        registry.register("after_import", "map clusters", services.after_import, order=20)

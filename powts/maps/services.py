@@ -1,6 +1,6 @@
 """Counting the map's clusters once, so a pan over a million systems reads a few hundred rows.
 
-Run after an import (settings.POWTS_AFTER_IMPORT), after a parcel centroid load, and daily (the
+Run after an import (powts.core.registry "after_import"), after a parcel centroid load, and daily (the
 standings move with the date): `powts inventory map-cells --county X`. Derived data: one audit event
 sums each run up, as maintenance's schedule_sync does.
 """
@@ -58,5 +58,5 @@ def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
 
 
 def after_import(*, jurisdiction) -> dict:
-    """settings.POWTS_AFTER_IMPORT hook: recount once the import's schedules are in step."""
+    """After-import hook (powts.core.registry): recount once the import's schedules are in step."""
     return cells_rebuild(jurisdiction=jurisdiction)

@@ -4,10 +4,9 @@
 - models.py: Permit (with documents, timeline events, written notices, changes), Invoice/Payment,
   Inspection, SoilEvaluation, FailureDetermination, CorrectionOrder, Variance, Clearance,
   EmergencyWork, Complaint.
-- services.py (permit life, fees, inspections), services_site.py (soil, building-permit gate,
-  reconnection, emergency work), services_enforcement.py (failing systems, orders, variances,
-  complaints): the only writers; each validates against the profile, refuses with the rule and its
-  citation, and audits in the same transaction.
-- api.py, api_site.py (REST, token auth, Open311 GeoReport v2), views.py (web), documents.py
+- services/ (one module per concern: applications, review, changes, suspension, fees, inspections, site,
+  enforcement) are the only writers; selectors.py the reads. Each service validates against the profile,
+  refuses with the rule and its citation, and audits in the same transaction.
+- api/ (REST: serializers, views, site, open311 GeoReport v2, urls), views.py (web), documents.py
   (permit card PDF, iCalendar feed), exports.py (BLDS, CSV, JSON), demo.py (demo permits).
 """

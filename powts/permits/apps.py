@@ -6,6 +6,14 @@ class PermitsConfig(AppConfig):
     label = "permits"
 
     def ready(self):
-        from powts.permits import news
+        from powts.core import registry
+        from powts.permits import demo, news, panels
 
         news.register()
+        registry.register("system_panel", "permits", panels.system_context, template="permits/_system_permits.html",
+                          order=20)
+        registry.register("system_panel", "complaints", panels.system_complaints,
+                          template="permits/_system_complaints.html", order=25)
+        registry.register("dashboard_panel", "complaints", panels.dashboard_complaints,
+                          template="permits/_dashboard_complaints.html", order=20)
+        registry.register("demo_loader", "permits", demo.load, order=20)

@@ -14,9 +14,12 @@ from powts.accounts.models import License, User
 from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.audit.services import audit_update, snapshot
+from powts.core.demo_people import demo_name
 from powts.inventory.models import System
-from powts.permits import services, services_enforcement as enf, services_site as site
+from powts.permits import selectors, services
 from powts.permits.models import Permit
+from powts.permits.services import enforcement as enf
+from powts.permits.services import site
 
 PLAN = {"type": "FeatureCollection", "features": [
     {"type": "Feature", "properties": {"kind": "lot_line", "name": "Lot"},
@@ -34,10 +37,6 @@ PLAN = {"type": "FeatureCollection", "features": [
 DOCS = ["system_plans", "soil_report", "construction_details", "maintenance_agreement"]
 
 
-def _name(base: str, slug: str) -> str:
-    return base if slug == "dane" else f"{base}-{slug}"
-
-
 def _pay(permit, on):
     for inv in permit.invoices.all():
         if inv.balance > 0:
@@ -49,9 +48,9 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
     slug = jurisdiction.slug
     if Permit.objects.filter(jurisdiction=jurisdiction).exists():
         return 0
-    plumber = License.objects.filter(user__username=_name("plumber", slug), kind="master_plumber").first()
-    staff = User.objects.filter(username=_name("staff", slug)).first()
-    tester = License.objects.filter(user__username=_name("soiltester", slug), kind="soil_tester").first()
+    plumber = License.objects.filter(user__username=demo_name("plumber", slug), kind="master_plumber").first()
+    staff = User.objects.filter(username=demo_name("staff", slug)).first()
+    tester = License.objects.filter(user__username=demo_name("soiltester", slug), kind="soil_tester").first()
     systems = list(System.objects.filter(jurisdiction=jurisdiction).select_related("parcel__owner").order_by("id")[:10])
     if plumber is None or len(systems) < 8:
         return 0
@@ -62,7 +61,7 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         def file(i, *, days_ago, complete=True, **kw):
             system = systems[i]
             parcel = system.parcel
-            if complete and not parcel.legal_description:  # the demo inventory has none; Lincoln (1)(b) needs one
+            if complete and not parcel.legal_description:  # the demo inventory has none; some counties require one
                 before = snapshot(parcel, ["legal_description"])
                 parcel.legal_description = f"Lot {i + 1}, Certified Survey Map {4000 + i}"
                 parcel.save(update_fields=["legal_description"])
@@ -94,7 +93,7 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         _pay(p, on)
         services.permit_approve(permit=p, on=on + dt.timedelta(days=7))
         p = services.permit_issue(permit=p, on=on + dt.timedelta(days=8))
-        stage = services.stages_for(p)[0].id
+        stage = selectors.stages_for(p)[0].id
         insp = services.inspection_request(permit=p, stage=stage, notice_at=timezone.now())
         if staff:
             services.inspection_assign(inspection=insp, inspector=staff)
@@ -103,7 +102,7 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         _pay(p, on)
         services.permit_approve(permit=p, on=on + dt.timedelta(days=5))
         p = services.permit_issue(permit=p, on=on + dt.timedelta(days=6))
-        for s in services.stages_for(p):
+        for s in selectors.stages_for(p):
             if s.optional:
                 continue
             notice = timezone.make_aware(dt.datetime.combine(on + dt.timedelta(days=30), dt.time(7, 0)))

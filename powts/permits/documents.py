@@ -1,7 +1,7 @@
 """Printed and calendar documents: the permit card (PDF) and an inspector's iCalendar feed.
 
-The card is posted at the site, visible from the road, until final approval (Dane County Code
-s. 46.08(6)(g); Lincoln County Ch. 22 (draft), Permit Cards (3)-(4)).
+The card is posted at the site, visible from the road, until final approval; it cites the county's own
+rule for posting it (permits.yaml `steps.card_posting`).
 """
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import io
 
 from django.utils import timezone
 
+from powts.permits import rules
 from powts.permits.models import Inspection, Permit
-
-POSTING_CITATION = "Dane County Code s. 46.08(6)(g); Lincoln County Ch. 22 (draft), Permit Cards (3)"
 
 
 def permit_card_pdf(permit: Permit) -> bytes:
@@ -51,7 +50,9 @@ def permit_card_pdf(permit: Permit) -> bytes:
     pdf.setFont("Helvetica-Oblique", 11)
     pdf.drawCentredString(width / 2, 0.85 * inch, "Display this card so it is visible from the road fronting the lot "
                           "until the system has been installed, inspected and approved.")
-    pdf.drawCentredString(width / 2, 0.62 * inch, POSTING_CITATION)
+    posting = rules.step_citation(permit.slug, "card_posting")
+    if posting:
+        pdf.drawCentredString(width / 2, 0.62 * inch, posting)
     pdf.showPage()
     pdf.save()
     return buf.getvalue()

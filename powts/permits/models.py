@@ -315,7 +315,7 @@ class Variance(models.Model):
 
 
 class Clearance(models.Model):
-    """The county's approval a building or zoning permit waits for (Dane s. 46.14; Lincoln Sanitary Permits (6), Reconnection)."""
+    """The county's approval a building or zoning permit waits for (the profile's clearance rules)."""
 
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
     parcel = models.ForeignKey("inventory.Parcel", on_delete=models.PROTECT, related_name="clearances")
@@ -335,7 +335,7 @@ class Clearance(models.Model):
 
 
 class EmergencyWork(models.Model):
-    """Work that could not wait for a permit (Dane s. 46.07(2))."""
+    """Work that could not wait for a permit (the profile's emergency rule)."""
 
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
     parcel = models.ForeignKey("inventory.Parcel", on_delete=models.PROTECT, related_name="emergency_work")

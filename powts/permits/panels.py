@@ -1,4 +1,4 @@
-"""The permits section of the inventory's system page (see settings.POWTS_SYSTEM_PANELS)."""
+"""The permits section of the inventory's system page (registered in PermitsConfig.ready)."""
 
 
 def system_context(system) -> dict:
@@ -6,7 +6,7 @@ def system_context(system) -> dict:
 
 
 def _service_names() -> dict:
-    from powts.permits.services_enforcement import SERVICES
+    from powts.permits.services.enforcement import SERVICES
 
     return {s["service_code"]: s["service_name"] for s in SERVICES}
 

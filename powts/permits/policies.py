@@ -34,7 +34,12 @@ def acts_for_permit(user, permit) -> bool:
         or permit.filed_by_id == user.pk
 
 
+def may_apply_for_change(user, permit) -> bool:
+    """A renewal, transfer or change of plumber: the permit's plumber, its county staff, or its owner."""
+    return acts_for_permit(user, permit) or (permit.owner.user_id is not None and permit.owner.user_id == user.pk)
+
+
 def can_read_gate(user, jurisdiction_id) -> bool:
-    """The building-permit gate (Dane s. 46.14(2); Lincoln Sanitary Permits (6)) tells the county's own
+    """The building-permit gate (the profile's clearance.new_structure_needs_issued_permit) tells the county's own
     staff whether a building permit may issue; state auditors and DSPS may read it too."""
     return is_county_staff_of(user, jurisdiction_id) or reads_every_county(user)

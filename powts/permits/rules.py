@@ -13,6 +13,7 @@ from decimal import Decimal
 from itertools import pairwise
 
 from powts.calendars import calendar_for
+from powts.core.refusals import Refused
 from powts.kernel.cited import UNITS, line_of
 from powts.kernel.dates import add_years
 from powts.kernel.errors import DataFileError
@@ -20,7 +21,7 @@ from powts.kernel.money import cents, parse_amount
 from powts.kernel.profiles import PROFILES_DIR, STATE_MINIMUM, layers, load_profile
 
 
-class RuleError(ValueError):
+class RuleError(Refused):
     """A profile rule that is missing, uncited or malformed; or a date no fee schedule covers."""
 
 
@@ -67,6 +68,10 @@ def permit_rules(slug: str) -> dict:
         raise RuleError(f"profile {slug!r} has no permits.yaml (nor does the state minimum)")
     for key in ("expiry", "renewal", "transfer", "plumber_change", "denial", "disapproval_retention", "revocation"):
         _require_citation(rules.get(key), f"{slug}/permits.yaml {key}")
+    for step, entry in (rules.get("steps") or {}).items():
+        if not isinstance(entry, dict) or not entry.get("citation"):
+            raise RuleError(f"{slug}/permits.yaml steps.{step}: rule has no citation")
+    _require_citation(rules.get("included_inspections"), f"{slug}/permits.yaml included_inspections")
     if not rules.get("applicant_citation"):
         raise RuleError(f"{slug}/permits.yaml: applicant_license_kinds has no applicant_citation")
     for i, req in enumerate(rules.get("application_requirements") or []):
@@ -76,6 +81,21 @@ def permit_rules(slug: str) -> dict:
             raise RuleError(f"{slug}/permits.yaml application_requirements[{i}] ({req.get('id')}): "
                             f"needs exactly one of field, any_of, document, fee_paid")
     return rules
+
+
+def step_citation(slug: str, step: str) -> str:
+    """Where the county's text puts a step of a permit's life (permits.yaml `steps`), or "" where it is silent."""
+    entry = (permit_rules(slug).get("steps") or {}).get(step) or {}
+    return entry.get("citation", "")
+
+
+def included_inspections(slug: str) -> tuple[int, str]:
+    """How many required inspections the application fee covers, and the citation; refused when the profile
+    charges an additional-inspection fee without saying after how many."""
+    entry = permit_rules(slug).get("included_inspections")
+    if not isinstance(entry, dict) or entry.get("value") is None:
+        raise RuleError(f"{slug}/permits.yaml: included_inspections is needed with an additional_inspection fee")
+    return int(entry["value"]), entry["citation"]
 
 
 def _fees_path(slug: str):

@@ -1,7 +1,17 @@
-"""Reads, always scoped to what the user may see."""
+"""Reads: the rows a user may see, and what a permit lacks, owes or still needs (no writes here)."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
 from django.shortcuts import get_object_or_404
 
-from powts.permits.models import Inspection, Permit
+from powts.calendars import required_stages
+from powts.permits import choices as c
+from powts.permits import rules
+from powts.permits.models import Inspection, Invoice, Permit
+
+ZERO = Decimal("0.00")
 
 
 def permit_list(*, user):
@@ -17,6 +27,13 @@ def inspection_get(*, user, pk: int) -> Inspection:
                              .filter(permit__in=permit_list(user=user)), pk=pk)
 
 
+def jurisdiction_slugs() -> list[str]:
+    """The counties on record, by slug (what a public form or Open311's jurisdiction_id may name)."""
+    from powts.jurisdictions.models import Jurisdiction
+
+    return list(Jurisdiction.objects.order_by("slug").values_list("slug", flat=True))
+
+
 def complaint_jurisdiction(slug):
     """The county a public complaint names by slug, or None. Anything but a short text without NUL is None
     before it reaches the database (PostgreSQL refuses NUL in text: that was a 500)."""
@@ -25,3 +42,57 @@ def complaint_jurisdiction(slug):
     if not isinstance(slug, str) or not slug or len(slug) > 50 or "\x00" in slug:
         return None
     return Jurisdiction.objects.filter(slug=slug).first()
+
+
+def unpaid_invoices(permit: Permit):
+    return [i for i in permit.invoices.exclude(status=c.InvoiceStatus.VOID) if i.balance > ZERO]
+
+
+def setback_violation_count(result: dict) -> int:
+    """Results stored before the count was kept list every violation."""
+    return result.get("violation_count", len(result.get("violations", [])))
+
+
+def _attr(permit: Permit, path: str):
+    if path.startswith("documents."):
+        return permit.documents.filter(kind=path.split(".", 1)[1]).exists()
+    value = permit
+    for part in path.split("."):
+        value = getattr(value, part, None)
+        if value is None:
+            return None
+    return value
+
+
+def missing_items(permit: Permit) -> list[dict]:
+    """What the application lacks, each item with its label and citation (empty when complete)."""
+    out = []
+    for req in rules.permit_rules(permit.slug).get("application_requirements") or []:
+        cond = req.get("applies_if")
+        if cond and not _attr(permit, cond):
+            continue
+        if "field" in req:
+            ok = _attr(permit, req["field"]) not in (None, "", False)
+        elif "any_of" in req:
+            ok = any(_attr(permit, p) not in (None, "", False) for p in req["any_of"])
+        elif "document" in req:
+            docs = permit.documents.filter(kind=req["document"])
+            if req.get("recording_verified"):
+                docs = docs.filter(recording_verified_on__isnull=False)
+            ok = docs.exists()
+        else:
+            fee_invoices = permit.invoices.filter(fee_code=req["fee_paid"]).exclude(status=c.InvoiceStatus.VOID)
+            ok = fee_invoices.exists() and all(i.balance <= ZERO for i in fee_invoices)
+        if not ok:
+            out.append({"id": req["id"], "label": req["label"], "citation": req["citation"]})
+    return out
+
+
+def overdue_invoices(*, jurisdiction, today: dt.date):
+    """Open invoices past their due date (the fee schedule's due period; unpaid by then may be a violation)."""
+    return [i for i in Invoice.objects.filter(jurisdiction=jurisdiction, status=c.InvoiceStatus.OPEN, due_on__lt=today)
+            .select_related("permit")]
+
+
+def stages_for(permit: Permit):
+    return required_stages(permit.slug, permit.system_type)

@@ -3,66 +3,37 @@ large USWDS inputs (usable on a tablet in the field); a refused move shows the r
 from __future__ import annotations
 
 import datetime as dt
-import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
-from rest_framework import serializers as drf_serializers
 
 from powts.accounts.models import License
 from powts.core import fields
 from powts.core.paging import page_number
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
-from powts.core.refusals import Refused
+from powts.core.refusals import Refused, refused_text
 from powts.jurisdictions.models import Jurisdiction
+from powts.permits import actions, documents, policies, selectors, services
 from powts.permits import choices as c
-from powts.permits import documents, policies, selectors, services
-from powts.permits import services_enforcement as enf
-from powts.permits.models import Invoice, PermitChange
+from powts.permits.errors import PermitRefused
+from powts.permits.services import enforcement as enf
 
 PER_PAGE = 50
 
 
-def _errors(exc) -> list[str]:
-    if isinstance(exc, ValidationError):
-        if hasattr(exc, "error_dict"):
-            return [f"{k}: {m}" if k not in ("status", "__all__") else m for k, v in exc.message_dict.items() for m in v]
-        return exc.messages
-    detail = getattr(exc, "detail", exc)
-    if isinstance(detail, dict):
-        return [f"{k}: {m}" for k, v in detail.items() for m in (v if isinstance(v, list) else [v])]
-    return [str(detail)]
-
-
-def _date(value: str | None, field: str) -> dt.date:
-    if not value:
-        return timezone.localdate()
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ValidationError({field: f"{field} {value!r} is not a date (YYYY-MM-DD)"}) from None
-
-
-def _number(parse, name: str, raw, **kw):
-    """A bounded number from a form field (powts.core.fields), or a ValidationError naming the field."""
-    try:
-        return parse(name, raw, **kw)
-    except fields.FieldError as exc:
-        raise ValidationError({name: exc.message}) from None
+def _date(value, field: str) -> dt.date:
+    """A posted date (YYYY-MM-DD), today when blank; a FieldError (a Refused) naming the field otherwise."""
+    return fields.date(field, value) or timezone.localdate()
 
 
 def _id(p, name: str) -> int:
     """A record's id posted by a form: a whole number, never passed raw to the database."""
-    return _number(fields.integer, name, p.get(name), required=True, minimum=1, maximum=2**62, thousands=False)
-
-
-def _lines(value: str | None) -> list[str]:
-    return [x.strip() for x in (value or "").splitlines() if x.strip()]
+    return fields.integer(name, p.get(name), required=True, minimum=1, maximum=2**62, thousands=False)
 
 
 @login_required
@@ -89,38 +60,21 @@ def permit_list(request):
 @login_required
 def permit_new(request):
     if not policies.can_file(request.user):
-        raise PermissionDenied("Applications are filed by a licensed master plumber [Dane County Code s. 46.08(6)(c)].")
+        raise PermissionDenied(actions.APPLICATION_DENIED)
     errors, values = [], {}
     if request.method == "POST":
-        from powts.permits.api import FileSerializer, file_application
-
         values = request.POST
-        data = {k: v for k, v in request.POST.items() if v != "" and k not in ("csrfmiddlewaretoken", "documents", "plot_plan")}
-        for flag in ("has_pumps", "plans_signed", "state_plan_required", "plan_stamped_by_designer",
-                     "existing_system_on_lot", "recording_required"):
-            data[flag] = flag in request.POST
-        data["documents"] = request.POST.getlist("documents")
-        if request.POST.get("plot_plan", "").strip():
-            try:
-                data["plot_plan"] = json.loads(request.POST["plot_plan"])
-            except ValueError as exc:
-                errors.append(f"plot_plan: not valid JSON ({exc})")
-        s = FileSerializer(data=data)
-        if not errors and s.is_valid():
-            from powts.attachments.services import create_with_files
+        from powts.attachments.services import create_with_files
 
-            try:  # the application and its plans together: a refused plan files nothing
-                permit = create_with_files(lambda: file_application(request.user, s.validated_data),
-                                           files=request.FILES.getlist("plans"), kind="plan", by=request.user)
-            except (ValidationError, drf_serializers.ValidationError) as exc:
-                errors = _errors(exc)
-            except Refused as exc:
-                errors = [exc.message]
-            else:
-                messages.success(request, f"Application {permit.number} filed.")
-                return redirect(permit.get_absolute_url())
-        elif not errors:
-            errors = _errors(drf_serializers.ValidationError(s.errors))
+        try:  # the application and its plans together: a refused plan files nothing
+            permit = create_with_files(
+                lambda: services.application_submit(user=request.user, data=actions.parse_application(request.POST)),
+                files=request.FILES.getlist("plans"), kind="plan", by=request.user)
+        except Refused as exc:
+            errors = [refused_text(exc)]
+        else:
+            messages.success(request, f"Application {permit.number} filed.")
+            return redirect(permit.get_absolute_url())
     return render(request, "permits/permit_new.html", {
         "errors": errors, "values": values, "kinds": c.PermitKind.choices, "system_types": c.InspectionSystem.choices,
         "jurisdictions": Jurisdiction.objects.all(),
@@ -144,16 +98,16 @@ def permit_detail(request, pk: int):
             svg = ""
             messages.warning(request, f"The plot plan could not be drawn: {exc}")
     try:
-        stages = services.stages_for(permit)
+        stages = selectors.stages_for(permit)
     except Exception:
         stages = []
     return render(request, "permits/permit_detail.html", {
-        "permit": permit, "missing": services.missing_items(permit) if permit.status in c.OPEN_STATUSES else [],
+        "permit": permit, "missing": selectors.missing_items(permit) if permit.status in c.OPEN_STATUSES else [],
         "invoices": permit.invoices.prefetch_related("payments"), "inspections": permit.inspections.select_related("inspector"),
         "changes": permit.changes.select_related("new_owner", "new_plumber"), "notices": permit.notices.all(),
         "events": permit.events.select_related("actor"), "documents": permit.documents.all(), "svg": svg,
         "stages": stages, "can_decide": policies.can_decide(request.user, permit),
-        "setback_violations": services.setback_violation_count(permit.setback_result or {}),
+        "setback_violations": selectors.setback_violation_count(permit.setback_result or {}),
         "acts": policies.acts_for_permit(request.user, permit),
         "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
         "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
@@ -163,92 +117,13 @@ def permit_detail(request, pk: int):
 @login_required
 @require_POST
 def permit_post(request, pk: int, action: str):
-    """Every form on the permit page posts here; the service decides, the page shows why."""
+    """Every form on the permit page posts here: the action table (powts.permits.actions) checks who may,
+    reads the form and calls the service; a refusal is shown with its field and citation."""
     permit = selectors.permit_get(user=request.user, pk=pk)
-    p = request.POST
     try:
-        on = _date(p.get("on"), "on")
-        if action in ("hold", "approve", "deny", "issue", "final-approve", "suspend", "reinstate", "revoke", "payment",
-                      "grant", "refuse", "result"):
-            if not policies.can_decide(request.user, permit):
-                raise PermissionDenied(f"Only {permit.jurisdiction.name} staff may do this.")
-        elif not (policies.acts_for_permit(request.user, permit)
-                  or (action == "change" and permit.owner.user_id == request.user.pk)):
-            raise PermissionDenied("Only the permit's plumber or county staff may do this (the owner may apply for a renewal or transfer).")
-        if action == "hold":
-            services.permit_hold(permit=permit, on=on, reasons=_lines(p.get("reasons")))
-        elif action == "resubmit":
-            services.permit_resubmit(permit=permit, on=on)
-        elif action == "approve":
-            services.permit_approve(permit=permit, on=on)
-        elif action == "deny":
-            services.permit_deny(permit=permit, on=on, reasons=_lines(p.get("reasons")), amendments=_lines(p.get("amendments")),
-                                 minor_technical="minor_technical" in p, failure_to_correct="failure_to_correct" in p)
-        elif action == "issue":
-            services.permit_issue(permit=permit, on=on)
-        elif action == "final-approve":
-            services.permit_final_approve(permit=permit, on=on)
-        elif action == "suspend":
-            services.permit_suspend(permit=permit, on=on, reasons=_lines(p.get("reasons")))
-        elif action == "reinstate":
-            services.permit_reinstate(permit=permit, on=on, note=p.get("note", ""))
-        elif action == "revoke":
-            services.permit_revoke(permit=permit, on=on, reasons=_lines(p.get("reasons")))
-        elif action == "document":
-            services.permit_add_document(permit=permit, kind=p.get("kind", ""), title=p.get("title", ""), received_on=on,
-                                         recorded="recorded" in p)
-        elif action == "plan-revision":
-            services.permit_plan_revision(permit=permit, on=on, title=p.get("title", ""),
-                                          approved_elsewhere_on=_date(p["approved_on"], "approved_on") if p.get("approved_on") else None)
-        elif action == "plot-plan":
-            try:
-                plan = json.loads(p.get("plot_plan") or "")
-            except ValueError as exc:
-                raise ValidationError({"plot_plan": f"not valid JSON ({exc})"}) from None
-            services.permit_set_plot_plan(permit=permit, plot_plan=plan, on=on)
-        elif action == "payment":
-            invoice = get_object_or_404(Invoice, pk=_id(p, "invoice"), permit=permit)
-            services.payment_record(invoice=invoice, amount=_number(fields.decimal, "amount", p.get("amount"), required=True, maximum=10**8, thousands=True), received_on=on,
-                                    method=p.get("method", "check"), reference=p.get("reference", ""))
-        elif action == "change":
-            kind = p.get("kind", "")
-            new_plumber = License.objects.filter(number=p.get("new_plumber_license", "").strip()).first() \
-                if p.get("new_plumber_license") else None
-            if p.get("new_plumber_license") and new_plumber is None:
-                raise ValidationError({"new_plumber_license": "no such license on record"})
-            services.permit_request_change(permit=permit, kind=kind, received_on=on, new_plumber=new_plumber,
-                                           new_owner_name=p.get("new_owner_name", ""),
-                                           new_owner_mailing_address=p.get("new_owner_mailing_address", ""),
-                                           new_state_approval="new_state_approval" in p)
-        elif action in ("grant", "refuse"):
-            change = get_object_or_404(PermitChange, pk=_id(p, "change"), permit=permit)
-            if action == "grant":
-                services.permit_grant_change(change=change, on=on)
-            else:
-                services.permit_refuse_change(change=change, on=on, reason=p.get("note", ""))
-        elif action == "inspection":
-            notice_at = p.get("notice_at")
-            try:
-                notice = dt.datetime.fromisoformat(notice_at) if notice_at else timezone.localtime()
-            except ValueError:
-                raise ValidationError({"notice_at": f"notice_at {notice_at!r} is not a date and time"}) from None
-            requested = _date(p.get("requested_day"), "requested_day") if p.get("requested_day") else None
-            services.inspection_request(permit=permit, stage=p.get("stage", ""), notice_at=notice, requested_day=requested,
-                                        requested_by=request.user)
-        elif action == "result":
-            insp = get_object_or_404(permit.inspections, pk=_id(p, "inspection"))
-            services.inspection_record(inspection=insp, result=p.get("result", ""), on=on,
-                                       failed_items=_lines(p.get("failed_items")), notes=p.get("notes", ""),
-                                       waive_fee="waive_fee" in p)
-            if insp.inspector_id is None:
-                services.inspection_assign(inspection=insp, inspector=request.user)
-        else:
-            raise ValidationError({"action": f"unknown action {action!r}"})
-    except ValidationError as exc:
-        for m in _errors(exc):
-            messages.error(request, m)
-        if request.htmx:
-            return redirect(permit.get_absolute_url())
+        actions.perform(action, user=request.user, permit=permit, data=request.POST)
+    except Refused as exc:
+        messages.error(request, refused_text(exc))
     else:
         messages.success(request, f"Done: {action.replace('-', ' ')}.")
     return redirect(permit.get_absolute_url())
@@ -312,16 +187,14 @@ def complaint_new(request):
             jurisdiction = selectors.complaint_jurisdiction(request.POST.get("jurisdiction"))
             try:
                 if jurisdiction is None:
-                    raise ValidationError({"jurisdiction": "choose the county"})
+                    raise PermitRefused("choose the county", field="jurisdiction")
                 done = create_with_files(lambda: enf.complaint_create(
                     jurisdiction=jurisdiction, service_code=request.POST.get("service_code", ""),
                     description=request.POST.get("description", ""), address=request.POST.get("address", ""),
                     email=request.POST.get("email", ""), first_name=request.POST.get("first_name", ""),
                     phone=request.POST.get("phone", "")), files=request.FILES.getlist("photo"), kind="photo", public=True)
-            except ValidationError as exc:  # a refused form is a 400 (a body with a photo is read before this)
-                errors, status = _errors(exc), 400
-            except Refused as exc:
-                errors, status = [f"photo: {exc.message}"], 400
+            except Refused as exc:  # a refused form is a 400 (a body with a photo is read before this)
+                errors, status = [refused_text(exc)], 400
     values = {} if too_big else request.POST
     response = render(request, "permits/complaint_new.html", {
         "errors": errors, "done": done, "services": enf.SERVICES, "jurisdictions": Jurisdiction.objects.all(),
@@ -371,19 +244,19 @@ def site_and_enforcement(request):
 @require_POST
 def site_post(request, what: str):
     from powts.inventory.models import Parcel, System
-    from powts.permits import services_site as site
     from powts.permits.models import (
         Complaint,
         CorrectionOrder,
         SoilEvaluation,
         Variance,
     )
+    from powts.permits.services import site
 
     p, user = request.POST, request.user
     unit = user.jurisdiction or Jurisdiction.objects.filter(slug=p.get("jurisdiction", "")).first()
     try:
         if unit is None:
-            raise ValidationError({"jurisdiction": "choose the county"})
+            raise PermitRefused("choose the county", field="jurisdiction")
         on = _date(p.get("on"), "on")
 
         def staff_only():
@@ -393,7 +266,7 @@ def site_post(request, what: str):
         def system():
             s = System.objects.filter(jurisdiction=unit, system_id=p.get("system_id", "").strip()).first()
             if s is None:
-                raise ValidationError({"system_id": "no such system in this county's inventory"})
+                raise PermitRefused("no such system in this county's inventory", field="system_id")
             return s
 
         if what == "soil":
@@ -402,7 +275,7 @@ def site_post(request, what: str):
                 raise PermissionDenied("Soil reports are filed by a certified soil tester.")
             parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=p.get("parcel_number", "").strip()).first()
             if parcel is None:
-                raise ValidationError({"parcel_number": "no such parcel in this county's inventory"})
+                raise PermitRefused("no such parcel in this county's inventory", field="parcel_number")
             areas = []
             for prefix, replacement in (("a", False), ("r", True)):
                 if p.get(f"{prefix}_name"):
@@ -447,12 +320,12 @@ def site_post(request, what: str):
         elif what == "emergency":
             plumber = policies.plumber_license(user) or License.objects.filter(number=p.get("plumber_license", "").strip()).first()
             if plumber is None:
-                raise ValidationError({"plumber_license": "the plumber's license number is required"})
+                raise PermitRefused("the plumber's license number is required", field="plumber_license")
             if plumber.user_id != user.pk:
                 staff_only()
             parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=p.get("parcel_number", "").strip()).first()
             if parcel is None:
-                raise ValidationError({"parcel_number": "no such parcel in this county's inventory"})
+                raise PermitRefused("no such parcel in this county's inventory", field="parcel_number")
             em = site.emergency_report(jurisdiction=unit, parcel=parcel, plumber=plumber,
                                        work_started_on=_date(p.get("work_started_on"), "work_started_on"), reported_on=on,
                                        description=p.get("description", ""))
@@ -463,22 +336,19 @@ def site_post(request, what: str):
             staff_only()
             parcel = Parcel.objects.filter(jurisdiction=unit, parcel_number=p.get("parcel_number", "").strip()).first()
             if parcel is None:
-                raise ValidationError({"parcel_number": "no such parcel in this county's inventory"})
+                raise PermitRefused("no such parcel in this county's inventory", field="parcel_number")
             cl = site.clearance_request(jurisdiction=unit, parcel=parcel, kind=p.get("kind", ""), requested_on=on,
                                         documents=p.getlist("documents"),
-                                        bedrooms_before=_number(fields.integer, "bedrooms_before", p.get("bedrooms_before"), minimum=0, maximum=100),
-                                        bedrooms_after=_number(fields.integer, "bedrooms_after", p.get("bedrooms_after"), minimum=0, maximum=100),
-                                        living_area_changed_pct=_number(fields.decimal, "living_area_changed_pct",
+                                        bedrooms_before=fields.integer("bedrooms_before", p.get("bedrooms_before"), minimum=0, maximum=100),
+                                        bedrooms_after=fields.integer("bedrooms_after", p.get("bedrooms_after"), minimum=0, maximum=100),
+                                        living_area_changed_pct=fields.decimal("living_area_changed_pct",
                                                                         p.get("living_area_changed_pct"), minimum=0, maximum=10_000))
             for f in cl.findings:
                 (messages.success if f["ok"] else messages.warning)(request, f"{f['message']} [{f['citation']}]")
         else:
-            raise ValidationError({"what": f"unknown form {what!r}"})
-    except ValidationError as exc:
-        for m in _errors(exc):
-            messages.error(request, m)
-    except ValueError as exc:
-        messages.error(request, str(exc))
+            raise PermitRefused(f"unknown form {what!r}", field="what")
+    except Refused as exc:
+        messages.error(request, refused_text(exc))
     else:
         messages.success(request, f"Saved: {what.replace('-', ' ')}.")
     return redirect("permits:site")

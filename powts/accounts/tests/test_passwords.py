@@ -3,10 +3,10 @@
 import pytest
 from django.conf import settings
 from django.contrib.auth import authenticate
-from django.core.exceptions import ValidationError
 from django.test import RequestFactory
 from knox.models import AuthToken
 
+from powts.accounts.errors import AccountRefused
 from powts.accounts.models import User
 from powts.accounts.services import user_create
 from powts.accounts.tests.conftest import PASSWORD
@@ -17,9 +17,9 @@ from powts.audit.models import AuditEvent
 def test_user_create_refuses_weak_passwords(db, password):
     """Too short (1; 11 characters, one under the minimum), all digits, or common: refused, naming the field,
     and no account is made."""
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(AccountRefused) as exc:
         user_create(username="weak", password=password, role="owner")
-    assert "password" in exc.value.message_dict
+    assert "password" in exc.value.errors
     assert not User.objects.filter(username="weak").exists()
 
 
@@ -31,7 +31,7 @@ def test_user_create_accepts_twelve_characters(db):
 
 
 def test_password_like_the_user_name_is_refused(db):
-    with pytest.raises(ValidationError):
+    with pytest.raises(AccountRefused):
         user_create(username="maryjohnson", password="maryjohnson1", role="owner", first_name="Mary")
 
 

@@ -59,7 +59,7 @@ def report(people, dane):
 
 @pytest.fixture
 def complaint(dane):
-    from powts.permits import services_enforcement as enf
+    from powts.permits.services import enforcement as enf
 
     return enf.complaint_create(jurisdiction=dane, service_code="failing-septic", description="Wet ground",
                                 address="1 Main St")

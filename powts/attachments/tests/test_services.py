@@ -132,7 +132,7 @@ def test_delete_is_audited_and_removes_the_bytes(permit, people, attachment_dir,
 def test_a_record_and_its_files_are_saved_together_or_not_at_all(people, dane, attachment_dir):
     """create_with_files: the second file refused, the record and the first file are gone too."""
     from powts.permits.models import Complaint
-    from powts.permits import services_enforcement as enf
+    from powts.permits.services import enforcement as enf
 
     def create():
         return enf.complaint_create(jurisdiction=dane, service_code="failing-septic", description="Wet", address="1 Main")

@@ -11,6 +11,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from powts.core.refusals import Refused
+
 FORMAT = "powts-backup"
 VERSION = 1
 # Not records: the database itself (dumped separately), this machine's secret key (a restore on a
@@ -21,7 +23,7 @@ SKIPPED_SUFFIXES = (".sqlite3", ".sqlite3-wal", ".sqlite3-shm", ".sqlite3-journa
 BOOKKEEPING_MODELS = {"contenttypes.contenttype", "auth.permission"}
 
 
-class BackupError(Exception):
+class BackupError(Refused):
     """The backup or restore cannot be done; the message says why. Nothing was changed."""
 
 

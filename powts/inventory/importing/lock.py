@@ -12,13 +12,13 @@ import os
 from django.conf import settings
 from django.db import connection
 
-from powts.inventory.importing.readers import FileRefused
+from powts.inventory.importing.readers import InventoryFileRefused
 
 # First key of the PostgreSQL advisory lock pair: "inventory import"; the second is the county's id.
 _PG_KEY = 0x504F5754
 
 
-class ImportBusy(FileRefused):
+class ImportBusy(InventoryFileRefused):
     """Another import of the same county is running; nothing was written."""
 
 

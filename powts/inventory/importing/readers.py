@@ -11,11 +11,12 @@ from typing import Iterator
 from charset_normalizer import from_bytes
 from charset_normalizer.md import mess_ratio
 
+from powts.core.refusals import Refused
 from powts.inventory.importing.columns import REQUIRED, normalise_header
 from powts.inventory.importing.values import unquote_cells
 
 
-class FileRefused(ValueError):
+class InventoryFileRefused(Refused):
     """The whole file cannot be imported; the message says why. Nothing is written."""
 
 
@@ -47,13 +48,13 @@ def _encoding(path: Path, name: str) -> str:
     as Western text; otherwise the file is refused, never read as mojibake (Shift-JIS as Windows-1252)."""
     head = path.read_bytes()[:4] if path.stat().st_size else b""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in head:
-        raise FileRefused(f"{name} is in UTF-16 or is not a text file; save it as CSV (UTF-8) and try again")
+        raise InventoryFileRefused(f"{name} is in UTF-16 or is not a text file; save it as CSV (UTF-8) and try again")
     decoder = codecs.getincrementaldecoder("utf-8")()
     with path.open("rb") as handle:
         try:
             while chunk := handle.read(1 << 20):
                 if b"\x00" in chunk:
-                    raise FileRefused(f"{name} contains NUL bytes: it is not a CSV text file")
+                    raise InventoryFileRefused(f"{name} contains NUL bytes: it is not a CSV text file")
                 decoder.decode(chunk)
             decoder.decode(b"", final=True)
             return "utf-8-sig"
@@ -67,7 +68,7 @@ def _encoding(path: Path, name: str) -> str:
     guess = ""
     if best:
         guess = f" (it looks like {best.encoding}{'' if best.language == 'Unknown' else ', ' + best.language})"
-    raise FileRefused(f"{name} is neither UTF-8 nor Windows-1252 text{guess}; save it as CSV UTF-8 and try again")
+    raise InventoryFileRefused(f"{name} is neither UTF-8 nor Windows-1252 text{guess}; save it as CSV UTF-8 and try again")
 
 
 def _non_ascii_lines(path: Path, limit: int = 256 * 1024) -> bytes:
@@ -106,7 +107,7 @@ def _check_xlsx_cells(path: Path, name: str) -> None:
                     first = min((i for i in (chunk.find(b"<"), chunk.find(b">")) if i >= 0), default=-1)
                     run += len(chunk) if first < 0 else first
                     if run > XLSX_TEXT_BYTES:
-                        raise FileRefused(f"{name} has a cell longer than Excel's limit of 32,767 characters; "
+                        raise InventoryFileRefused(f"{name} has a cell longer than Excel's limit of 32,767 characters; "
                                           "it is not an inventory export")
                     if first >= 0:
                         run = len(chunk) - max(chunk.rfind(b"<"), chunk.rfind(b">")) - 1
@@ -116,14 +117,14 @@ def _check_headers(name: str, raw_headers: list) -> list[str]:
     headers = [normalise_header(h) for h in raw_headers]
     missing = [c for c in REQUIRED if c not in headers]
     if missing:
-        raise FileRefused(
+        raise InventoryFileRefused(
             f"{name} is missing required column{'s' if len(missing) > 1 else ''} "
             f"{', '.join(missing)} (found: {', '.join(h for h in raw_headers if h) or 'no header'})"
         )
     seen = set()
     for h in headers:
         if h and h in seen:
-            raise FileRefused(f"{name} has the column {h!r} twice")
+            raise InventoryFileRefused(f"{name} has the column {h!r} twice")
         seen.add(h)
     return headers
 
@@ -143,9 +144,9 @@ def _open_csv(path: Path, name: str) -> Table:
     try:
         raw_headers = unquote_cells(next(reader))
     except StopIteration:
-        raise FileRefused(f"{name} is empty") from None
+        raise InventoryFileRefused(f"{name} is empty") from None
     except csv.Error as exc:
-        raise FileRefused(f"{name} is not a readable CSV file ({exc})") from None
+        raise InventoryFileRefused(f"{name} is not a readable CSV file ({exc})") from None
     headers = _check_headers(name, raw_headers)
 
     def rows():
@@ -154,9 +155,9 @@ def _open_csv(path: Path, name: str) -> Table:
                 yield reader.line_num, cells
         except csv.Error as exc:
             if "field limit" in str(exc):
-                raise FileRefused(f"{name} line {reader.line_num}: a cell is longer than {csv.field_size_limit():,} "
+                raise InventoryFileRefused(f"{name} line {reader.line_num}: a cell is longer than {csv.field_size_limit():,} "
                                   "characters; no inventory column holds that much") from None
-            raise FileRefused(f"{name} line {reader.line_num}: not readable CSV ({exc})") from None
+            raise InventoryFileRefused(f"{name} line {reader.line_num}: not readable CSV ({exc})") from None
         finally:
             handle.close()
 
@@ -172,15 +173,15 @@ def _open_xlsx(path: Path, name: str) -> Table:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (InvalidFileException, KeyError, OSError, ValueError) as exc:
         why = str(exc).replace(str(path), name)  # the user's file, never the upload's stored path
-        raise FileRefused(f"{name} is not a readable XLSX workbook ({why})") from None
+        raise InventoryFileRefused(f"{name} is not a readable XLSX workbook ({why})") from None
     except Exception as exc:  # zipfile.BadZipFile and friends from a damaged file
-        raise FileRefused(f"{name} is not a readable XLSX workbook ({exc.__class__.__name__})") from None
+        raise InventoryFileRefused(f"{name} is not a readable XLSX workbook ({exc.__class__.__name__})") from None
     sheet = book.worksheets[0]
     iterator = sheet.iter_rows(values_only=True)
     try:
         raw_headers = unquote_cells([("" if h is None else str(h)) for h in next(iterator)])
     except StopIteration:
-        raise FileRefused(f"{name}: the first sheet is empty") from None
+        raise InventoryFileRefused(f"{name}: the first sheet is empty") from None
     headers = _check_headers(name, raw_headers)
 
     def rows():
@@ -220,9 +221,9 @@ def open_table(path: Path, name: str | None = None) -> Table:
     path = Path(path)
     name = name or str(path)
     if not path.exists():
-        raise FileRefused(f"{name} does not exist")
+        raise InventoryFileRefused(f"{name} does not exist")
     if not path.is_file():
-        raise FileRefused(f"{name} is not a file")
+        raise InventoryFileRefused(f"{name} is not a file")
     name = Path(name).name
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
@@ -230,8 +231,8 @@ def open_table(path: Path, name: str | None = None) -> Table:
     if suffix in (".csv", ".txt", ".tsv"):
         return _open_csv(path, name)
     if suffix == ".xls":
-        raise FileRefused(f"{name} is an old Excel .xls file; save it as .xlsx or CSV and try again")
-    raise FileRefused(f"{name}: powts reads .csv and .xlsx files, not {suffix or 'files without an extension'}")
+        raise InventoryFileRefused(f"{name} is an old Excel .xls file; save it as .xlsx or CSV and try again")
+    raise InventoryFileRefused(f"{name}: powts reads .csv and .xlsx files, not {suffix or 'files without an extension'}")
 
 
-__all__ = ["FileRefused", "Table", "open_table"]
+__all__ = ["InventoryFileRefused", "Table", "open_table"]

@@ -6,14 +6,15 @@ import functools
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from powts.core.refusals import Refused
 from powts.inventory.choices import SystemStatus
 from powts.inventory.importing import values, vocabulary
 from powts.inventory.importing.columns import KNOWN, REQUIRED
 from powts.kernel.precision import period_start
 
 
-class RowRejected(ValueError):
-    pass
+class RowRejected(Refused):
+    """A row that is not stored; the message names every problem with it."""
 
 
 _CHECKS = (

@@ -22,7 +22,7 @@ from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.core import spreadsheet
 from powts.inventory.importing.lock import ImportBusy, county_import_lock
-from powts.inventory.importing.readers import FileRefused, open_table
+from powts.inventory.importing.readers import InventoryFileRefused, open_table
 from powts.inventory.importing.rows import RowRejected, clean_row
 from powts.inventory.importing.spool import RowSpool
 from powts.inventory.importing.writer import SAMPLE, ChunkWriter
@@ -102,7 +102,7 @@ def import_inventory(
     follow_up: bool = True,
     limit: int | None = None,
 ) -> ImportResult:
-    """Import `path` into `jurisdiction`'s inventory. Raises FileRefused for a file it cannot read
+    """Import `path` into `jurisdiction`'s inventory. Raises InventoryFileRefused for a file it cannot read
     (ImportBusy when another import of the county is running).
 
     Two phases, so the write lock is held for the writes only: first every row is read, checked and
@@ -210,12 +210,12 @@ def _write(spool: RowSpool, *, jurisdiction, provided: set[str], action: str, re
 
 
 def run_follow_up(jurisdiction) -> dict:
-    """What other apps derive from the inventory (settings.POWTS_AFTER_IMPORT), after the import committed."""
-    from django.conf import settings
-    from django.utils.module_loading import import_string
+    """What other apps derive from the inventory (their registered after-import hooks, powts.core.registry),
+    after the import committed."""
+    from powts.core import registry
 
     with acting(channel=Channel.JOB, actor_label="after inventory import"):
-        return {label: import_string(path)(jurisdiction=jurisdiction) for label, path in settings.POWTS_AFTER_IMPORT}
+        return {e.label: e.target(jurisdiction=jurisdiction) for e in registry.entries("after_import")}
 
 
 def _count(result: ImportResult, outcome: dict) -> None:
@@ -224,4 +224,4 @@ def _count(result: ImportResult, outcome: dict) -> None:
     result.unchanged += outcome["unchanged"]
 
 
-__all__ = ["FileRefused", "ImportBusy", "ImportResult", "default_rejects_path", "import_inventory"]
+__all__ = ["InventoryFileRefused", "ImportBusy", "ImportResult", "default_rejects_path", "import_inventory"]

@@ -4,15 +4,14 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from powts.core import fields
-
-from powts.core import spreadsheet
+from powts.core import fields, spreadsheet
+from powts.core.refusals import Refused
 
 EXCEL_EPOCH = dt.date(1899, 12, 30)  # Excel's serial day 0 (after its 1900 leap-year bug)
 
 
-class BadValue(ValueError):
-    pass
+class BadValue(Refused):
+    """A cell that is not a value of its column; the message names the column."""
 
 
 class Verbatim(str):

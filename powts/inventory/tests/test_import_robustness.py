@@ -15,7 +15,7 @@ from powts.audit.models import AuditEvent
 from powts.inventory import services
 from powts.inventory.importing import service
 from powts.inventory.importing.lock import ImportBusy, county_import_lock
-from powts.inventory.importing.readers import FileRefused
+from powts.inventory.importing.readers import InventoryFileRefused
 from powts.inventory.importing.service import import_inventory
 from powts.inventory.models import ImportFollowUpPending, System
 from powts.maintenance.models import Schedule
@@ -267,7 +267,7 @@ def test_a_shift_jis_file_is_refused_not_read_as_windows_1252(dane, write_csv):
     """Finding: Shift-JIS read silently as Windows-1252."""
     path = write_csv([HEADER[:4], ["D-1", "P-1", "mound", "山田太郎"], ["D-2", "P-2", "mound", "東京都港区の浄化槽"]],
                      encoding="shift_jis")
-    with pytest.raises(FileRefused, match=r"inventory\.csv is neither UTF-8 nor Windows-1252 text"):
+    with pytest.raises(InventoryFileRefused, match=r"inventory\.csv is neither UTF-8 nor Windows-1252 text"):
         run(path, dane)
     assert System.objects.count() == 0
 
@@ -306,7 +306,7 @@ def test_an_xlsx_cell_longer_than_excel_allows_is_refused_before_it_is_loaded(da
     no matter)."""
     path = _xlsx_with_cell(tmp_path, 20 * 1024 * 1024)
     assert path.stat().st_size < 200_000
-    with pytest.raises(FileRefused, match=r"county\.xlsx has a cell longer than Excel's limit of 32,767 characters"):
+    with pytest.raises(InventoryFileRefused, match=r"county\.xlsx has a cell longer than Excel's limit of 32,767 characters"):
         run(path, dane)
 
 
@@ -314,7 +314,7 @@ def test_an_xlsx_cell_longer_than_excel_allows_is_refused_before_it_is_loaded(da
 def test_xlsx_cell_limit_both_sides(dane, tmp_path, size, refused):
     path = _xlsx_with_cell(tmp_path, size)
     if refused:
-        with pytest.raises(FileRefused, match="longer than Excel's limit"):
+        with pytest.raises(InventoryFileRefused, match="longer than Excel's limit"):
             run(path, dane, dry_run=True)
     else:
         assert run(path, dane, dry_run=True).rows == 1
@@ -325,7 +325,7 @@ def test_a_csv_cell_past_the_field_limit_is_refused_with_a_message(dane, write_c
     """Finding: a 128 KB CSV field."""
     path = write_csv([HEADER[:4] + ["notes"], ["D-1", "P-1", "mound", "Ann", "x" * size]])
     if refused:
-        with pytest.raises(FileRefused, match=r"inventory\.csv line 2: a cell is longer than 131,072 characters"):
+        with pytest.raises(InventoryFileRefused, match=r"inventory\.csv line 2: a cell is longer than 131,072 characters"):
             run(path, dane)
         assert System.objects.count() == 0
     else:

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from powts.audit.models import AuditEvent
-from powts.inventory.importing.readers import FileRefused
+from powts.inventory.importing.readers import InventoryFileRefused
 from powts.inventory.importing.service import import_inventory
 from powts.inventory.models import Component, Owner, Ownership, Parcel, System
 
@@ -113,7 +113,7 @@ def test_xlsx_with_excel_dates_imports(dane, tmp_path):
 def test_a_file_that_cannot_be_imported_is_refused_whole_and_nothing_is_written(dane, tmp_path, content, message):
     path = tmp_path / "bad.csv"
     path.write_bytes(content)
-    with pytest.raises(FileRefused, match=message):
+    with pytest.raises(InventoryFileRefused, match=message):
         run(path, dane)
     assert System.objects.count() == 0 and AuditEvent.objects.filter(content_type__model="system").count() == 0
 

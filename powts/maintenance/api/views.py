@@ -17,7 +17,7 @@ from powts.core.parsers import ObjectJSONParser
 from powts.inventory.models import System
 from powts.maintenance import policies, selectors, services
 from powts.maintenance.api import serializers as s
-from powts.maintenance.csv_upload import FileRefused, upload_reports
+from powts.maintenance.csv_upload import ReportFileRefused, upload_reports
 
 
 def _jurisdiction(request, slug):
@@ -78,7 +78,7 @@ class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         unit = _jurisdiction(request, request.data.get("jurisdiction"))
         try:
             result = upload_reports(jurisdiction=unit, data=upload.read(), filed_by=request.user, channel=Channel.API)
-        except FileRefused as exc:
+        except ReportFileRefused as exc:
             raise ValidationError({"file": str(exc)}) from None
         return Response(result.as_dict())
 

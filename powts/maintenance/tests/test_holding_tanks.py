@@ -2,8 +2,8 @@
 import datetime as dt
 
 import pytest
-from django.core.exceptions import ValidationError
 
+from powts.maintenance.errors import MaintenanceRefused
 from powts.maintenance.models import Schedule
 from powts.maintenance.services import contract_file, contract_on_file, holding_report_file
 
@@ -19,9 +19,9 @@ def test_46_06_5_b_1_contract_on_file(dane, make_system, pumper_license):
 
 def test_lincoln_water_meter_only_where_the_ordinance_has_it(dane, lincoln, make_system):
     system = make_system(system_type="holding_tank")
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         contract_file(system=system, provider_name="X", starts_on=D(2026, 1, 1), water_meter_required=True)
-    assert "water_meter_required" in exc.value.message_dict
+    assert "water_meter_required" in exc.value.errors
     other = make_system(system_id="LI-1", system_type="holding_tank", jurisdiction=lincoln)
     assert contract_file(system=other, provider_name="X", starts_on=D(2026, 1, 1), water_meter_required=True).water_meter_required
 
@@ -47,16 +47,16 @@ def test_46_06_5_b_2_items_a_to_g_and_due_date(dane, make_system):
 @pytest.mark.parametrize("field", ["servicer_name", "servicer_address", "owner_name", "location", "sanitary_permit_number"])
 def test_46_06_5_b_2_each_item_required(dane, make_system, field):
     system = make_system(system_type="holding_tank")
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         holding_report_file(system=system, data=_report(**{field: ""}), today=D(2026, 7, 1))
-    assert "46.06(5)(b)2." in exc.value.message_dict[field][0]
+    assert "46.06(5)(b)2." in exc.value.errors[field][0]
 
 
 def test_46_06_5_b_2_gallons_and_disposal_site_each_time(dane, make_system):
     system = make_system(system_type="holding_tank")
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         holding_report_file(system=system, data=_report(services=[{"date": "2026-02-01", "gallons": -1, "disposal_site": ""}]), today=D(2026, 7, 1))
-    assert set(exc.value.message_dict) == {"services[0].gallons", "services[0].disposal_site"}
+    assert set(exc.value.errors) == {"services[0].gallons", "services[0].disposal_site"}
 
 
 def test_lincoln_holding_tank_agreement_3_meter_reading_at_each_pumping(lincoln, make_system, pumper_license):
@@ -68,7 +68,7 @@ def test_lincoln_holding_tank_agreement_3_meter_reading_at_each_pumping(lincoln,
     contract_file(system=system, provider_name="X", starts_on=D(2026, 1, 1), water_meter_required=True)
     data = {"system_id": "LI-9", "kind": "pumping", "work_date": "2026-03-01", "license_number": "SSO-1", "gallons_pumped": 2500}
     now = timezone.make_aware(timezone.datetime(2026, 3, 2, 9))
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         report_submit(jurisdiction=lincoln, data=data, now=now)
-    assert "HOLDING TANK MAINTENANCE AGREEMENT (3)" in exc.value.message_dict["water_meter_reading"][0]
+    assert "HOLDING TANK MAINTENANCE AGREEMENT (3)" in exc.value.errors["water_meter_reading"][0]
     assert report_submit(jurisdiction=lincoln, data={**data, "water_meter_reading": "10432.5"}, now=now).created

@@ -3,9 +3,9 @@ operator; (3): a plumber may visually inspect. Dane sets no narrower rule than S
 import datetime as dt
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from powts.maintenance.errors import MaintenanceRefused
 from powts.maintenance.models import Report
 from powts.maintenance.services import report_submit
 
@@ -25,9 +25,9 @@ def lincoln_system(make_system, lincoln):
 
 def test_lincoln_stmp_2_plumber_pumping_report_is_refused(lincoln, lincoln_system, plumber_license):
     """Lincoln SEPTIC TANK MAINTENANCE PROGRAM (2): a pumping report under a master plumber's license is refused."""
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         _file(lincoln, "pumping", "MP-1")
-    message = exc.value.message_dict["license_number"][0]
+    message = exc.value.errors["license_number"][0]
     assert "certified septage servicing operator" in message and "SEPTIC TANK MAINTENANCE PROGRAM (2)" in message
     assert Report.objects.count() == 0
 

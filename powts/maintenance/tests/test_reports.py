@@ -2,10 +2,10 @@
 import datetime as dt
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from powts.audit.models import AuditEvent
+from powts.maintenance.errors import MaintenanceRefused
 from powts.maintenance.models import Report, Schedule
 from powts.maintenance.services import failure_reviewed, report_match, report_submit
 
@@ -39,17 +39,17 @@ def submit(dane, **kw):
 ])
 def test_bad_input_names_the_field_and_stores_nothing(dane, make_system, pumper_license, field, value, message):
     make_system()
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         submit(dane, **{field: value})
-    assert message in exc.value.message_dict[field][0]
+    assert message in exc.value.errors[field][0]
     assert Report.objects.count() == 0
 
 
 def test_sps_383_54_4_soil_tester_may_not_report(dane, make_system, soil_license):
     make_system()
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         submit(dane, license_number="CST-1")
-    assert "may not inspect or service" in exc.value.message_dict["license_number"][0]
+    assert "may not inspect or service" in exc.value.errors["license_number"][0]
 
 
 def test_sludge_fraction_exactly_one_is_accepted(dane, make_system, pumper_license):
@@ -90,9 +90,9 @@ def test_sps_383_255_unknown_system_goes_to_review_queue(dane, make_system, pump
 
 def test_septic_inspection_needs_the_sludge_fraction(dane, make_system, plumber_license):
     make_system()
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         submit(dane, kind="inspection", license_number="MP-1", gallons_pumped="")
-    assert "sludge_scum_fraction" in exc.value.message_dict
+    assert "sludge_scum_fraction" in exc.value.errors
 
 
 def test_inspection_at_one_third_makes_pumping_due(dane, make_system, plumber_license):
@@ -117,9 +117,9 @@ def test_failure_signs_flag_staff(dane, make_system, pumper_license, staff, mail
 def test_contractor_may_not_use_someone_elses_license(dane, make_system, pumper_license, make_user):
     make_system()
     other = make_user("otto", "pumper")
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         report_submit(jurisdiction=dane, data=_data(), filed_by=other, now=_now(D(2026, 3, 10)))
-    assert "not yours" in exc.value.message_dict["license_number"][0]
+    assert "not yours" in exc.value.errors["license_number"][0]
 
 
 def test_a_report_within_the_year_of_a_year_only_installation_is_not_before_it(dane, make_system, pumper_license):
@@ -128,6 +128,6 @@ def test_a_report_within_the_year_of_a_year_only_installation_is_not_before_it(d
     make_system(installed_on=D(2025, 12, 31), installed_on_precision="year")
     submit(dane, work_date="2025-03-02")
     assert Report.objects.count() == 1
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         submit(dane, work_date="2024-12-31")
-    assert exc.value.message_dict["work_date"] == ["work_date 2024-12-31 is before the system was installed (2025)"]
+    assert exc.value.errors["work_date"] == ["work_date 2024-12-31 is before the system was installed (2025)"]

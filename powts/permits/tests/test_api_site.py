@@ -60,7 +60,8 @@ def test_failure_order_variance(lincoln, make_user):
     assert r.status_code == 201 and r.json()["category"] == 3
     r = st.post("/api/correction-orders/", {"system_id": "L-9", "on": "2026-06-01", "correct_by": "2027-06-02",
                                             "requirement": "Replace"}, format="json")
-    assert r.status_code == 400 and "Limitations and Allowable Uses (4)" in r.json()["errors"]["correct_by"][0]
+    assert r.status_code == 400 and "correct_by" in r.json()["errors"]
+    assert "Limitations and Allowable Uses (4)" in r.json()["citation"]
     r = st.post("/api/correction-orders/", {"system_id": "L-9", "on": "2026-06-01", "correct_by": "2027-06-01",
                                             "requirement": "Replace"}, format="json")
     assert r.status_code == 201

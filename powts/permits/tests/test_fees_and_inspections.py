@@ -3,10 +3,10 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from powts.permits import choices as c
-from powts.permits import rules, services
+from powts.permits import rules, selectors, services
+from powts.permits.errors import PermitRefused
 from powts.permits.models import Invoice, Notice
 from powts.permits.tests.conftest import issue, pay_all
 
@@ -16,7 +16,7 @@ BOTH = pytest.mark.parametrize("county", ["dane", "lincoln"], indirect=True)
 
 
 def err(exc) -> str:
-    return " ".join(m for msgs in exc.value.message_dict.values() for m in msgs)
+    return f"{exc.value.message} [{exc.value.citation}]"
 
 
 # -- fee schedules ------------------------------------------------------------------------
@@ -49,10 +49,10 @@ def test_payment_cannot_exceed_balance_and_marks_paid(county, master):
 
     permit = file_complete(county, master, pay=False)
     invoice = permit.invoices.get(fee_code="application")
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.payment_record(invoice=invoice, amount=invoice.amount + Decimal("0.01"), received_on=D(2026, 3, 2))
-    assert "amount" in exc.value.message_dict
-    with pytest.raises(ValidationError):
+    assert exc.value.field == "amount"
+    with pytest.raises(PermitRefused):
         services.payment_record(invoice=invoice, amount=Decimal("0.001"), received_on=D(2026, 3, 2))
     services.payment_record(invoice=invoice, amount=Decimal("100.00"), received_on=D(2026, 3, 2))
     assert Invoice.objects.get(pk=invoice.pk).status == c.InvoiceStatus.OPEN
@@ -88,7 +88,7 @@ def test_dane_notice_by_9am_inspect_by_end_of_next_workday(dane, master):
 
 def test_dane_notice_after_9am_for_same_day_refused_with_earliest_day(dane, master):
     permit = issue(dane, master, issued_on=D(2026, 4, 1))
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2026, 11, 24, 9, 1),
                                     requested_day=D(2026, 11, 24))
     assert "earliest allowed day is Wednesday 2026-11-25" in err(exc) and "46.11(1)" in err(exc)
@@ -97,7 +97,7 @@ def test_dane_notice_after_9am_for_same_day_refused_with_earliest_day(dane, mast
 
 def test_unknown_stage_lists_the_stages(dane, master):
     permit = issue(dane, master, issued_on=D(2026, 4, 1))
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 4, 8, 0))
     assert "before_backfill" in err(exc)
 
@@ -106,7 +106,7 @@ def test_inspection_after_expiry_refused(dane, master):
     permit = issue(dane, master, issued_on=D(2026, 4, 1))
     services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2028, 3, 31, 8, 0),
                                 requested_day=D(2028, 3, 31))
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2028, 4, 3, 8, 0),
                                     requested_day=D(2028, 4, 3))
     assert "expired on 2028-04-01" in err(exc)
@@ -116,8 +116,8 @@ def test_inspection_after_expiry_refused(dane, master):
 
 def test_lincoln_mound_stages_and_working_day_prior_notice(lincoln, master):
     permit = issue(lincoln, master, issued_on=D(2026, 4, 1), system_type="mound")
-    assert [s.id for s in services.stages_for(permit)] == ["plowed", "distribution_piping", "final"]
-    with pytest.raises(ValidationError) as exc:  # notice Friday for Monday: fine; notice Monday for Monday: refused
+    assert [s.id for s in selectors.stages_for(permit)] == ["plowed", "distribution_piping", "final"]
+    with pytest.raises(PermitRefused) as exc:  # notice Friday for Monday: fine; notice Monday for Monday: refused
         services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 4, 7, 0), requested_day=D(2026, 5, 4))
     assert "Mound and At-Grade Systems (1)" in err(exc)
     insp = services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 1, 7, 0), requested_day=D(2026, 5, 4))
@@ -136,9 +136,9 @@ def test_lincoln_failed_inspection_reinspection_fee_due_in_10_working_days(linco
     permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
     insp = services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 11, 16, 8, 0),
                                        requested_day=D(2026, 11, 18))
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18))
-    assert "failed_items" in exc.value.message_dict
+    assert exc.value.field == "failed_items"
     services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18), failed_items=["Inspection port missing"])
     fee = permit.invoices.get(fee_code="reinspection")
     # 10 working days after Wed 2026-11-18, skipping Thanksgiving (Nov 26) and the weekends
@@ -156,9 +156,9 @@ def _lincoln_inspection(lincoln, master):
 def test_lincoln_inspections_general_5_return_inspection_fee_waived_for_good_cause(lincoln, master):
     """Lincoln Inspections; General (5): the inspector may waive the return-inspection fee if good cause is shown."""
     permit, insp = _lincoln_inspection(lincoln, master)
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.inspection_record(inspection=insp, result="not_ready", on=D(2026, 11, 18), waive_fee=True)
-    assert "good cause" in exc.value.message_dict["notes"][0]
+    assert exc.value.field == "notes" and "good cause" in err(exc)
     services.inspection_record(inspection=insp, result="not_ready", on=D(2026, 11, 18), waive_fee=True,
                                notes="Excavator broke down")
     assert not permit.invoices.filter(fee_code="return_inspection").exists()
@@ -174,11 +174,11 @@ def test_lincoln_inspections_general_5_return_inspection_fee_charged_without_wai
 def test_lincoln_reinspection_1_fee_may_not_be_waived(lincoln, master):
     """Lincoln Reinspection (1): the reinspection fee "shall be assessed"; only (5)'s return-inspection fee is waivable."""
     permit, insp = _lincoln_inspection(lincoln, master)
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18), failed_items=["Port"],
                                    waive_fee=True, notes="Rain")
-    assert "may not be waived" in exc.value.message_dict["waive_fee"][0]
-    assert "Reinspection (1)" in exc.value.message_dict["waive_fee"][0]
+    assert exc.value.field == "waive_fee" and "may not be waived" in err(exc)
+    assert "Reinspection (1)" in err(exc)
     insp.refresh_from_db()
     assert insp.result == c.InspectionResult.REQUESTED and not permit.invoices.filter(fee_code="reinspection").exists()
 
@@ -196,7 +196,7 @@ def test_lincoln_final_approval_needs_every_required_stage(lincoln, master):
     permit = issue(lincoln, master, issued_on=D(2026, 4, 1), system_type="mound")
     insp = services.inspection_request(permit=permit, stage="plowed", notice_at=T(2026, 5, 1, 7, 0), requested_day=D(2026, 5, 4))
     services.inspection_record(inspection=insp, result="passed", on=D(2026, 5, 4))
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.permit_final_approve(permit=permit, on=D(2026, 5, 5))
     assert "distribution_piping" in err(exc) and "final" not in err(exc).split("distribution_piping")[1][:5]
     insp = services.inspection_request(permit=permit, stage="distribution_piping", notice_at=T(2026, 5, 5, 7, 0),
@@ -211,7 +211,7 @@ def test_dane_final_approval_on_expiry_day_but_not_after(dane, master):
     permit = issue(dane, master, issued_on=D(2026, 4, 1))
     insp = services.inspection_request(permit=permit, stage="before_backfill", notice_at=T(2028, 3, 31, 8, 0))
     services.inspection_record(inspection=insp, result="passed", on=D(2028, 3, 31))
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         services.permit_final_approve(permit=permit, on=D(2028, 4, 2))
     services.permit_final_approve(permit=permit, on=D(2028, 4, 1))
 
@@ -223,7 +223,7 @@ def test_lincoln_sand_filter_third_inspection_is_an_additional_fee(lincoln, mast
     services.permit_approve(permit=permit, on=D(2026, 3, 10))
     extra = permit.invoices.filter(fee_code="additional_inspection")
     assert extra.count() == 1 and "final" in extra.get().description   # 3 required, 2 included (General (2))
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         services.permit_issue(permit=permit, on=D(2026, 3, 11))
     pay_all(permit, D(2026, 3, 11))
     services.permit_issue(permit=permit, on=D(2026, 3, 11))
@@ -261,5 +261,5 @@ def test_unpaid_reinspection_fee_overdue_after_10_working_days(lincoln, master):
     permit = issue(lincoln, master, issued_on=D(2026, 4, 1))
     insp = services.inspection_request(permit=permit, stage="final", notice_at=T(2026, 11, 16, 8, 0), requested_day=D(2026, 11, 18))
     services.inspection_record(inspection=insp, result="failed", on=D(2026, 11, 18), failed_items=["Port"])
-    assert services.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 3)) == []
-    assert [i.fee_code for i in services.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 4))] == ["reinspection"]
+    assert selectors.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 3)) == []
+    assert [i.fee_code for i in selectors.overdue_invoices(jurisdiction=lincoln, today=D(2026, 12, 4))] == ["reinspection"]

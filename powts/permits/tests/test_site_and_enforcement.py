@@ -5,13 +5,15 @@ the permit card, the iCalendar feed and Open311 complaints."""
 import datetime as dt
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from powts.accounts.services import license_create
 from powts.audit.models import AuditEvent
 from powts.inventory.services import system_create
 from powts.permits import choices as c
-from powts.permits import documents, services, services_enforcement as enf, services_site as site
+from powts.permits import documents, services
+from powts.permits.errors import PermitRefused
+from powts.permits.services import enforcement as enf
+from powts.permits.services import site
 from powts.permits.tests.conftest import issue, make_parcel
 
 D = dt.date
@@ -19,7 +21,7 @@ BOTH = pytest.mark.parametrize("county", ["dane", "lincoln"], indirect=True)
 
 
 def err(exc) -> str:
-    return " ".join(m for msgs in exc.value.message_dict.values() for m in msgs)
+    return f"{exc.value.message} [{exc.value.citation}]"
 
 
 @pytest.fixture
@@ -67,7 +69,7 @@ def test_dane_soil_thresholds(dane, tester, change, citation):
     ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
                                    filed_on=D(2026, 5, 2), areas=[good_area(**change), good_area(name="R", replacement=True)])
     assert [f["citation"] for f in ev.findings if not f["ok"]] == [citation]
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         site.soil_evaluation_verify(evaluation=ev, outcome="issue", on=D(2026, 5, 5))
 
 
@@ -93,12 +95,12 @@ def test_lincoln_verification_outcomes_and_hold_blocks_approval(lincoln, tester,
     ev = site.soil_evaluation_file(jurisdiction=lincoln, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
                                    filed_on=D(2026, 8, 1), areas=[good_area(pits=1)])
     assert all(f["ok"] for f in ev.findings)  # Lincoln's text sets no pit count or filing period
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         site.soil_evaluation_verify(evaluation=ev, outcome="hold", on=D(2026, 8, 2))  # a hold says why
     site.soil_evaluation_verify(evaluation=ev, outcome="hold", on=D(2026, 8, 2), note="Benchmark not described")
     permit = file_complete(lincoln, master)
     permit = services.permit_update_application(permit=permit, data={"soil_evaluation": ev})
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         services.permit_approve(permit=permit, on=D(2026, 8, 3))
     assert "Soil and Site Evaluation (3)" in err(exc)
 
@@ -107,17 +109,17 @@ def test_dane_has_no_hold_outcome(dane, tester):
     parcel, _ = make_parcel(dane)
     ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
                                    filed_on=D(2026, 5, 2), areas=[good_area(), good_area(name="R", replacement=True)])
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         site.soil_evaluation_verify(evaluation=ev, outcome="hold", on=D(2026, 5, 3), note="x")
 
 
 def test_soil_report_bad_input_named(dane, tester, master):
     parcel, _ = make_parcel(dane)
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
                                   filed_on=D(2026, 5, 2), areas=[{"name": "A", "pits": "three"}])
     assert "pits 'three' is not a number" in err(exc)
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=master, fieldwork_completed_on=D(2026, 5, 1),
                                   filed_on=D(2026, 5, 2), areas=[good_area()])
 
@@ -203,7 +205,7 @@ def test_dane_emergency_report_next_working_day_application_10(dane, master):
 
 def test_lincoln_has_no_emergency_rule(lincoln, master):
     parcel, _ = make_parcel(lincoln, number="E-2")
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         site.emergency_report(jurisdiction=lincoln, parcel=parcel, plumber=master, work_started_on=D(2026, 5, 1),
                               reported_on=D(2026, 5, 1), description="x")
 
@@ -225,7 +227,7 @@ def test_failure_categories(dane, conds, category, inspector_license):
 
 
 def test_failure_on_inspection_needs_certified_inspector(dane, master):
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         enf.failure_determine(system=_system(dane), conditions=["d"], on=D(2026, 6, 1), basis="inspection", inspector_license=master)
     assert enf.failure_determine(system=_system(dane, "S-2"), conditions=["d"], on=D(2026, 6, 1), basis="order").category == 2
 
@@ -233,7 +235,7 @@ def test_failure_on_inspection_needs_certified_inspector(dane, master):
 def test_lincoln_order_at_most_one_year(lincoln):
     system = _system(lincoln)
     enf.correction_order_issue(system=system, on=D(2026, 6, 1), correct_by=D(2027, 6, 1), requirement="Replace the system")
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         enf.correction_order_issue(system=system, on=D(2026, 6, 1), correct_by=D(2027, 6, 2), requirement="Replace")
     assert "Limitations and Allowable Uses (4)" in err(exc) and "2027-06-01" in err(exc)
 
@@ -251,7 +253,7 @@ def test_order_follow_up_overdue_and_close(dane):
 def test_variance_not_for_failing_system_and_rescinded_on_failure(dane, inspector_license):
     system = _system(dane)
     v = enf.variance_petition(system=system, standard="siting", on=D(2026, 6, 1))
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermitRefused):
         enf.variance_decide(variance=v, grant=True, on=D(2026, 6, 5), threat_to_waters=True)
     enf.variance_decide(variance=v, grant=True, on=D(2026, 6, 5))
     enf.failure_determine(system=system, conditions=["a"], on=D(2026, 9, 1), basis="inspection", inspector_license=inspector_license)
@@ -273,9 +275,9 @@ def test_permit_card_pdf_and_ics(dane, master, staff):
 
 
 def test_open311_complaint_validation(dane):
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(PermitRefused) as exc:
         enf.complaint_create(jurisdiction=dane, service_code="failing-septic", description="smell")
-    assert "address_string" in exc.value.message_dict
+    assert exc.value.field == "address_string"
     comp = enf.complaint_create(jurisdiction=dane, service_code="failing-septic", description="Sewage in the ditch",
                                 address="12 Lake Rd")
     assert comp.status == "open"

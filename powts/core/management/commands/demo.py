@@ -4,13 +4,14 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django.utils.module_loading import import_string
 
 from powts.accounts.choices import LicenseKind, Role
 from powts.accounts.models import User
 from powts.accounts.services import license_create, user_create
 from powts.audit.choices import Channel
 from powts.audit.context import acting
+from powts.core import registry
+from powts.core.demo_people import demo_name
 from powts.inventory import demo_data
 from powts.inventory.importing.service import import_inventory
 from powts.inventory.models import Owner, System
@@ -18,10 +19,6 @@ from powts.inventory.services import assignment_create
 from powts.jurisdictions.services import ProfileError, jurisdiction_ensure
 
 DEMO_PASSWORD = "powts-demo-county"  # 12+ characters (AUTH_PASSWORD_VALIDATORS)
-DEMO_LOADERS = [
-    ("maintenance (schedules, reports, notices)", "powts.maintenance.demo.load"),
-    ("permits", "powts.permits.demo.load"),
-]
 PEOPLE = [
     # username, role, first, last, license kind, license number
     ("staff", Role.COUNTY_STAFF, "Sam", "Sanitarian", None, None),
@@ -62,22 +59,22 @@ class Command(BaseCommand):
         with acting(channel=Channel.CLI, actor_label="powts demo"), transaction.atomic():
             self._people(unit, jurisdiction)
         # The apps built on the inventory add their own demo records (each skips what it already made).
-        for label, path in DEMO_LOADERS:
-            outcome = import_string(path)(unit)
-            self.stdout.write(f"{label}: {outcome}")
-        names = ", ".join(p[0] + demo_data.suffix(jurisdiction) for p in PEOPLE)
+        for entry in registry.entries("demo_loader"):
+            outcome = entry.target(unit)
+            self.stdout.write(f"{entry.label}: {outcome}")
+        names = ", ".join(demo_name(p[0], jurisdiction) for p in PEOPLE)
         self.stdout.write(f"Sign in at http://127.0.0.1:8000 as {names} (password {DEMO_PASSWORD})")
         self.stdout.write("For the admin site, make an administrator with your own password: powts createsuperuser")
 
     def _people(self, unit, slug):
         for username, role, first, last, kind, number in PEOPLE:
-            name = username + demo_data.suffix(slug)
+            name = demo_name(username, slug)
             if User.objects.filter(username=name).exists():
                 continue
             user = user_create(username=name, password=DEMO_PASSWORD, role=role, first_name=first, last_name=last,
                                jurisdiction=unit if role == Role.COUNTY_STAFF else None)
             if kind:
-                license_create(kind=kind, number=number + demo_data.suffix(slug), holder_name=f"{first} {last}", user=user)
+                license_create(kind=kind, number=demo_name(number, slug), holder_name=f"{first} {last}", user=user)
             first_systems = System.objects.filter(jurisdiction=unit).order_by("id")
             if role == Role.OWNER:
                 owner = Owner.objects.filter(jurisdiction=unit, parcels__systems__in=first_systems[:1]).first()

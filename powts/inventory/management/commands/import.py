@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from powts.audit.choices import Channel
-from powts.inventory.importing.service import FileRefused, import_inventory
+from powts.inventory.importing.service import InventoryFileRefused, import_inventory
 from powts.jurisdictions.services import ProfileError, jurisdiction_ensure
 
 
@@ -43,7 +43,7 @@ class Command(BaseCommand):
         try:
             result = import_inventory(path=file, jurisdiction=unit, dry_run=dry_run, rejects_path=rejects,
                                       channel=Channel.CLI, progress=progress, follow_up=not skip_follow_up)
-        except FileRefused as exc:
+        except InventoryFileRefused as exc:
             raise CommandError(str(exc)) from None
         finally:
             if bar is not None:

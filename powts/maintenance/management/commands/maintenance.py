@@ -178,7 +178,7 @@ class Command(BaseCommand):
     def do_reports(self, action, file, jurisdiction, json: bool, **o):
         import json as _json
 
-        from powts.maintenance.csv_upload import FileRefused, upload_reports
+        from powts.maintenance.csv_upload import ReportFileRefused, upload_reports
 
         unit = _unit(jurisdiction)
         try:
@@ -187,7 +187,7 @@ class Command(BaseCommand):
             raise CommandError(f"{file}: {exc.strerror}") from None
         try:
             result = upload_reports(jurisdiction=unit, data=data, channel=Channel.CLI)
-        except FileRefused as exc:
+        except ReportFileRefused as exc:
             raise CommandError(f"{file}: {exc}") from None
         if json:
             self.stdout.write(_json.dumps(result.as_dict()))

@@ -31,7 +31,8 @@ class Command(BaseCommand):
         from django.utils import timezone
 
         from powts.jurisdictions.models import Jurisdiction
-        from powts.permits import demo, services, services_enforcement
+        from powts.permits import demo, services
+        from powts.permits.services import enforcement
 
         day = _day(today) if today else timezone.localdate()
         unit = None
@@ -44,7 +45,7 @@ class Command(BaseCommand):
                 expired = services.permits_expire(today=day, jurisdiction=unit)
                 self.stdout.write(f"{len(expired)} permit(s) expired" + (": " + ", ".join(p.number for p in expired) if expired else ""))
             elif action == "orders-overdue":
-                self.stdout.write(f"{services_enforcement.correction_orders_mark_overdue(today=day)} order(s) now overdue")
+                self.stdout.write(f"{enforcement.correction_orders_mark_overdue(today=day)} order(s) now overdue")
             else:
                 if unit is None:
                     raise CommandError("--jurisdiction is required")

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('jurisdictions', '0001_initial'),
-        ('maintenance', '0004_schedule_due_extended_from'),
+        ('maintenance', '0006_report_abandonment'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('inventory', '0004_installed_on_precision'),
+        ('inventory', '0006_installed_on_precision'),
         ('jurisdictions', '0001_initial'),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('inventory', '0003_import_follow_up_pending'),
+        ('inventory', '0004_version_for_edit_checks'),
     ]
 
     operations = [

@@ -14,7 +14,7 @@ from powts.core import fields
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Clearance, EmergencyWork, Permit, SoilEvaluation
-from powts.permits.services import refuse
+from powts.permits.services._common import checked, refuse
 
 
 def _section(jurisdiction, key: str) -> dict:
@@ -94,7 +94,7 @@ def soil_evaluation_file(*, jurisdiction, parcel, soil_tester, fieldwork_complet
     """A certified soil tester files the report; each rule's finding is stored with it."""
     if soil_tester is None or soil_tester.kind != "soil_tester":
         refuse("a soil and site evaluation is filed by a certified soil tester",
-               "Dane County Code s. 46.10(4)(a); Lincoln County Ch. 22 (draft), Soil and Site Evaluation (4)", "soil_tester")
+               rules.step_citation(jurisdiction.profile_slug, "soil_report_by_soil_tester"), "soil_tester")
     if filed_on < fieldwork_completed_on:
         refuse(f"filed_on {filed_on.isoformat()} is before the fieldwork was completed ({fieldwork_completed_on.isoformat()})",
                field="filed_on")
@@ -108,7 +108,7 @@ def soil_evaluation_file(*, jurisdiction, parcel, soil_tester, fieldwork_complet
                         findings=soil_findings(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
                                                filed_on=filed_on, areas=areas),
                         due_on=due_on, late_days=late_days)
-    ev.full_clean()
+    checked(ev)
     ev.save()
     late = f"; filed {late_days} day(s) late, due by {due_on.isoformat()} [{late_cite}]" if late_days else ""
     audit_create(ev, action=f"soil and site evaluation filed by {soil_tester.holder_name}{late}")
@@ -130,7 +130,7 @@ def soil_filing_lateness(jurisdiction, *, fieldwork_completed_on: dt.date, filed
 
 @transaction.atomic
 def soil_evaluation_verify(*, evaluation: SoilEvaluation, outcome: str, on: dt.date, note: str = "") -> SoilEvaluation:
-    """The county's verification outcome (Lincoln: issue, file, hold for clarification, deny)."""
+    """The county's verification outcome (one of the profile's soil.verification_outcomes)."""
     allowed, cite = _p(_section(evaluation.jurisdiction, "soil"), "verification_outcomes")
     allowed = allowed or [c.SoilVerification.ISSUE, c.SoilVerification.DENY]
     if outcome not in allowed:
@@ -200,8 +200,8 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
         modified, fcite = (flow_changes(jurisdiction, bedrooms_before=bedrooms_before, bedrooms_after=bedrooms_after,
                                         living_area_changed_pct=living_area_changed_pct)
                            if kind == c.ClearanceKind.FLOW_CHANGE else (True, ""))
-        # Remodelling "25% or more" needs the reconnection approval (46.14(3)(a)4.) even where the flow
-        # rule's "exceeds 25%" (46.14(4)(b)2.) is not met: the two thresholds differ at exactly 25%.
+        # Remodelling "at least" the reconnection threshold needs the reconnection approval even where the
+        # flow rule's "exceeds" is not met: the two thresholds can differ at exactly the same percentage.
         remodel, rcite = (remodel_needs_approval(jurisdiction, living_area_changed_pct=living_area_changed_pct)
                           if kind == c.ClearanceKind.FLOW_CHANGE else (False, ""))
         if kind == c.ClearanceKind.FLOW_CHANGE and not modified and not remodel:
@@ -224,13 +224,13 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
                    decided_on=requested_on if approved else None, permit=permit, documents=docs,
                    bedrooms_before=bedrooms_before, bedrooms_after=bedrooms_after,
                    living_area_changed_pct=living_area_changed_pct, findings=findings)
-    cl.full_clean()
+    checked(cl)
     cl.save()
     audit_create(cl, action=f"clearance {kind}: {'approved' if approved else 'not yet approved'}")
     return cl
 
 
-# -- emergency work (Dane s. 46.07(2)) ------------------------------------------------------
+# -- emergency work (the profile's `emergency` rule) ----------------------------------------
 
 @transaction.atomic
 def emergency_report(*, jurisdiction, parcel, plumber, work_started_on: dt.date, reported_on: dt.date,
@@ -251,7 +251,7 @@ def emergency_report(*, jurisdiction, parcel, plumber, work_started_on: dt.date,
     em = EmergencyWork(jurisdiction=jurisdiction, parcel=parcel, plumber=plumber, work_started_on=work_started_on,
                        reported_on=reported_on, report_due_on=report_due, application_due_on=app_due,
                        description=description, findings=findings)
-    em.full_clean()
+    checked(em)
     em.save()
     audit_create(em, action=f"emergency work reported; application due {app_due.isoformat()}")
     return em

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('maintenance', '0004_schedule_due_extended_from'),
+        ('maintenance', '0005_water_meter_help_text_without_county_name'),
     ]
 
     operations = [

@@ -14,86 +14,22 @@ from rest_framework.response import Response
 from powts.accounts.models import License
 from powts.inventory.models import Parcel, System
 from powts.jurisdictions.models import Jurisdiction
-from powts.permits import choices as c
 from powts.permits import policies, selectors
-from powts.permits import services_enforcement as enf
-from powts.permits import services_site as site
+from powts.permits.api.serializers import (
+    ClearanceSerializer,
+    DecideSerializer,
+    EmergencySerializer,
+    FailureSerializer,
+    OrderSerializer,
+    SoilSerializer,
+    VarianceSerializer,
+    VerifySerializer,
+    order_json,
+    soil_json,
+)
 from powts.permits.models import CorrectionOrder, SoilEvaluation, Variance
-
-
-class AreaSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    replacement = serializers.BooleanField(required=False, default=False)
-    below_grade_gravity = serializers.BooleanField(required=False, default=False)
-    pits = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    depth_below_infiltrative_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
-    suitable_soil_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
-    frozen_within_in = serializers.FloatField(required=False, allow_null=True, min_value=0)
-
-
-class SoilSerializer(serializers.Serializer):
-    jurisdiction = serializers.SlugField(required=False)
-    parcel_number = serializers.CharField(max_length=60)
-    soil_tester_license = serializers.CharField(required=False, max_length=40)
-    fieldwork_completed_on = serializers.DateField()
-    filed_on = serializers.DateField(required=False)
-    areas = AreaSerializer(many=True)
-
-
-class VerifySerializer(serializers.Serializer):
-    outcome = serializers.ChoiceField(choices=c.SoilVerification.choices)
-    on = serializers.DateField(required=False)
-    note = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class ClearanceSerializer(serializers.Serializer):
-    parcel_number = serializers.CharField(max_length=60)
-    kind = serializers.ChoiceField(choices=c.ClearanceKind.choices)
-    requested_on = serializers.DateField(required=False)
-    documents = serializers.ListField(child=serializers.CharField(max_length=40), required=False, default=list)
-    permit_number = serializers.CharField(required=False, max_length=30)
-    bedrooms_before = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    bedrooms_after = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-    living_area_changed_pct = serializers.DecimalField(required=False, allow_null=True, max_digits=5, decimal_places=1, min_value=0)
-
-
-class EmergencySerializer(serializers.Serializer):
-    parcel_number = serializers.CharField(max_length=60)
-    plumber_license = serializers.CharField(required=False, max_length=40)
-    work_started_on = serializers.DateField()
-    reported_on = serializers.DateField(required=False)
-    description = serializers.CharField()
-
-
-class FailureSerializer(serializers.Serializer):
-    system_id = serializers.CharField(max_length=60)
-    conditions = serializers.ListField(child=serializers.ChoiceField(choices=c.FailureCondition.choices))
-    on = serializers.DateField(required=False)
-    basis = serializers.ChoiceField(choices=["inspection", "order"])
-    inspector_license = serializers.CharField(required=False, max_length=40)
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class OrderSerializer(serializers.Serializer):
-    system_id = serializers.CharField(max_length=60)
-    on = serializers.DateField(required=False)
-    correct_by = serializers.DateField()
-    requirement = serializers.CharField()
-
-
-class VarianceSerializer(serializers.Serializer):
-    system_id = serializers.CharField(max_length=60)
-    standard = serializers.ChoiceField(choices=["siting", "design"])
-    on = serializers.DateField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class DecideSerializer(serializers.Serializer):
-    grant = serializers.BooleanField()
-    on = serializers.DateField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
-    threat_to_waters = serializers.BooleanField(required=False, default=False)
-
+from powts.permits.services import enforcement as enf
+from powts.permits.services import site
 
 LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}  # what the GETs answer (the schema said 201 only)
 
@@ -147,13 +83,6 @@ def _lic(number, field):
     return lic
 
 
-def soil_json(ev):
-    return {"id": ev.id, "parcel_number": ev.parcel.parcel_number, "soil_tester": ev.soil_tester.number,
-            "fieldwork_completed_on": ev.fieldwork_completed_on, "filed_on": ev.filed_on, "areas": ev.areas,
-            "findings": ev.findings, "complies": all(f["ok"] for f in ev.findings), "verification": ev.verification,
-            "verified_on": ev.verified_on, "verification_note": ev.verification_note,
-            "due_on": ev.due_on, "filed_late": ev.late_days > 0, "late_days": ev.late_days}
-
 
 @extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS})
 @extend_schema(methods=["POST"], request=SoilSerializer, responses={201: OpenApiTypes.OBJECT})
@@ -191,7 +120,7 @@ def soil_verify(request, pk):
 @extend_schema(responses=OpenApiTypes.OBJECT)
 @api_view(["GET"])
 def building_permit_gate(request, parcel_number):
-    """May a building permit for a new structure on this parcel issue? (Dane s. 46.14(2); Lincoln Sanitary Permits (6))"""
+    """May a building permit for a new structure on this parcel issue? (the profile's clearance rules)"""
     unit = _county(request.user, request.GET.get("jurisdiction"))
     if not policies.can_read_gate(request.user, unit.pk):
         raise PermissionDenied(f"Only {unit.name} staff may query its building-permit gate.")
@@ -221,7 +150,7 @@ def clearances(request):
 @extend_schema(request=EmergencySerializer, responses={201: OpenApiTypes.OBJECT})
 @api_view(["POST"])
 def emergency_work(request):
-    """Emergency work reported by the plumber (Dane s. 46.07(2)): the report and application due dates come back."""
+    """Emergency work reported by the plumber (the profile's emergency rule): the report and application due dates come back."""
     unit = _county(request.user, request.data.get("jurisdiction"))
     d = _valid(EmergencySerializer, request)
     plumber = _lic(d.get("plumber_license"), "plumber_license") or policies.plumber_license(request.user)
@@ -244,14 +173,9 @@ def failure_determinations(request):
     det = enf.failure_determine(system=_system(unit, d["system_id"]), conditions=d["conditions"],
                                 on=d.get("on") or timezone.localdate(), basis=d["basis"],
                                 inspector_license=_lic(d.get("inspector_license"), "inspector_license"), notes=d["notes"])
-    return Response({"id": det.id, "category": det.category, "conditions": det.conditions, "citation": enf.FAILURE_CITATION},
+    return Response({"id": det.id, "category": det.category, "conditions": det.conditions, "citation": enf.failure_citation(det.determined_on)},
                     status=201)
 
-
-def order_json(o):
-    return {"id": o.id, "system_id": o.system.system_id, "issued_on": o.issued_on, "correct_by": o.correct_by,
-            "requirement": o.requirement, "status": o.status, "citation": o.citation, "follow_ups": o.follow_ups,
-            "corrected_on": o.corrected_on}
 
 
 @extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS})

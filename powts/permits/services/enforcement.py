@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -12,12 +11,19 @@ from powts.core.news import publish
 from powts.kernel.dates import add_years
 from powts.permits import choices as c
 from powts.permits import rules
+from powts.permits.errors import PermitRefused
 from powts.permits.models import Complaint, CorrectionOrder, FailureDetermination, Variance
-from powts.permits.services import refuse
+from powts.permits.services._common import checked, refuse
 
-FAILURE_CITATION = "Wis. Stat. s. 145.01(4m)(a)-(e) (outside the texts: README reference facts) = s. 145.245(4)(a)-(e)"
-CATEGORY_CITATION = "Wis. Stat. s. 145.245(4m); README reference facts: category 1 = (a)-(c), 2 = (d), 3 = (e)"
 VARIANCE_CITATION = "Wis. Stat. s. 145.24(3)"
+
+
+def failure_citation(on: dt.date | None = None) -> str:
+    """Where the failure conditions and their categories are written, for the date (powts.law.failure reads it
+    from the cited parameter files)."""
+    from powts.law import failure
+
+    return failure.citation_on(on or dt.date.today())
 
 
 def failure_category(conditions, on: dt.date | None = None) -> int:
@@ -35,7 +41,7 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
     conds = sorted(set(conditions or []))
     bad = [x for x in conds if x not in c.FailureCondition.values]
     if not conds or bad:
-        refuse(f"conditions must be one or more of a-e (s. 145.01(4m)); got {conditions!r}", FAILURE_CITATION, "conditions")
+        refuse(f"conditions must be one or more of a-e; got {conditions!r}", failure_citation(on), "conditions")
     if basis not in ("inspection", "order"):
         refuse("basis is 'inspection' (by a certified inspector) or 'order' (an enforcement order)", field="basis")
     if basis == "inspection" and (inspector_license is None or inspector_license.kind not in ("powts_inspector",)):
@@ -44,9 +50,9 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
     det = FailureDetermination(jurisdiction=system.jurisdiction, system=system, conditions=conds,
                                category=failure_category(conds, on), determined_on=on, basis=basis,
                                inspector_license=inspector_license, notes=notes)
-    det.full_clean()
+    checked(det)
     det.save()
-    audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{FAILURE_CITATION}]")
+    audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{failure_citation(on)}]")
     publish("failure.determined", determination=det)  # the inventory marks the system failing
     for variance in Variance.objects.filter(system=system, status=c.VarianceStatus.GRANTED):
         variance_rescind(variance=variance, on=on, reason="the system became a failing system")
@@ -70,7 +76,7 @@ def correction_order_issue(*, system, on: dt.date, correct_by: dt.date, requirem
         refuse("state what must be done", field="requirement")
     order = CorrectionOrder(jurisdiction=system.jurisdiction, system=system, determination=determination, issued_on=on,
                             correct_by=correct_by, requirement=requirement, citation=cite)
-    order.full_clean()
+    checked(order)
     order.save()
     audit_create(order, action=f"correction order issued, correct by {correct_by.isoformat()}")
     return order
@@ -116,7 +122,7 @@ def variance_petition(*, system, standard: str, on: dt.date, reason: str = "") -
     if standard not in ("siting", "design"):
         refuse("a variance is to the siting or the design standards", "Wis. Stat. s. 145.24(1)", "standard")
     v = Variance(jurisdiction=system.jurisdiction, system=system, standard=standard, petitioned_on=on, reason=reason)
-    v.full_clean()
+    checked(v)
     v.save()
     audit_create(v, action=f"variance to the {standard} standards petitioned [Wis. Stat. s. 145.24(1)]")
     return v
@@ -218,9 +224,9 @@ def complaint_create(*, jurisdiction, service_code: str, description: str, addre
                      first_name=values["first_name"], last_name=values["last_name"], phone=values["phone"],
                      requested_at=now, updated_at=now)
     try:
-        comp.full_clean()
-    except ValidationError as exc:  # name the fields as the public sees them
-        raise ValidationError({"address_string" if k == "address" else k: v for k, v in exc.message_dict.items()})
+        checked(comp)
+    except PermitRefused as exc:  # name the fields as the public sees them
+        raise PermitRefused.several({"address_string" if k == "address" else k: v for k, v in exc.errors.items()}) from None
     comp.save()
     audit_create(comp, action=f"public complaint received ({values['service_code']})")
     publish("complaint.received", complaint=comp)  # linked to the system at its address, or queued for staff

@@ -8,7 +8,7 @@ from powts.inventory.migrations import _search_triggers
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('inventory', '0003_import_follow_up_pending'),
+        ('inventory', '0005_owner_letter_language'),
     ]
 
     operations = [
