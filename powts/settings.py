@@ -233,8 +233,8 @@ elif POWTS_QUEUE_URL:
 else:
     HUEY = {"huey_class": "huey.SqliteHuey", "name": "powts", "filename": str(DATA_DIR / "queue.sqlite3"), "immediate": False,
             "consumer": {"workers": 2, "worker_type": "thread"}}
-# Letters (one PDF per owner, a merged PDF per batch for the print shop): private files in the data directory.
-POWTS_LETTERS_DIR = DATA_DIR / "letters"
+# Letters (one PDF per owner, a merged PDF per batch for the print shop) are kept in MEDIA_ROOT/letters
+# (powts.maintenance.batches.letters_dir), with the other records a backup carries.
 
 LOGGING = {
     "version": 1,

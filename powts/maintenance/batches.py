@@ -31,7 +31,9 @@ def stalled(batch: NoticeBatch) -> bool:
 
 
 def letters_dir() -> Path:
-    return Path(settings.POWTS_LETTERS_DIR)
+    """Where letters are kept: MEDIA_ROOT/letters in the data directory (a backup carries them), read when
+    asked so it follows MEDIA_ROOT; a POWTS_LETTERS_DIR setting, if a deployment sets one, wins."""
+    return Path(getattr(settings, "POWTS_LETTERS_DIR", None) or Path(settings.MEDIA_ROOT) / "letters")
 
 
 @transaction.atomic

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from pathlib import Path
 
-from django.conf import settings
 from django.utils import timezone
 
 from powts.accounts.choices import LicenseKind
@@ -81,7 +79,9 @@ def load(jurisdiction, *, as_of: dt.date | None = None, seed: int = 1, reports: 
         owner_ids = list(Owner.objects.filter(jurisdiction=jurisdiction).order_by("pk").values_list("pk", flat=True)[:20000])
         Owner.objects.filter(pk__in=owner_ids[7::23]).update(language="es")
         Owner.objects.filter(pk__in=owner_ids[11::41]).update(language="hmn")
-        out = Path(settings.POWTS_LETTERS_DIR)
+        from powts.maintenance.batches import letters_dir
+
+        out = letters_dir()
         result = notices_send(jurisdiction=jurisdiction, as_of=today, output_dir=out, email=False, sync=False)
         summary["notices"] = result.total
     return summary

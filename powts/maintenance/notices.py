@@ -367,9 +367,7 @@ def _deliver(jurisdiction, sender: Sender, notices: list, output_dir: Path, batc
         progress("printing", total, total)
     result.owner_files = len(by_owner)
     result.merged_file = merged
-    if email:
-        _email(jurisdiction, sender, by_owner, result, progress)
-    sent = [n.pk for n in notices if n.emailed_at]
+    sent = _email(jurisdiction, sender, by_owner, result, progress) if email else []
     for start in range(0, len(sent), 5000):
         Notice.objects.filter(pk__in=sent[start:start + 5000]).update(emailed_at=timezone.now())
     for n in notices:
@@ -377,13 +375,15 @@ def _deliver(jurisdiction, sender: Sender, notices: list, output_dir: Path, batc
             Notice.objects.filter(pk=n.pk).update(email_error=n.email_error[:300])
 
 
-def _email(jurisdiction, sender: Sender, by_owner, result: BatchResult, progress=None) -> None:
-    """One message per owner with an e-mail address, the letter attached. An address refused (not an
-    address, or refused by the mail server) is recorded on that owner's notices and the batch goes on."""
+def _email(jurisdiction, sender: Sender, by_owner, result: BatchResult, progress=None) -> list[int]:
+    """One message per owner with an e-mail address, the letter attached; returns the notices e-mailed now.
+    An address refused (not an address, or refused by the mail server) is recorded on that owner's
+    notices and the batch goes on. Notices e-mailed by an earlier run of the batch are not e-mailed again."""
     wanted = [items for items in by_owner.values() if items[0].to_email and not items[0].emailed_at]
-    result.no_address = len(by_owner) - len(wanted)
+    result.no_address = sum(1 for items in by_owner.values() if not items[0].to_email)
+    sent: list[int] = []
     if not wanted:
-        return
+        return sent
     try:
         connection = get_connection()
         connection.open()
@@ -393,7 +393,7 @@ def _email(jurisdiction, sender: Sender, by_owner, result: BatchResult, progress
             for n in items:
                 n.email_error = f"mail server unavailable: {exc}"[:300]
             result.email_failed += 1
-        return
+        return sent
     try:
         for i, items in enumerate(wanted, 1):
             first = items[0]
@@ -421,8 +421,10 @@ def _email(jurisdiction, sender: Sender, by_owner, result: BatchResult, progress
             else:
                 for n in items:
                     n.emailed_at = timezone.now()
+                    sent.append(n.pk)
                 result.emailed += 1
             if progress and i % PROGRESS_EVERY == 0:
                 progress("e-mailing", i, len(wanted))
     finally:
         connection.close()
+    return sent

@@ -293,3 +293,17 @@ def test_a_batch_whose_process_died_is_started_again_after_half_an_hour(county, 
     again, queued = batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
     again.refresh_from_db()
     assert queued and again.pk == stuck.pk and again.status == BatchStatus.DONE and again.total == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_retried_batch_does_not_e_mail_again_nor_restamp_what_was_e_mailed(county, tmp_path, mailoutbox):
+    from powts.inventory.models import Owner
+    from powts.maintenance import notices as notices_module
+
+    Owner.objects.filter(name="Olive Owner").update(email="olive@example.org")
+    first = notices_send(jurisdiction=county, as_of=AS_OF, output_dir=tmp_path, batch="dane-retry")
+    stamped = Notice.objects.get(system__system_id="DA-1").emailed_at
+    assert first.emailed == 1 and stamped is not None
+    again = notices_module.notices_send(jurisdiction=county, as_of=AS_OF, output_dir=tmp_path, batch="dane-retry")
+    assert again.total == 2 and again.emailed == 0 and len(mailoutbox) == 1
+    assert Notice.objects.get(system__system_id="DA-1").emailed_at == stamped

@@ -107,16 +107,15 @@ class Command(BaseCommand):
                 out.write(f"  ... {len(rows) - 50:,} more (use --format csv or json for all)")
 
     def do_notices(self, action, jurisdiction, as_of, output, no_email, dry_run=False, **o):
-        from django.conf import settings
-
         from powts.core.refusals import Refused
+        from powts.maintenance.batches import letters_dir
         from powts.maintenance.notices import notices_send
 
         as_of = _date(as_of, "--as-of")
         unit = _unit(jurisdiction)
         if dry_run:
             return self.print_preview(unit, as_of)
-        output = output or Path(settings.POWTS_LETTERS_DIR)
+        output = output or letters_dir()
         if output.exists() and not output.is_dir():
             raise CommandError(f"--output {output} is a file, not a folder")
         try:
