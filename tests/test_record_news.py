@@ -95,7 +95,8 @@ def test_system_replaced_under_a_permit_finished_in_june_gets_no_due_notice_or_r
 
     old_system.refresh_from_db()
     assert old_system.status == "replaced"
-    new = System.objects.get(jurisdiction=dane, permit_number=permit.number, status="active")
+    assert old_system.permit_number == ""  # its own (none on file), not the replacing permit's written over it at issuance
+    new = System.objects.get(jurisdiction=dane, permit_number=permit.number)
     assert new.parcel_id == old_system.parcel_id and new.system_type == "conventional"
     assert new.installed_on == inspected  # the final inspection's date
     assert sorted(new.components.values_list("kind", flat=True)) == ["dispersal_cell", "septic_tank"]
@@ -355,3 +356,18 @@ def test_address_match_reads_abbreviations_both_ways(dane):
     assert [s.system_id for s in systems_at_address(jurisdiction=dane, address="1234 County Road K, Madison WI")] == ["DA-9"]
     assert systems_at_address(jurisdiction=dane, address="1234 County Road KK") == []
     assert systems_at_address(jurisdiction=dane, address="234 County Road K") == []
+
+
+def test_replaced_system_keeps_its_own_permit_number(dane, master):
+    """The replacing permit's issuance writes its number on the system it names; once replaced, that system
+    shows its own permit again and the new system carries the new one."""
+    old = system_create(jurisdiction=dane, system_id="DA-5", parcel_number="P-DA-5", system_type="conventional", owner_name="Al Owner",
+                        site_address="5 Elm Ave", installed_on=D(1998, 6, 1), permit_number="1998-0042")
+    permit = _permit(dane, master, parcel=old.parcel, system=old)
+    old.refresh_from_db()
+    assert old.permit_number == permit.number  # written at issuance (permits)
+    _pass_final_inspection(permit, D(2026, 5, 12))
+    services.permit_final_approve(permit=permit, on=D(2026, 6, 12))
+    old.refresh_from_db()
+    assert (old.status, old.permit_number) == ("replaced", "1998-0042")
+    assert System.objects.get(jurisdiction=dane, status="active").permit_number == permit.number

@@ -46,6 +46,22 @@ def _new_system_id(jurisdiction, permit_number: str) -> str:
     return candidate
 
 
+def _permit_number_before(system: System, permit_number: str) -> str | None:
+    """The system's permit number before `permit_number` was written over it (the replacing permit's
+    issuance names the system it replaces), from its audit history; None when it was not."""
+    from powts.audit.models import AuditEvent
+
+    if system.permit_number != permit_number:
+        return None
+    events = AuditEvent.objects.filter(content_type__app_label="inventory", content_type__model="system",
+                                       object_id=system.pk).order_by("-at", "-id").values_list("changes", flat=True)[:200]
+    for changes in events:
+        pair = (changes or {}).get("permit_number")
+        if isinstance(pair, list) and len(pair) == 2 and pair[1] == permit_number:
+            return pair[0] or ""
+    return None
+
+
 def _add_components(system: System, kinds: list[str], on: dt.date, action: str) -> None:
     have = set(system.components.filter(installed_on=on).values_list("kind", flat=True))
     for kind in kinds:
@@ -92,21 +108,26 @@ def system_install(*, installation: Installation, source=None) -> System:
     replaced = []
     if i.replaces is not None and i.replaces.pk != system.pk:
         replaced.append(system_retire(system=i.replaces, status=SystemStatus.REPLACED,
-                                      cause=f"{i.cause}; replaced by system {system.system_id}", source=source))
+                                      cause=f"{i.cause}; replaced by system {system.system_id}", source=source,
+                                      permit_number=_permit_number_before(i.replaces, i.permit_number)))
     publish("system.installed", system=system, replaced=replaced, source=source, cause=i.cause)
     return system
 
 
 @transaction.atomic
-def system_retire(*, system: System, status: str, cause: str, source=None) -> System:
-    """A system no longer in use: replaced or abandoned. Its maintenance cycle ends (the news says so)."""
+def system_retire(*, system: System, status: str, cause: str, source=None, permit_number: str | None = None) -> System:
+    """A system no longer in use: replaced or abandoned. Its maintenance cycle ends (the news says so).
+    `permit_number`: the system's own permit number again, where the replacing permit's was written over it."""
     if status not in RETIRED_STATUSES:
         raise Refused(f"status {status!r} does not retire a system", field="status")
     given, system = system, System.objects.select_for_update().select_related("parcel", "jurisdiction").get(pk=system.pk)
-    if system.status != status:
-        before = snapshot(system, ["status"])
+    restore = permit_number is not None and permit_number != system.permit_number
+    if system.status != status or restore:
+        before = snapshot(system, ["status", "permit_number"])
         system.status = given.status = status
-        system.save(update_fields=["status"])
+        if restore:
+            system.permit_number = given.permit_number = permit_number
+        system.save(update_fields=["status", "permit_number"])
         audit_update(system, before=before, action=f"{SystemStatus(status).label.lower()}: {cause}")
     publish("system.retired", system=system, source=source, cause=cause)
     return system
