@@ -14,7 +14,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from django.core.exceptions import ValidationError
+from powts.maintenance.errors import MaintenanceRefused
 from django.utils import timezone
 
 from powts.accounts.services import license_create
@@ -250,18 +250,18 @@ def test_lincoln_abandonment_retires_the_system_and_charges_no_fee(lincoln, make
                                         ({"gallons_pumped": ""}, "gallons_pumped")])
 def test_an_incomplete_final_report_is_refused_and_changes_nothing(dane, old_system, pumper, bad, field):
     """Dane s. 46.11(5)2.: the report verifies the contents were removed and how the tank was abandoned."""
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         _abandon(dane, pumper.user, **bad)
-    assert field in exc.value.message_dict and "46.11(5)2." in exc.value.message_dict[field][0]
+    assert field in exc.value.errors and "46.11(5)2." in exc.value.errors[field][0]
     old_system.refresh_from_db()
     assert old_system.status == "active" and not Report.objects.exists() and not Invoice.objects.exists()
 
 
 def test_abandonment_of_a_system_already_retired_is_refused(dane, old_system, pumper):
     _abandon(dane, pumper.user)
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(MaintenanceRefused) as exc:
         _abandon(dane, pumper.user, work_date="2026-05-02")
-    assert "already abandoned" in exc.value.message_dict["system_id"][0]
+    assert "already abandoned" in exc.value.errors["system_id"][0]
     assert Invoice.objects.filter(fee_code="abandonment").count() == 1
 
 

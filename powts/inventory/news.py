@@ -51,7 +51,7 @@ def _components(permit, system_type: str) -> list[str]:
 
 def _installed_on(permit, on):
     """The day the system passed its last inspection (the final inspection), else the approval day:
-    no system is used before its inspection is accepted (Dane County Code s. 46.11(4))."""
+    no system is used before its inspection is accepted (the county's final-inspection rule, cited in its profile)."""
     days = [d for d in permit.inspections.filter(result="passed").values_list("inspected_on", flat=True) if d and d <= on]
     return max(days) if days else on
 

@@ -199,7 +199,7 @@ def read_yaml(path: Path) -> Any:
 def for_the_public(citation: str) -> str:
     """The citation as a letter or page shows it: the sections alone, without the remarks a profile
     keeps beside them for staff and auditors ("SPS 383.255 (reminder timing not in texts)" ->
-    "SPS 383.255"). A remark is a parenthesis that follows a space; "s. 46.11(5)1." keeps its own."""
+    "SPS 383.255"). A remark is a parenthesis that follows a space; "SPS 383.54(4)(a)1." keeps its own."""
     out, depth, i = [], 0, 0
     text = str(citation or "")
     while i < len(text):

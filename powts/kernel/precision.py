@@ -2,8 +2,8 @@
 
 Such a date is stored as the LAST day of its period (capped at today for the current period) with its
 precision beside it. Why the last day: the maintenance texts count from the installation (Wis. Stat.
-s. 145.20(5)(b): at least once every 3 years; SPS 383.54(4) and Lincoln County Ch. 22 (draft), SEPTIC
-TANK MAINTENANCE PROGRAM (1): "within 3 years of the date of installation"). When only the year is
+s. 145.20(5)(b): at least once every 3 years; SPS 383.54(4); the county ordinances'
+maintenance programs count "within 3 years of the date of installation"). When only the year is
 known, the end of that year is the latest day the installation can have been, so the due date counted
 from it is the only one the owner is surely past when a notice says so; an earlier day could tell an
 owner they are late when they are not. Checks that need the earliest possible day (a service before

@@ -9,7 +9,7 @@ class ReportKind(models.TextChoices):
 
 
 class AbandonmentMethod(models.TextChoices):
-    """How the tank was abandoned (Dane County Code s. 46.11(5)2.; SPS 383)."""
+    """How the tank was abandoned (SPS 383 and the county's abandonment rule, cited in its profile)."""
 
     CRUSHED_FILLED = "crushed_filled", "Tank crushed and filled"
     REMOVED = "removed", "Tank removed"

@@ -102,7 +102,7 @@ def fit(text: str, font: str, size: float, width: float) -> str:
 
 
 def one_stop(text: str) -> str:
-    """A sentence ending in a citation that ends in its own period ("s. 46.11(5)1.") ends once."""
+    """A sentence ending in a citation that ends in its own period ("SPS 383.54(4)(a)1.") ends once."""
     return text[:-1] if text.endswith("..") else text
 
 

@@ -19,7 +19,7 @@ def on_system_installed(*, system, replaced, source, cause) -> None:
 
 
 def on_abandonment_reported(*, report) -> None:
-    """The final report's fee, where the county's profile charges one (Dane County Code s. 46.11(5)2.)."""
+    """The final report's fee, where the county's profile charges one (cited in its maintenance.yaml)."""
     from powts.maintenance.profile import maintenance_profile
     from powts.permits.services import invoice_raise
 

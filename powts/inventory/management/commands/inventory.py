@@ -18,10 +18,10 @@ class Command(BaseCommand):
         centroids = sub.add_parser("centroids", help="Parcel centroid files.")
         centroids.add_argument("action", choices=["load"])
         centroids.add_argument("file", help="CSV or GeoJSON: parcel number, latitude, longitude.")
-        centroids.add_argument("--county", required=True, help="County profile slug, e.g. dane.")
+        centroids.add_argument("--county", required=True, help="County profile slug (its folder under the profiles).")
         centroids.add_argument("--json", action="store_true", help="Print one JSON object with the counts and rejects.")
         cells = sub.add_parser("map-cells", help="Count the map's clusters again.")
-        cells.add_argument("--county", required=True, help="County profile slug, e.g. dane.")
+        cells.add_argument("--county", required=True, help="County profile slug (its folder under the profiles).")
 
     def handle(self, *args, what, county, **options):
         from pathlib import Path
