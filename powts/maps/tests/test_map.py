@@ -57,7 +57,7 @@ def geo(client, bbox=WORLD, **params):
 
 def test_points_at_a_close_zoom_coloured_by_standing_and_linking_to_the_system(api, county):
     response = geo(api, bbox="-89.41,42.99,-89.39,43.01", zoom=16)
-    assert response.status_code == 200 and response["Content-Type"] == "application/geo+json"
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
     body = response.json()
     assert body["properties"]["kind"] == "points"
     got = {f["properties"]["label"]: f["properties"]["standing"] for f in body["features"]}
@@ -145,6 +145,7 @@ def test_a_client_asking_for_geojson_gets_it_errors_too(api, county):
     ok = api.get("/api/map/systems.geojson?bbox=-180,-90,180,90&zoom=5", HTTP_ACCEPT="application/geo+json")
     bad = api.get("/api/map/systems.geojson?bbox=x", HTTP_ACCEPT="application/geo+json")
     assert ok.status_code == 200 and bad.status_code == 400 and "bbox" in bad.json()["errors"]
+    assert ok["Content-Type"] == "application/json"
 
 
 def test_a_bad_filter_is_a_400_naming_it(api, county):
