@@ -20,19 +20,17 @@ BBOX = OpenApiParameter("bbox", str, required=True, description="minlon,minlat,m
 ZOOM = OpenApiParameter("zoom", int, description="The map's zoom (0-22); without it, taken from the box's width")
 
 
-def _geojson(body: dict) -> HttpResponse:
-    return HttpResponse(orjson.dumps(body), content_type="application/geo+json")
-
-
-class GeoJSONRenderer(JSONRenderer):
-    """So a client asking for application/geo+json (RFC 7946) is answered, errors included, not refused (406)."""
-
-    media_type = "application/geo+json"
-    format = "geojson"
+def _geojson(request, body: dict) -> HttpResponse:
+    """GeoJSON, as application/json (the documented type)."""
+    return HttpResponse(orjson.dumps(body), content_type="application/json")
 
 
 class _MapView(APIView):
-    renderer_classes = [JSONRenderer, GeoJSONRenderer]
+    renderer_classes = [JSONRenderer]
+
+    def perform_content_negotiation(self, request, force=False):
+        # A client asking for application/geo+json (RFC 7946) gets the same JSON body, never a 406.
+        return super().perform_content_negotiation(request, force=True)
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         if not policies.can_view_map(request.user):
@@ -46,7 +44,7 @@ class SystemsGeoJSON(_MapView):
     def get(self, request, format=None):
         bbox = selectors.parse_bbox(request.GET.get("bbox"))
         zoom = selectors.parse_zoom(request.GET.get("zoom"), bbox)
-        return _geojson(selectors.systems(user=request.user, params=request.GET, bbox=bbox, zoom=zoom,
+        return _geojson(request, selectors.systems(user=request.user, params=request.GET, bbox=bbox, zoom=zoom,
                                           as_of=timezone.localdate()))
 
 
@@ -55,7 +53,7 @@ class PermitsGeoJSON(_MapView):
 
     @extend_schema(parameters=[BBOX], responses={200: OpenApiTypes.OBJECT})
     def get(self, request, format=None):
-        return _geojson(selectors.permits(user=request.user, bbox=selectors.parse_bbox(request.GET.get("bbox"))))
+        return _geojson(request, selectors.permits(user=request.user, bbox=selectors.parse_bbox(request.GET.get("bbox"))))
 
 
 class ComplaintsGeoJSON(_MapView):
@@ -63,4 +61,4 @@ class ComplaintsGeoJSON(_MapView):
 
     @extend_schema(parameters=[BBOX], responses={200: OpenApiTypes.OBJECT})
     def get(self, request, format=None):
-        return _geojson(selectors.complaints(user=request.user, bbox=selectors.parse_bbox(request.GET.get("bbox"))))
+        return _geojson(request, selectors.complaints(user=request.user, bbox=selectors.parse_bbox(request.GET.get("bbox"))))

@@ -125,13 +125,13 @@ def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict
     in_box = _in_box(qs, bbox)
     # The counted cells over the box hold at least the systems in it: when they hold far more than the cap,
     # the points query would only be thrown away, so it is not run.
-    if zoom >= grid.POINT_ZOOM and (live or (_counted_in_box(user=user, params=params, bbox=bbox, facet=facet) or 0) <= 2 * grid.POINT_CAP):
+    if zoom >= grid.POINT_ZOOM and (live or (_counted_in_box(user=user, params=params, bbox=bbox) or 0) <= 2 * grid.POINT_CAP):
         rows = list(in_box.annotate(standing=standing(as_of)).order_by().values_list(
             "pk", "system_id", "parcel__latitude", "parcel__longitude", "parcel__site_address", "standing")[:grid.POINT_CAP + 1])
         if len(rows) <= grid.POINT_CAP:
             return _collection([_point(*r) for r in rows], kind="points", zoom=zoom)
     level = min(zoom, grid.MAX_CLUSTER_ZOOM)
-    if not live:
+    if not live and (facet == "" or level <= grid.FACET_MAX_ZOOM):
         counted = _counted_cells(user=user, params=params, bbox=bbox, level=level, facet=facet)
         if counted is not None:
             features, counted_on = counted
@@ -215,9 +215,9 @@ def extent(*, user) -> list[float] | None:
     return [float(found["x0"]), float(found["y0"]), float(found["x1"]), float(found["y1"])]
 
 
-def _counted_in_box(*, user, params, bbox: grid.BBox, facet: str) -> int | None:
-    """Systems in the finest counted cells that touch the box (an upper bound of those in it)."""
-    cells = _scoped_cells(user=user, params=params, level=grid.MAX_CLUSTER_ZOOM, facet=facet)
+def _counted_in_box(*, user, params, bbox: grid.BBox) -> int | None:
+    """Systems in the finest counted cells that touch the box: an upper bound of those in it, whatever the filter."""
+    cells = _scoped_cells(user=user, params=params, level=grid.MAX_CLUSTER_ZOOM, facet="")
     x0, y0, x1, y1 = bbox.cells(grid.MAX_CLUSTER_ZOOM)
     return cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).aggregate(n=Sum("systems"))["n"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count, F, FloatField, Q, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -22,39 +22,54 @@ from powts.maps.selectors import FACETS, STANDINGS, GridIndex, standing
 _COLUMNS = ("systems", "lat_sum", "lon_sum", *STANDINGS)
 
 
-@transaction.atomic
 def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
-    """Every zoom's cells for the county: the finest counted from the systems in SQL, each coarser one
-    from the cells below it (a cell at zoom z-1 is the 2x2 cells at zoom z)."""
+    """Every zoom's cells for the county: one read of its systems grouped by the finest cell (and type,
+    status, municipality), each coarser zoom summed from the one below (a cell at zoom z-1 is the 2x2
+    cells at zoom z). The read runs outside any transaction, so SQLite's write lock is held only for the
+    short delete-and-insert; the map reads the old cells until then."""
     as_of = as_of or timezone.localdate()
-    MapCell.objects.filter(jurisdiction=jurisdiction).delete()
     level = grid.MAX_CLUSTER_ZOOM
     size = grid.cell_size(level)
+    shift = level - grid.FACET_MAX_ZOOM
     located = (System.objects.filter(jurisdiction=jurisdiction, parcel__latitude__isnull=False, parcel__longitude__isnull=False)
                .annotate(standing=standing(as_of), cx=GridIndex(F("parcel__longitude"), 180, size),
                          cy=GridIndex(F("parcel__latitude"), 90, size)).order_by())
     sums = {"systems": Count("pk"), "lat_sum": Sum(Cast("parcel__latitude", FloatField())),
             "lon_sum": Sum(Cast("parcel__longitude", FloatField())), **{k: Count("pk", filter=Q(standing=k)) for k in STANDINGS}}
-    for name, column in (("", None), *FACETS.items()):
-        rows = located.values("cx", "cy", *([column] if column else [])).annotate(**sums)
-        MapCell.objects.bulk_create(
-            (MapCell(jurisdiction_id=jurisdiction.pk, level=level, computed_on=as_of,
-                     facet=f"{name}={r.pop(column)}" if column else "", **r) for r in rows.iterator()),
-            batch_size=2000)
-    table = MapCell._meta.db_table
-    totals = ", ".join(f"SUM({c})" for c in _COLUMNS)
-    with connection.cursor() as cursor:
-        for lower in range(level - 1, -1, -1):
-            cursor.execute(
-                f"INSERT INTO {table} (jurisdiction_id, level, facet, cx, cy, computed_on, {', '.join(_COLUMNS)}) "
-                f"SELECT jurisdiction_id, %s, facet, cx / 2, cy / 2, %s, {totals} FROM {table} "
-                "WHERE jurisdiction_id = %s AND level = %s GROUP BY jurisdiction_id, facet, cx / 2, cy / 2",
-                [lower, as_of, jurisdiction.pk, lower + 1])
-    counts = dict(MapCell.objects.filter(jurisdiction=jurisdiction, level=0, facet="").aggregate(systems=Sum("systems"), cells=Count("pk")))
-    summary = {"systems_on_map": counts["systems"] or 0, "as_of": as_of.isoformat()}
-    build_event(jurisdiction, action="map clusters counted", verb="update",
-                changes={"systems_on_map": [None, summary["systems_on_map"]], "as_of": [None, summary["as_of"]]}).save()
+    everything: dict[tuple, list] = {}  # ("", cx, cy) at the finest zoom
+    facets: dict[tuple, list] = {}  # (facet, cx, cy) at FACET_MAX_ZOOM: filtered maps closer than that are counted live
+    for r in located.values("cx", "cy", *FACETS.values()).annotate(**sums).iterator(chunk_size=10000):
+        values = [r[c] for c in _COLUMNS]
+        _add(everything, ("", r["cx"], r["cy"]), values)
+        for name, column in FACETS.items():
+            _add(facets, (f"{name}={r[column]}", r["cx"] >> shift, r["cy"] >> shift), values)
+    cells: list[MapCell] = []
+    while level >= 0:
+        if level == grid.FACET_MAX_ZOOM:
+            everything.update(facets)
+        cells.extend(MapCell(jurisdiction_id=jurisdiction.pk, level=level, facet=facet, cx=cx, cy=cy, computed_on=as_of,
+                             **dict(zip(_COLUMNS, values))) for (facet, cx, cy), values in everything.items())
+        coarser: dict[tuple, list] = {}
+        for (facet, cx, cy), values in everything.items():
+            _add(coarser, (facet, cx >> 1, cy >> 1), values)
+        everything, level = coarser, level - 1
+    with transaction.atomic():
+        MapCell.objects.filter(jurisdiction=jurisdiction).delete()
+        MapCell.objects.bulk_create(cells, batch_size=5000)
+        on_map = sum(c.systems for c in cells if c.level == 0 and c.facet == "")
+        summary = {"systems_on_map": on_map, "as_of": as_of.isoformat()}
+        build_event(jurisdiction, action="map clusters counted", verb="update",
+                    changes={"systems_on_map": [None, on_map], "as_of": [None, summary["as_of"]]}).save()
     return summary
+
+
+def _add(into: dict, key: tuple, values: list) -> None:
+    found = into.get(key)
+    if found is None:
+        into[key] = list(values)
+    else:
+        for i, v in enumerate(values):
+            found[i] += v
 
 
 def after_import(*, jurisdiction) -> dict:

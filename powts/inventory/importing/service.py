@@ -153,10 +153,11 @@ def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spoo
     comparer = ChunkWriter(jurisdiction=jurisdiction, action="", provided=set(table.headers))
     seen: dict[str, int] = {}
     chunk: list = []
-    samples = {"created": result.created_preview, "updated": result.updated_preview}
+    comparer.samples = {"created": result.created_preview, "updated": result.updated_preview}
+    comparer.lines = seen
 
     def flush():
-        to_write, outcome = comparer.compare(chunk, samples, seen)
+        to_write, outcome = comparer.compare(chunk)
         _count(result, outcome)
         if to_write:
             spool.add(to_write)

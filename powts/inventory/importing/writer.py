@@ -135,9 +135,14 @@ class ChunkWriter:
             out["extra"] = (stored["extra"], row.extra)
         return out
 
-    def compare(self, rows, samples: dict | None = None, lines: dict | None = None) -> tuple[list, dict]:
-        """Without writing: the rows that would create or change a system, and the counts write() would return.
-        `samples` ({"created": [...], "updated": [...]}) collects the first SAMPLE of each for the preview."""
+    # Set by the import's check phase: {"created": [...], "updated": [...]} collects the first SAMPLE rows of
+    # each for the preview; `lines` maps system_id -> line.
+    samples: dict | None = None
+    lines: dict | None = None
+
+    def compare(self, rows) -> tuple[list, dict]:
+        """Without writing: the rows that would create or change a system, and the counts write() would return."""
+        samples, lines = self.samples, self.lines
         if self.had_systems is None:
             self.had_systems = System.objects.filter(jurisdiction=self.jurisdiction).exists()
         # A county's first import has nothing to compare with (what another writer adds meanwhile is
