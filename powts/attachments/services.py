@@ -7,7 +7,6 @@ import os
 import unicodedata
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -57,6 +56,7 @@ def _file_recorded_document(*, permit, attachment: Attachment, by) -> None:
     said would be recorded, or a new one while the application is under review): staff's upload is the
     verification (the register of deeds' number and date); anyone else's waits for staff to verify it."""
     from powts.permits import policies as permit_policies
+    from powts.permits.errors import PermitRefused
     from powts.permits import services as permits
 
     doc = permit.documents.filter(kind="recorded_documents", recording_verified_on__isnull=True).order_by("id").first()
@@ -64,7 +64,7 @@ def _file_recorded_document(*, permit, attachment: Attachment, by) -> None:
         try:
             doc = permits.permit_add_document(permit=permit, kind="recorded_documents", title=attachment.original_name,
                                               recorded=True)
-        except ValidationError:  # past review no filing is added; the file keeps its number and date itself
+        except PermitRefused:  # past review no filing is added; the file keeps its number and date itself
             return
     if by is not None and permit_policies.can_decide(by, permit):
         permits.document_verify_recording(document=doc, recording_number=attachment.recording_number,

@@ -88,12 +88,15 @@ def report(request):
         if unit is None:
             form.add_error(None, "Choose the county.")
         else:
+            from powts.attachments.content import FileRefused
             from powts.attachments.services import report_with_photos
 
             try:  # the report and its photos together: a refused photo files nothing
                 result = report_with_photos(lambda: services.report_submit(
                     jurisdiction=unit, data=form.cleaned_data, filed_by=request.user, channel=Channel.WEB),
                     photos=request.FILES.getlist("photos"), by=request.user)
+            except FileRefused as exc:  # the report and its photos go together: say that neither was kept
+                form.add_error(None, f"Nothing was filed. {exc.message}")
             except Refused as exc:
                 add_to_form(form, exc)
             else:

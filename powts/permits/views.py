@@ -166,7 +166,7 @@ def complaint_new(request):
     the Open311 endpoint (powts.core.public_posts); a photo may come with it (powts.attachments)."""
     from django.conf import settings
 
-    from powts.attachments.content import megabytes
+    from powts.attachments.content import FileRefused, megabytes
     from powts.attachments.services import create_with_files
 
     errors, done, status, wait = [], None, 200, None
@@ -193,6 +193,8 @@ def complaint_new(request):
                     description=request.POST.get("description", ""), address=request.POST.get("address", ""),
                     email=request.POST.get("email", ""), first_name=request.POST.get("first_name", ""),
                     phone=request.POST.get("phone", "")), files=request.FILES.getlist("photo"), kind="photo", public=True)
+            except FileRefused as exc:  # the photo, named as the form names it
+                errors, status = [f"photo: {exc.message}"], 400
             except Refused as exc:  # a refused form is a 400 (a body with a photo is read before this)
                 errors, status = [refused_text(exc)], 400
     values = {} if too_big else request.POST
