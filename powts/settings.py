@@ -175,7 +175,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
-DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+DJANGO_TABLES2_TEMPLATE = "tables/uswds.html"  # USWDS look, aria-sort on the header cell, total, exports
 
 # Sections on the inventory's system page: (template, "module.function(system) -> context").
 POWTS_SYSTEM_PANELS = [

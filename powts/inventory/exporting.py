@@ -26,7 +26,7 @@ def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
     columns = [*KNOWN, *extra_keys]
     fields = ("id", "system_id", "parcel__parcel_number", "system_type", "parcel__owner__name", "parcel__site_address",
               "parcel__municipality", "parcel__owner__mailing_address", "installed_on", "last_serviced_on", "status",
-              "design_flow_gpd", "bedrooms", "parcel__latitude", "parcel__longitude", "permit_number", "extra")
+              "design_flow_gpd", "bedrooms", "parcel__latitude", "parcel__longitude", "permit_number", "parcel__site_zip", "extra")
     written = 0
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = spreadsheet.writer(handle)
@@ -49,10 +49,10 @@ def _write(writer, chunk, extra_keys) -> int:
                                .order_by("id").values_list("system_id", "capacity_gallons")):
         tanks.setdefault(system_id, gallons)
     for (pk, system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status, flow, beds, lat, lon,
-         permit, extra) in chunk:
+         permit, site_zip, extra) in chunk:
         writer.writerow([
             system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status,
-            tanks.get(pk), flow, beds, lat, lon, permit,
+            tanks.get(pk), flow, beds, lat, lon, permit, site_zip,
             *[extra.get(k, "") for k in extra_keys],
         ])
     return len(chunk)

@@ -100,7 +100,8 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
             parcel = Parcel(jurisdiction=system.jurisdiction, parcel_number=row.parcel_id)
             parcel.save()
             audit_create(parcel, action=action)
-    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude") if k in differences}
+    parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude", "site_zip")
+                     if k in differences}
     if parcel_fields:
         before = snapshot(parcel, list(parcel_fields))
         for k, v in parcel_fields.items():
@@ -129,7 +130,7 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
 @transaction.atomic
 def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_type: str, owner_name: str,
                   owner_mailing_address: str = "", site_address: str = "", municipality: str = "",
-                  action: str = "system added", **fields) -> System:
+                  site_zip: str = "", action: str = "system added", **fields) -> System:
     """A new system; its parcel and owner are found or created. Raises ValidationError naming the field."""
     from django.core.exceptions import ValidationError
 
@@ -139,7 +140,7 @@ def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_ty
     owner = owner_get_or_create(jurisdiction=jurisdiction, name=owner_name, mailing_address=owner_mailing_address, action=action)
     if parcel is None:
         parcel = Parcel(jurisdiction=jurisdiction, parcel_number=parcel_number, site_address=site_address,
-                        municipality=municipality, owner=owner)
+                        municipality=municipality, site_zip=site_zip, owner=owner)
         parcel.full_clean()
         parcel.save()
         Ownership.objects.create(parcel=parcel, owner=owner)

@@ -74,11 +74,20 @@ def standing_q(as_of: dt.date) -> dict[str, Q]:
     }
 
 
+FAILING_Q = Q(failure_reported=True) | Q(system__status="failing")
+
+
+def standing_systems(*, standing: str, as_of: dt.date):
+    """The ids of the systems in one of the dashboard's buckets on `as_of` (a subquery for the inventory list)."""
+    q = FAILING_Q if standing == "failing" else standing_q(as_of)[standing]
+    return Schedule.objects.filter(q).values("system_id")
+
+
 def dashboard_counts(*, jurisdiction, as_of: dt.date) -> dict:
     qs = Schedule.objects.filter(jurisdiction_id=jurisdiction.pk)
     buckets = standing_q(as_of)
     agg = {name: Count("pk", filter=q) for name, q in buckets.items()}
-    agg["failing"] = Count("pk", filter=Q(failure_reported=True) | Q(system__status="failing"))
+    agg["failing"] = Count("pk", filter=FAILING_Q)
     totals = qs.aggregate(**agg)
     by_type = list(qs.values("rule", "system__system_type").annotate(**agg).order_by("system__system_type"))
     by_municipality = list(qs.values("system__parcel__municipality").annotate(**agg).order_by("system__parcel__municipality"))

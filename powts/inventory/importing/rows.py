@@ -32,7 +32,7 @@ def max_lengths() -> dict[str, int]:
     from powts.inventory.models import Owner, Parcel, System
 
     where = {"system_id": System, "parcel_id": (Parcel, "parcel_number"), "owner_name": (Owner, "name"),
-             "site_address": Parcel, "municipality": Parcel, "permit_number": System}
+             "site_address": Parcel, "municipality": Parcel, "permit_number": System, "site_zip": Parcel}
     out = {}
     for column, target in where.items():
         model, name = target if isinstance(target, tuple) else (target, column)
@@ -63,6 +63,7 @@ class InventoryRow:
     longitude: Decimal | None = None
     permit_number: str = ""
     extra: dict = field(default_factory=dict)
+    site_zip: str = ""
 
 
 def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
@@ -116,5 +117,5 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
         system_id=cells["system_id"], parcel_id=cells["parcel_id"], system_type=system_type,
         owner_name=cells["owner_name"], site_address=cells["site_address"], municipality=cells["municipality"],
         owner_mailing_address=cells["owner_mailing_address"], status=status,
-        permit_number=cells["permit_number"], extra=extra, **parsed,
+        permit_number=cells["permit_number"], extra=extra, site_zip=cells["site_zip"], **parsed,
     )

@@ -19,7 +19,8 @@ from powts.inventory.services import owner_kind
 
 # file column -> (what it sets) for comparing a row with what is stored
 SYSTEM_FIELDS = ("system_type", "status", "installed_on", "last_serviced_on", "design_flow_gpd", "bedrooms", "permit_number")
-PARCEL_FIELDS = {"site_address": "site_address", "municipality": "municipality", "latitude": "latitude", "longitude": "longitude"}
+PARCEL_FIELDS = {"site_address": "site_address", "municipality": "municipality", "latitude": "latitude", "longitude": "longitude",
+                 "site_zip": "site_zip"}
 TANK_KINDS = (ComponentKind.SEPTIC_TANK, ComponentKind.HOLDING_TANK)
 def owner_key(name: str, mailing_address: str) -> bytes:
     return hashlib.blake2b(f"{name}\x1f{mailing_address}".encode(), digest_size=16).digest()
@@ -60,7 +61,7 @@ class ChunkWriter:
             s["system_id"]: s
             for s in System.objects.filter(jurisdiction=self.jurisdiction, system_id__in=[r.system_id for r in rows]).values(
                 "id", "system_id", *SYSTEM_FIELDS, "extra", "parcel_id", "parcel__parcel_number",
-                "parcel__site_address", "parcel__municipality", "parcel__latitude", "parcel__longitude",
+                "parcel__site_address", "parcel__municipality", "parcel__latitude", "parcel__longitude", "parcel__site_zip",
                 "parcel__owner__name", "parcel__owner__mailing_address",
             )
         }
@@ -173,15 +174,16 @@ class ChunkWriter:
         now = self.now
         for pid, oid_, (number, r) in zip(ids, own_ids, first.items()):
             owner_id = owners[(r.owner_name, r.owner_mailing_address)]
-            parcel_rows.append((pid, self.jurisdiction.pk, number, "", r.site_address, r.municipality, False, r.latitude, r.longitude, owner_id))
+            parcel_rows.append((pid, self.jurisdiction.pk, number, "", r.site_address, r.municipality, False, r.latitude, r.longitude,
+                                owner_id, r.site_zip))
             ownership_rows.append((oid_, pid, owner_id, None, None, now))
             found[number] = pid
             events.append(self._event(Parcel, pid, f"Parcel {number}", {
                 "parcel_number": number, "site_address": r.site_address, "municipality": r.municipality,
-                "latitude": r.latitude, "longitude": r.longitude, "owner": r.owner_name,
+                "latitude": r.latitude, "longitude": r.longitude, "owner": r.owner_name, "site_zip": r.site_zip,
             }))
         insert_rows(Parcel, ["id", "jurisdiction_id", "parcel_number", "legal_description", "site_address", "municipality",
-                             "sewered", "latitude", "longitude", "owner_id"], parcel_rows)
+                             "sewered", "latitude", "longitude", "owner_id", "site_zip"], parcel_rows)
         insert_rows(Ownership, ["id", "parcel_id", "owner_id", "started_on", "ended_on", "recorded_at"], ownership_rows)
         return found, prior_owner
 
