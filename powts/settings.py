@@ -101,6 +101,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "powts.core.menus.menu",  # the menu in base.html: only what the person may open
             ],
         },
     }

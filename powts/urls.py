@@ -16,6 +16,7 @@ urlpatterns = [
     path("inventory/", include("powts.inventory.urls")),
     path("maintenance/", include("powts.maintenance.urls")),
     path("permits/", include("powts.permits.urls")),
+    path("counties/", include("powts.jurisdictions.urls")),
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api_urls")),
@@ -30,3 +31,5 @@ urlpatterns = [
 # issue 8: errors under /api/ are JSON, whatever the view (an id that does not match the URL, say).
 handler404 = "powts.core.views.not_found"
 handler400 = "powts.core.views.bad_request"
+handler403 = "powts.core.views.permission_denied"
+handler500 = "powts.core.views.server_error"

@@ -83,3 +83,15 @@ def system_refusal(filed_by, profile, system) -> str | None:
         return None
     return (f"this county accepts reports only from contractors it assigned to the system "
             f"({profile.citations['contractors']})")
+
+
+def can_list_reports(user) -> bool:
+    """The filed reports list in the menu: staff, the contractors who file, the state's readers and DNR
+    (septage servicing); owners read their systems' reports on their property page."""
+    from powts.accounts.policies import is_dnr
+
+    return bool(user.is_authenticated and (can_file_reports(user) or reads_every_county(user) or is_dnr(user)))
+
+
+def is_owner(user) -> bool:
+    return bool(user.is_authenticated and user.role == Role.OWNER)

@@ -158,3 +158,18 @@ def system_maintenance(*, system: System) -> dict:
 def reports_visible(*, user):
     """Reports a user may see: staff their county's, auditors all, contractors their own, owners their systems'."""
     return Report.objects.restrict(user, "view").select_related("license", "system", "jurisdiction")
+
+
+def systems_by_address(*, user, query: str, limit: int = 10) -> list[dict]:
+    """Systems whose address (or id, or parcel number) matches, for a filer to pick the system id: the id,
+    site address, municipality and county only. Staff search their own county; contractors every
+    county that takes reports (the county is named on the form)."""
+    from powts.accounts.policies import staff_jurisdiction
+    from powts.inventory.search import search
+
+    systems = System.objects.all()
+    own = staff_jurisdiction(user)
+    if own is not None:
+        systems = systems.filter(jurisdiction=own)
+    return list(search(systems, query).order_by("system_id", "id")
+                .values("system_id", "parcel__site_address", "parcel__municipality", "jurisdiction__name")[:limit])
