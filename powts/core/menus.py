@@ -2,7 +2,8 @@
 
 Each entry is a page (URL name) and the policy that decides who may open it, named as a dotted path
 so that core imports no app; base.html shows the entries the signed-in person may open, in order.
-A person's home is the first page of their role's list in HOMES that they may open.
+A person's home is the first page of their role's list in HOMES that they may open. The API's
+documentation is for software people, linked from each person's account page (where API tokens are).
 """
 from __future__ import annotations
 
@@ -33,7 +34,6 @@ MENU: tuple[Entry, ...] = (
     Entry("Reports", "maintenance:reports", "powts.maintenance.policies.can_list_reports"),
     Entry("Permits", "permits:list", "powts.permits.policies.can_browse"),
     Entry("Soil and orders", "permits:site", "powts.permits.policies.can_open_site_work"),
-    Entry("API", "api-docs", "powts.core.menus.signed_in"),
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
 )
 
