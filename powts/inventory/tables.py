@@ -1,5 +1,7 @@
 """The inventory list as a table: labels (never stored codes), sortable only on indexed columns."""
 import django_tables2 as tables
+
+from powts.core.lists import DateColumn
 from django.utils.html import format_html
 
 from powts.inventory.models import System
@@ -15,7 +17,7 @@ class SystemTable(tables.Table):
     owner = tables.Column(accessor="parcel__owner__name", verbose_name="Owner", orderable=False)
     system_type = tables.Column(verbose_name="Type", orderable=False)
     status = tables.Column(verbose_name="Status", orderable=False)
-    installed_on = tables.DateColumn(format="Y-m-d", verbose_name="Installed", order_by=("installed_on", "id"))
+    installed_on = DateColumn(verbose_name="Installed", order_by=("installed_on", "id"))
 
     noun = "systems"
     caption = "Systems matching the search and filters"

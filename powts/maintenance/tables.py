@@ -1,6 +1,8 @@
 """Filed maintenance reports as a table: labels (kind, review), never stored codes."""
 import django_tables2 as tables
 
+from powts.core.lists import DateColumn
+
 from powts.maintenance.models import Report
 
 
@@ -8,8 +10,8 @@ class ReportTable(tables.Table):
     system_ref = tables.Column(verbose_name="System", orderable=False)
     location = tables.Column(verbose_name="Location", orderable=False)
     kind = tables.Column(verbose_name="Work", orderable=False)
-    work_date = tables.DateColumn(format="Y-m-d", verbose_name="Work date", order_by=("work_date", "id"))
-    filed_at = tables.DateTimeColumn(format="Y-m-d", verbose_name="Filed", order_by=("filed_at", "id"))
+    work_date = DateColumn(verbose_name="Work date", order_by=("work_date", "id"))
+    filed_at = DateColumn(verbose_name="Filed", order_by=("filed_at", "id"))
     licensee = tables.Column(accessor="license__holder_name", verbose_name="Licensee", orderable=False)
     license = tables.Column(accessor="license__number", verbose_name="License", orderable=False)
     gallons_pumped = tables.Column(verbose_name="Gallons pumped", orderable=False)

@@ -1,5 +1,7 @@
 """The permits list as a table: the status's label, never its stored code."""
 import django_tables2 as tables
+
+from powts.core.lists import DateColumn
 from django.utils.html import format_html
 
 from powts.permits.models import Permit
@@ -13,8 +15,8 @@ class PermitTable(tables.Table):
     parcel = tables.Column(accessor="parcel__parcel_number", verbose_name="Parcel", orderable=False)
     owner = tables.Column(accessor="owner__name", verbose_name="Owner", orderable=False)
     plumber = tables.Column(accessor="plumber__holder_name", verbose_name="Plumber", orderable=False)
-    filed_on = tables.DateColumn(format="Y-m-d", verbose_name="Filed", order_by=("filed_on", "id"))
-    expires_on = tables.DateColumn(format="Y-m-d", verbose_name="Expires", order_by=("expires_on", "id"))
+    filed_on = DateColumn(verbose_name="Filed", order_by=("filed_on", "id"))
+    expires_on = DateColumn(verbose_name="Expires", order_by=("expires_on", "id"))
 
     noun = "permits and applications"
     caption = "Sanitary permits and applications matching the search"

@@ -128,3 +128,36 @@ def test_export_of_permits_and_reports_lists(signed_in, dane):
     for path in ("/permits/?export=csv", "/maintenance/reports/?export=csv"):
         response = signed_in.get(path)
         assert response.status_code == 200 and _csv_rows(response)[0], path
+
+
+def test_page_cells_agree_with_django_tables2_cell_by_cell(rf, staff, dane, make_user):
+    """lists.page_cells renders a page in one pass; it must show what django-tables2's own cells show."""
+    from powts.inventory.tables import SystemTable
+    from powts.jurisdictions.models import Jurisdiction
+    from powts.jurisdictions.tables import CountyTable
+    from powts.maintenance.models import Report
+    from powts.maintenance.tables import ReportTable
+    from powts.permits.models import Permit
+    from powts.permits.tables import PermitTable
+    from powts.permits.tests.conftest import file_complete
+
+    from powts.accounts.services import license_create
+
+    master_license = license_create(kind="master_plumber", number="MP-1001", holder_name="Pete <i>Plumber</i>")
+    system_create(jurisdiction=dane, system_id="DA-1", parcel_number="P-1", system_type="holding_tank", owner_name="<b>Ann</b>",
+                  installed_on="1987-06-30", site_zip="53593")
+    system_create(jurisdiction=dane, system_id="DA-2", parcel_number="P-2", system_type="mound", owner_name="Bob", status="failing")
+    file_complete(dane, master_license)
+    from powts.maintenance import services
+
+    services.report_submit(jurisdiction=dane, filed_by=staff, data={"system_id": "DA-1", "kind": "pumping",
+                                                                    "work_date": "2026-01-05", "license_number": "MP-1001"})
+    request = rf.get("/")
+    request.user = staff
+    for table_class, rows, kw in ((SystemTable, System.objects.all(), {}), (PermitTable, Permit.objects.all(), {}),
+                                  (ReportTable, Report.objects.all(), {}),
+                                  (CountyTable, Jurisdiction.objects.all(), {"links": [("Systems", "inventory:system-list", "jurisdiction")]})):
+        table = lists.table_page(request, table_class, rows, **kw)
+        assert table.body, table_class
+        for cells, bound in zip(table.body, table.page.object_list):
+            assert [str(c) for _, c in cells] == [str(bound.get_cell(col.name)) for col in table.columns], table_class
