@@ -111,6 +111,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "powts.core.menus.menu",  # the menu in base.html: only what the person may open
             ],
         },
     }
@@ -186,7 +187,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
-DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+DJANGO_TABLES2_TEMPLATE = "tables/uswds.html"  # USWDS look, aria-sort on the header cell, total, exports
 
 # System-page panels, after-import hooks and demo loaders: each app registers its own in AppConfig.ready
 # (powts.core.registry).

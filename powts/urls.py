@@ -18,6 +18,7 @@ urlpatterns = [
     path("permits/", include("powts.permits.urls")),
     path("attachments/", include("powts.attachments.urls")),  # documents and photos on a record
     path("map/", include("powts.maps.urls")),
+    path("counties/", include("powts.jurisdictions.urls")),
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api.urls")),
@@ -34,3 +35,5 @@ urlpatterns = [
 # issue 8: errors under /api/ are JSON, whatever the view (an id that does not match the URL, say).
 handler404 = "powts.core.views.not_found"
 handler400 = "powts.core.views.bad_request"
+handler403 = "powts.core.views.permission_denied"
+handler500 = "powts.core.views.server_error"

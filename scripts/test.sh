@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
 .venv/bin/pip install --quiet -e '.[test]'
-if command -v npm >/dev/null && [ ! -d node_modules/@uswds ]; then
+if command -v npm >/dev/null && { [ ! -d node_modules/@uswds ] || [ ! -d node_modules/axe-core ]; }; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 export POWTS_DATA_DIR="${POWTS_DATA_DIR:-$(mktemp -d)}"

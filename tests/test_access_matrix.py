@@ -118,7 +118,8 @@ ADMIN = Case(note="Django admin: superusers only; every test role is sent to the
 
 TABLE: dict[str, Case | list[Case]] = {
     # -- core
-    "home": Case(note="redirects to the inventory; shows nothing itself"),
+    "home": Case(note="redirects to the person's own home (powts.core.menus.HOMES); shows nothing itself"),
+    "jurisdictions:list": Case(read=frozenset({AU, DS, DN}), note="the state roles' home: the counties they read"),
     "healthz": Case(read=EVERYONE),
     "login": Case(read=EVERYONE, write=EVERYONE, body=lambda w: {"username": "nobody", "password": "wrong-password"}),
     "logout": Case(write=EVERYONE),
@@ -162,6 +163,9 @@ TABLE: dict[str, Case | list[Case]] = {
     "maintenance:upload": Case(read=STAFF | {PL, PU}, write=REPORT_FILERS,
                                body=lambda w: {"jurisdiction": "dane", "file": _csv(REPORT_CSV)}),
     "maintenance:mine": Case(read=SIGNED_IN),
+    "maintenance:reports": Case(read=SIGNED_IN, note="each sees only the reports they may read (Report.restrict)"),
+    "maintenance:system-lookup": Case(read=STAFF | {PL, PU}, query="?address=main",
+                                      note="system ids and site addresses for a filer, never owners"),
     "maintenance:failure-reviewed": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.failure_report.pk}, a_object=True,
                                          body=lambda w: {"note": "called the owner"}),
     "maintenance:match": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.pending_report.pk}, a_object=True,

@@ -46,6 +46,8 @@ def test_sign_in_search_and_open_a_system(live_server, county, browser, tmp_path
     page.get_by_label("User name").fill("sam")
     page.get_by_label("Password").fill("a-long-test-password")
     page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home (issue 10)
+    page.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Inventory").click()
     page.get_by_role("heading", name="Inventory of systems").wait_for()
 
     page.get_by_label("Search").fill("schultz")

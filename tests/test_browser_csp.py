@@ -38,6 +38,8 @@ def test_pages_work_under_the_policy_without_violations(live_server, county, bro
     page.get_by_label("User name").fill("sam")
     page.get_by_label("Password").fill("a-long-test-password")
     page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home (issue 10)
+    page.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Inventory").click()
     page.get_by_role("heading", name="Inventory of systems").wait_for()
 
     # htmx search: the results change in place (no page load: the marker set on the window survives)

@@ -28,7 +28,8 @@ def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
     fields = ("id", "system_id", "parcel__parcel_number", "system_type", "parcel__owner__name", "parcel__site_address",
               "parcel__municipality", "parcel__owner__mailing_address", "installed_on", "last_serviced_on", "status",
               "design_flow_gpd", "bedrooms", "parcel__latitude", "parcel__longitude", "permit_number", "extra",
-              "installed_on_precision", "parcel__legal_description", "parcel__sewered", "parcel__owner__language")
+              "installed_on_precision", "parcel__legal_description", "parcel__sewered", "parcel__owner__language",
+              "parcel__site_zip")
     written = 0
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = spreadsheet.writer(handle)
@@ -51,11 +52,11 @@ def _write(writer, chunk, extra_keys) -> int:
                                .order_by("id").values_list("system_id", "capacity_gallons")):
         tanks.setdefault(system_id, gallons)
     for (pk, system_id, parcel, stype, owner, address, town, mailing, installed, serviced, status, flow, beds, lat, lon,
-         permit, extra, precision, legal, sewered, language) in chunk:
+         permit, extra, precision, legal, sewered, language, site_zip) in chunk:
         writer.writerow([
             # a year or month only is written as such ("1987"), which the import reads back the same
             system_id, parcel, stype, owner, address, town, mailing, display(installed, precision, style="iso"), serviced, status,
-            tanks.get(pk), flow, beds, lat, lon, permit, legal, "yes" if sewered else "no", language,
+            tanks.get(pk), flow, beds, lat, lon, permit, legal, "yes" if sewered else "no", language, site_zip,
             *[extra.get(k, "") for k in extra_keys],
         ])
     return len(chunk)

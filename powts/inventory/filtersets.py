@@ -1,16 +1,37 @@
 """One FilterSet serves the web list and the API (NetBox's pattern)."""
+import datetime as dt
+
 import django_filters
 from django import forms
+from django.utils import timezone
 
 from powts.inventory.choices import SystemStatus, SystemType
 from powts.inventory.models import System
 from powts.inventory.search import search
+
+# The maintenance dashboard's buckets, so each of its cards and chart segments opens this list.
+STANDINGS = [("current", "Current"), ("due_soon", "Due soon"), ("overdue", "Overdue"), ("delinquent", "Delinquent"),
+             ("failing", "Failing"), ("needs_data", "Needs data")]
 
 
 class YearFilter(django_filters.NumberFilter):
     """A whole year the database can take: year 0 or 1e20 is a 400 naming the filter, not a 500."""
 
     field_class = forms.IntegerField
+
+
+class BoundedDateField(forms.DateField):
+    """A date from 1900 to 2199 (what the dashboard's "as of" accepts)."""
+
+    def clean(self, value):
+        value = super().clean(value)
+        if value is not None and not dt.date(1900, 1, 1) <= value <= dt.date(2199, 12, 31):
+            raise forms.ValidationError("Enter a date from 1900-01-01 to 2199-12-31.")
+        return value
+
+
+class BoundedDateFilter(django_filters.DateFilter):
+    field_class = BoundedDateField
 
 
 class SystemFilterSet(django_filters.FilterSet):
@@ -24,10 +45,24 @@ class SystemFilterSet(django_filters.FilterSet):
     installed_before = django_filters.DateFilter(field_name="installed_on", lookup_expr="lt", label="Installed before")
     installed_after = django_filters.DateFilter(field_name="installed_on", lookup_expr="gte", label="Installed on or after")
     jurisdiction = django_filters.CharFilter(field_name="jurisdiction__slug", label="Jurisdiction (slug)")
+    standing = django_filters.ChoiceFilter(choices=STANDINGS, method="filter_standing", label="Maintenance standing")
+    as_of = BoundedDateFilter(method="filter_nothing", label="Standing as of")
 
     class Meta:
         model = System
-        fields = ["q", "system_type", "status", "municipality", "installed_year", "installed_before", "installed_after", "jurisdiction"]
+        fields = ["q", "system_type", "status", "municipality", "installed_year", "installed_before", "installed_after",
+                  "jurisdiction", "standing", "as_of"]
 
     def filter_q(self, queryset, name, value):
         return search(queryset, value)
+
+    def filter_nothing(self, queryset, name, value):
+        return queryset  # read by filter_standing
+
+    def filter_standing(self, queryset, name, value):
+        # The maintenance app owns the buckets' definition (its dashboard counts them); imported here,
+        # when used, because the maintenance app builds on the inventory and not the other way round.
+        from powts.maintenance.selectors import standing_systems
+
+        as_of = self.form.cleaned_data.get("as_of") or timezone.localdate()
+        return queryset.filter(pk__in=standing_systems(standing=value, as_of=as_of))

@@ -13,6 +13,8 @@ class Parcel(models.Model):
     legal_description = models.TextField(blank=True)
     site_address = models.CharField(max_length=200, blank=True)
     municipality = models.CharField(max_length=100, blank=True, db_index=True)
+    site_zip = models.CharField("site ZIP code", max_length=10, blank=True, default="", db_default="",
+                                help_text="The site address's ZIP code (BLDS OriginalZip).")
     sewered = models.BooleanField(default=False, help_text="Served by a public sewer.")
     latitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)

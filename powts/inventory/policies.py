@@ -37,3 +37,12 @@ def may_use_upload(user, meta: dict) -> bool:
 def can_assign(user, system) -> bool:
     """County staff assign their county's systems to contractors."""
     return is_county_staff_of(user, system.jurisdiction_id)
+
+
+def can_browse(user) -> bool:
+    """The inventory list in the menu: county staff, the state's readers and DNR (owners have their
+    property page; contractors reach a system from their own work)."""
+    from powts.accounts.policies import is_dnr, reads_every_county
+
+    return bool(user.is_authenticated and (user.is_superuser or is_county_staff(user) or reads_every_county(user)
+                                           or is_dnr(user)))

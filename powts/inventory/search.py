@@ -7,13 +7,35 @@ Both match any piece of three characters or more; shorter queries match the star
 from __future__ import annotations
 
 import contextlib
+import re
 
 from django.db import connection
 from django.db.models import Q, QuerySet
 
 
+# Separators people type (or leave out) inside a parcel number: "0810-123-4567-0", "0810 123 4567 0", "081012345670".
+_SEPARATORS = re.compile(r"[\s\-./]+")
+_PARCEL_LIKE = re.compile(r"^[\d\s\-./]*\d[\d\s\-./]*$")
+
+
+def compact(text: str) -> str:
+    """A parcel number without its separators, lower-cased: how it is indexed and searched a second time."""
+    return _SEPARATORS.sub("", text).lower()
+
+
 def search_text_for(system_id: str, parcel_number: str, site_address: str, municipality: str, owner_name: str) -> str:
-    return " | ".join(p for p in (system_id, parcel_number, site_address, municipality, owner_name) if p).lower()
+    text = " | ".join(p for p in (system_id, parcel_number, site_address, municipality, owner_name) if p).lower()
+    bare = compact(parcel_number or "")
+    # The parcel number once more without dashes or spaces, so "081012345670" finds "0810-123-4567-0" and back.
+    return f"{text} | {bare}" if bare and bare != (parcel_number or "").lower() else text
+
+
+def _normalise(query: str) -> str:
+    """A query of digits and separators only is a parcel number: searched without its separators; in a
+    longer query, a word of digits joined by dashes or dots ("0810-123") is too."""
+    if _PARCEL_LIKE.match(query.strip()) and len(compact(query)) >= 3:
+        return compact(query)
+    return " ".join(compact(w) if _PARCEL_LIKE.match(w) and len(compact(w)) >= 3 else w for w in query.split())
 
 
 def _terms(query: str) -> list[str]:
@@ -36,6 +58,7 @@ def _terms(query: str) -> list[str]:
 def search(queryset: QuerySet, query: str) -> QuerySet:
     if not query.strip():
         return queryset
+    query = _normalise(query)
     terms = _terms(query)
     if not terms:
         # Too short for a trigram: match the start of a system id or parcel number (both indexed).

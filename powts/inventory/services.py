@@ -125,7 +125,7 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
             parcel.save()
             audit_create(parcel, action=action)
     parcel_fields = {k: getattr(row, k) for k in ("site_address", "municipality", "latitude", "longitude", "legal_description",
-                                                  "sewered") if k in differences}
+                                                  "sewered", "site_zip") if k in differences}
     if parcel_fields:
         before = snapshot(parcel, list(parcel_fields))
         for k, v in parcel_fields.items():
@@ -161,7 +161,7 @@ def system_apply_import_row(*, system_id: int, row, differences: dict, action: s
 @transaction.atomic
 def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_type: str, owner_name: str,
                   owner_mailing_address: str = "", site_address: str = "", municipality: str = "",
-                  action: str = "system added", **fields) -> System:
+                  site_zip: str = "", action: str = "system added", **fields) -> System:
     """A new system; its parcel and owner are found or created. Raises InventoryRefused naming the field."""
     if System.objects.filter(jurisdiction=jurisdiction, system_id=system_id).exists():
         raise InventoryRefused(f"system_id {system_id!r} is already in the inventory", field="system_id")
@@ -169,7 +169,7 @@ def system_create(*, jurisdiction, system_id: str, parcel_number: str, system_ty
     owner = owner_get_or_create(jurisdiction=jurisdiction, name=owner_name, mailing_address=owner_mailing_address, action=action)
     if parcel is None:
         parcel = Parcel(jurisdiction=jurisdiction, parcel_number=parcel_number, site_address=site_address,
-                        municipality=municipality, owner=owner)
+                        municipality=municipality, site_zip=site_zip, owner=owner)
         refuse_invalid(parcel, InventoryRefused)
         parcel.save()
         Ownership.objects.create(parcel=parcel, owner=owner)

@@ -15,52 +15,30 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from powts.accounts.policies import can_manage_users_of
 from powts.audit.choices import Channel
-from powts.core.paging import page_number
+from powts.core import lists
 from powts.inventory import policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
 from powts.inventory.importing.service import InventoryFileRefused, import_inventory
 from powts.inventory.panels import system_panels
+from powts.inventory.tables import SystemTable
 
-PER_PAGE = 50
 # The web preview checks this many rows inside the request (and counts the rest): until imports run as
 # jobs with progress, a whole county's file would keep the request busy for half a minute.
 PREVIEW_ROWS = 10_000
-# ?sort= value -> ORDER BY; each backed by an index, so a page costs the same at any depth of a million rows
-SORTS = {
-    "system_id": ("system_id", "System id"),
-    "-system_id": ("-system_id", "System id"),
-    "installed_on": ("installed_on", "Installed"),
-    "-installed_on": ("-installed_on", "Installed"),
-}
 
 
 @login_required
 @require_safe  # read-only: a POST is refused (405), never answered like a GET
 def system_list(request):
-    # The filter form submits every field; an empty one ("Any") means no filter, not an invalid choice.
-    data = request.GET.copy()
-    for key in [k for k, values in data.lists() if not any(v.strip() for v in values)]:
-        del data[key]
-    filterset = SystemFilterSet(data, queryset=selectors.system_list(user=request.user))
-    sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "system_id"
-    page = page_number(request)
-    rows = []
-    if filterset.is_valid():
-        # One row more than a page tells whether there is a next page, without COUNT(*) over a million rows.
-        start = (page - 1) * PER_PAGE
-        rows = list(filterset.qs.order_by(SORTS[sort][0], "id")[start:start + PER_PAGE + 1])
-    query = request.GET.copy()
-    query.pop("page", None)
+    filterset = SystemFilterSet(lists.clean_query(request), queryset=selectors.system_list(user=request.user))
+    rows = filterset.qs if filterset.is_valid() else filterset.queryset.none()
+    table = lists.table_page(request, SystemTable, rows)
+    if lists.wants_export(request):
+        return lists.export_response(request, table, name="systems")
     context = {
         "filterset": filterset,
-        "systems": rows[:PER_PAGE],
-        "page": page,
-        "has_next": len(rows) > PER_PAGE,
-        "sort": sort,
-        "query": query.urlencode(),
-        "first_row": (page - 1) * PER_PAGE + 1,
-        "last_row": (page - 1) * PER_PAGE + len(rows[:PER_PAGE]),
+        "table": table,
         "municipalities": selectors.municipalities(jurisdiction_id=request.user.jurisdiction_id),
         "can_import": policies.can_import(request.user),
     }

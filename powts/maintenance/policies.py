@@ -97,3 +97,15 @@ def can_read_notice(user, notice) -> bool:
     if is_county_staff_of(user, notice.jurisdiction_id) or reads_every_county(user):
         return True
     return bool(user.role == Role.OWNER and notice.owner_id and notice.owner.user_id == user.pk)
+
+
+def can_list_reports(user) -> bool:
+    """The filed reports list in the menu: staff, the contractors who file, the state's readers and DNR
+    (septage servicing); owners read their systems' reports on their property page."""
+    from powts.accounts.policies import is_dnr
+
+    return bool(user.is_authenticated and (can_file_reports(user) or reads_every_county(user) or is_dnr(user)))
+
+
+def is_owner(user) -> bool:
+    return bool(user.is_authenticated and user.role == Role.OWNER)

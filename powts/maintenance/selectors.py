@@ -76,11 +76,20 @@ def standing_q(as_of: dt.date) -> dict[str, Q]:
     }
 
 
+FAILING_Q = Q(failure_reported=True) | Q(system__status="failing")
+
+
+def standing_systems(*, standing: str, as_of: dt.date):
+    """The ids of the systems in one of the dashboard's buckets on `as_of` (a subquery for the inventory list)."""
+    q = FAILING_Q if standing == "failing" else standing_q(as_of)[standing]
+    return Schedule.objects.filter(q).values("system_id")
+
+
 def dashboard_counts(*, jurisdiction, as_of: dt.date) -> dict:
     qs = Schedule.objects.filter(jurisdiction_id=jurisdiction.pk)
     buckets = standing_q(as_of)
     agg = {name: Count("pk", filter=q) for name, q in buckets.items()}
-    agg["failing"] = Count("pk", filter=Q(failure_reported=True) | Q(system__status="failing"))
+    agg["failing"] = Count("pk", filter=FAILING_Q)
     totals = qs.aggregate(**agg)
     by_type = list(qs.values("rule", "system__system_type").annotate(**agg).order_by("system__system_type"))
     by_municipality = list(qs.values("system__parcel__municipality").annotate(**agg).order_by("system__parcel__municipality"))
@@ -164,3 +173,18 @@ def last_measure(*, system: System, profile) -> dict | None:
 def reports_visible(*, user):
     """Reports a user may see: staff their county's, auditors all, contractors their own, owners their systems'."""
     return Report.objects.restrict(user, "view").select_related("license", "system", "jurisdiction")
+
+
+def systems_by_address(*, user, query: str, limit: int = 10) -> list[dict]:
+    """Systems whose address (or id, or parcel number) matches, for a filer to pick the system id: the id,
+    site address, municipality and county only. Staff search their own county; contractors every
+    county that takes reports (the county is named on the form)."""
+    from powts.accounts.policies import staff_jurisdiction
+    from powts.inventory.search import search
+
+    systems = System.objects.all()
+    own = staff_jurisdiction(user)
+    if own is not None:
+        systems = systems.filter(jurisdiction=own)
+    return list(search(systems, query).order_by("system_id", "id")
+                .values("system_id", "parcel__site_address", "parcel__municipality", "jurisdiction__name")[:limit])

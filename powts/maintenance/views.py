@@ -2,27 +2,47 @@
 from __future__ import annotations
 
 import datetime as dt
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from powts.accounts.choices import Role
 from powts.audit.choices import Channel
-from powts.core import fields
+from powts.core import fields, lists
 from powts.core.refusals import Refused, add_to_form
+from powts.inventory.choices import SystemType
 from powts.inventory.models import System
 from powts.maintenance import policies, selectors, services
 from powts.maintenance.csv_upload import ReportFileRefused, upload_reports
+from powts.maintenance.filtersets import ReportFilterSet
 from powts.maintenance.forms import ReportForm, UploadForm
 from powts.maintenance.models import Report
+from powts.maintenance.tables import ReportTable
 
 BUCKETS = [("current", "Current"), ("due_soon", "Due soon"), ("overdue", "Overdue"), ("delinquent", "Delinquent"),
            ("failing", "Failing"), ("needs_data", "Needs data")]
+
+
+class DashboardLinks:
+    """The list behind each number on the dashboard: the inventory by standing, reports by month."""
+
+    def __init__(self, *, unit, as_of: dt.date):
+        self.unit, self.as_of = unit, as_of
+
+    def standing(self, key: str, **more) -> str:
+        query = {"standing": key, "as_of": self.as_of.isoformat(), "jurisdiction": self.unit.slug, **more}
+        return f"{reverse('inventory:system-list')}?{urlencode(query)}"
+
+    def reports(self, *, month: str, late: bool = False) -> str:
+        query = {"month": month, "jurisdiction": self.unit.slug, **({"late": "true"} if late else {})}
+        return f"{reverse('maintenance:reports')}?{urlencode(query)}"
 
 
 def _as_of(request) -> dt.date:
@@ -48,12 +68,22 @@ def dashboard(request):
         return render(request, "maintenance/dashboard.html", {"unit": None})
     counts = selectors.dashboard_counts(jurisdiction=unit, as_of=as_of)
     trend = selectors.compliance_over_time(jurisdiction=unit, as_of=as_of)
+    links = DashboardLinks(unit=unit, as_of=as_of)
     return render(request, "maintenance/dashboard.html", {
         "unit": unit, "as_of": as_of, "buckets": BUCKETS, "counts": counts,
-        "totals": [(label, counts["totals"].get(key, 0), key) for key, label in BUCKETS],
+        "totals": [(label, counts["totals"].get(key, 0), key, links.standing(key)) for key, label in BUCKETS],
+        "by_type": [(SystemType(row["system__system_type"]).label if row["system__system_type"] in SystemType.values
+                     else row["system__system_type"], [(row[key], links.standing(key, system_type=row["system__system_type"]))
+                                                       for key, _ in BUCKETS]) for row in counts["by_type"]],
+        "by_municipality": [(row["system__parcel__municipality"], [(row[key], links.standing(
+            key, municipality=row["system__parcel__municipality"] or "")) for key, _ in BUCKETS]) for row in counts["by_municipality"]],
         "chart": ({"labels": [t["month"] for t in trend], "reports": [t["reports"] for t in trend],
-                             "late": [t["late"] for t in trend], "notices": [t["notices"] for t in trend],
-                             "standing": {label: counts["totals"].get(key, 0) for key, label in BUCKETS}}),
+                   "late": [t["late"] for t in trend], "notices": [t["notices"] for t in trend],
+                   "standing": {label: counts["totals"].get(key, 0) for key, label in BUCKETS},
+                   # where a click on a segment or bar goes: the list behind it, filtered
+                   "standing_links": [links.standing(key) for key, _ in BUCKETS],
+                   "reports_links": [links.reports(month=t["month"]) for t in trend],
+                   "late_links": [links.reports(month=t["month"], late=True) for t in trend]}),
         "lists": selectors.morning_lists(jurisdiction=unit, as_of=as_of),
         "no_contract": selectors.holding_tanks_without_contract(jurisdiction=unit, as_of=as_of),
         "can_manage": policies.can_manage(user),
@@ -115,7 +145,34 @@ def report(request):
                 return redirect("maintenance:report")
     from powts.jurisdictions.models import Jurisdiction
 
-    return render(request, "maintenance/report_form.html", {"form": form, "units": Jurisdiction.objects.all()})
+    # The contractor's own reports under the form: what they filed, to check it went in.
+    filed = selectors.reports_visible(user=request.user).filter(filed_by=request.user).order_by("-filed_at", "-id")[:10]
+    return render(request, "maintenance/report_form.html", {"form": form, "units": Jurisdiction.objects.all(), "filed": filed})
+
+
+@login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
+def system_lookup(request):
+    """The report form's "find the system by address": system ids and site addresses (never owners), 10 at most."""
+    if not policies.can_file_reports(request.user):
+        raise PermissionDenied("Only licensed contractors and county staff file maintenance reports.")
+    query = request.GET.get("address", "").strip()[:100]
+    found = selectors.systems_by_address(user=request.user, query=query) if len(query) >= 3 else []
+    return render(request, "maintenance/_system_lookup.html", {"found": found, "query": query})
+
+
+@login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
+def report_list(request):
+    """Filed reports: a contractor's own, staff their county's, an owner their systems' (Report.restrict)."""
+    filterset = ReportFilterSet(lists.clean_query(request), queryset=selectors.reports_visible(user=request.user))
+    rows = filterset.qs if filterset.is_valid() else filterset.queryset.none()
+    table = lists.table_page(request, ReportTable, rows)
+    if lists.wants_export(request):
+        return lists.export_response(request, table, name="maintenance-reports")
+    template = "maintenance/_report_table.html" if request.htmx else "maintenance/report_list.html"
+    return render(request, template, {"filterset": filterset, "table": table,
+                                      "can_file": policies.can_file_reports(request.user)})
 
 
 @login_required

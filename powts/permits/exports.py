@@ -11,46 +11,74 @@ from django.http import HttpResponse, JsonResponse
 from powts.core import spreadsheet
 from powts.permits import choices as c
 
+# BLDS's standard values for StatusCurrentMapped (permitdata.org core permits dataset). A county word with
+# no standard value of its own is mapped to the nearest one; the county's own word stays in StatusCurrent.
+BLDS_STATUS_VALUES = ("Appeal", "Application Accepted", "Fees/Payment", "In Review", "Inspection Phase", "Occupancy",
+                      "Permit Cancelled", "Permit Finaled", "Permit Finaled with Conditions", "Permit Issued")
 BLDS_STATUS = {
-    c.PermitStatus.APPLIED: "In Review", c.PermitStatus.HELD: "Application Incomplete",
-    c.PermitStatus.APPROVED: "Application Accepted", c.PermitStatus.DENIED: "Permit Cancelled",
-    c.PermitStatus.ISSUED: "Permit Issued", c.PermitStatus.COMPLETED: "Permit Finaled",
-    c.PermitStatus.EXPIRED: "Permit Expired", c.PermitStatus.SUSPENDED: "Permit Issued",
-    c.PermitStatus.REVOKED: "Permit Revoked",
+    c.PermitStatus.APPLIED: "In Review",
+    c.PermitStatus.HELD: "In Review",  # held for correction: the application is still being reviewed
+    c.PermitStatus.APPROVED: "Fees/Payment",  # approved, fees due before issue
+    c.PermitStatus.DENIED: "Permit Cancelled",
+    c.PermitStatus.ISSUED: "Permit Issued",
+    c.PermitStatus.COMPLETED: "Permit Finaled",
+    c.PermitStatus.EXPIRED: "Permit Cancelled",  # no longer valid; BLDS has no "expired"
+    c.PermitStatus.SUSPENDED: "Permit Issued",  # still issued, work stopped until reinstated
+    c.PermitStatus.REVOKED: "Permit Cancelled",
 }
-PERMIT_FIELDS = ["PermitNum", "Description", "AppliedDate", "IssuedDate", "CompletedDate", "ExpiresDate", "StatusCurrent",
-                 "StatusCurrentMapped", "OriginalAddress1", "OriginalState", "Jurisdiction", "PermitClass",
-                 "PermitClassMapped", "PermitType", "PermitTypeMapped", "PermitTypeDesc", "WorkClass", "WorkClassMapped",
-                 "PIN", "ProposedUse", "ContractorCompanyName", "ContractorTrade", "ContractorTradeMapped",
-                 "ContractorLicNum", "ContractorStateLic", "HousingUnits", "Link"]
+# Every column of BLDS's core permits dataset: the required ones, then the recommended, then the optional
+# ones powts has values for. A column powts has no value for is written empty, never left out.
+PERMIT_FIELDS = ["PermitNum", "Description", "AppliedDate", "IssuedDate", "CompletedDate", "StatusCurrent",
+                 "OriginalAddress1", "OriginalAddress2", "OriginalCity", "OriginalState", "OriginalZip",
+                 "Jurisdiction", "PermitClass", "PermitClassMapped", "StatusCurrentMapped", "StatusDate", "WorkClass",
+                 "WorkClassMapped", "PermitType", "PermitTypeMapped", "PermitTypeDesc", "EstProjectCost",
+                 "ContractorCompanyName", "ContractorTrade", "ContractorTradeMapped", "ContractorLicNum",
+                 "ContractorStateLic", "Latitude", "Longitude", "PIN", "HousingUnits", "TotalSqFt", "Link",
+                 "ProposedUse", "ExpiresDate"]
 INSPECTION_FIELDS = ["PermitNum", "InspType", "Result", "RequestDate", "ScheduledDate", "InspectedDate", "InspectionNotes",
                      "Description", "DeadlineDate", "DeadlineCitation"]
 
 
+def _day(value) -> str:
+    """BLDS dates: YYYY-MM-DD, or empty."""
+    return value.isoformat()[:10] if value else ""
+
+
+def _status_date(p):
+    return {c.PermitStatus.COMPLETED: p.completed_on, c.PermitStatus.ISSUED: p.issued_on,
+            c.PermitStatus.APPROVED: p.decided_on, c.PermitStatus.DENIED: p.decided_on,
+            c.PermitStatus.EXPIRED: p.expires_on}.get(p.status) or (p.filed_on if p.status in c.OPEN_STATUSES else None)
+
+
 def blds_permit(p) -> dict:
+    parcel = p.parcel
     return {
         "PermitNum": p.number, "Description": f"{p.get_kind_display()}: {p.get_system_type_display()} {p.work}".strip(),
-        "AppliedDate": p.filed_on.isoformat(), "IssuedDate": p.issued_on.isoformat() if p.issued_on else "",
-        "CompletedDate": p.completed_on.isoformat() if p.completed_on else "",
-        "ExpiresDate": p.expires_on.isoformat() if p.expires_on else "", "StatusCurrent": p.get_status_display(),
-        "StatusCurrentMapped": BLDS_STATUS[p.status], "OriginalAddress1": p.parcel.site_address, "OriginalState": "WI",
+        "AppliedDate": _day(p.filed_on), "IssuedDate": _day(p.issued_on), "CompletedDate": _day(p.completed_on),
+        "StatusCurrent": p.get_status_display(),
+        "OriginalAddress1": parcel.site_address, "OriginalAddress2": "", "OriginalCity": parcel.municipality,
+        "OriginalState": "WI", "OriginalZip": parcel.site_zip,
         "Jurisdiction": p.jurisdiction.name, "PermitClass": p.building_use, "PermitClassMapped": "Residential"
         if "famil" in p.building_use.lower() or "dwelling" in p.building_use.lower() else "Non-Residential",
+        "StatusCurrentMapped": BLDS_STATUS[p.status], "StatusDate": _day(_status_date(p)),
+        "WorkClass": p.work or "New", "WorkClassMapped": "New" if not p.work or "new" in p.work.lower() else "Existing",
         "PermitType": "Sanitary", "PermitTypeMapped": "Plumbing", "PermitTypeDesc": "Private onsite wastewater treatment system",
-        "WorkClass": p.work or "New", "WorkClassMapped": "New" if not p.work or "new" in p.work.lower() else "Repair",
-        "PIN": p.parcel.parcel_number, "ProposedUse": p.building_use,
+        "EstProjectCost": "",
         "ContractorCompanyName": p.plumber.business_name or p.plumber.holder_name, "ContractorTrade": p.plumber.get_kind_display(),
         "ContractorTradeMapped": "Plumber", "ContractorLicNum": p.plumber.number, "ContractorStateLic": p.plumber.number,
-        "HousingUnits": "", "Link": p.get_absolute_url(),
+        "Latitude": parcel.latitude if parcel.latitude is not None else "",
+        "Longitude": parcel.longitude if parcel.longitude is not None else "",
+        "PIN": parcel.parcel_number, "HousingUnits": "", "TotalSqFt": "", "Link": p.get_absolute_url(),
+        "ProposedUse": p.building_use, "ExpiresDate": _day(p.expires_on),
     }
 
 
 def blds_inspection(i) -> dict:
     return {"PermitNum": i.permit.number, "InspType": i.stage, "Result": i.get_result_display(),
-            "RequestDate": i.notice_at.date().isoformat(), "ScheduledDate": i.requested_day.isoformat(),
-            "InspectedDate": i.inspected_on.isoformat() if i.inspected_on else "",
+            "RequestDate": _day(i.notice_at.date()), "ScheduledDate": _day(i.requested_day),
+            "InspectedDate": _day(i.inspected_on),
             "InspectionNotes": "; ".join(i.failed_items + ([i.notes] if i.notes else [])), "Description": i.stage_citation,
-            "DeadlineDate": i.deadline_day.isoformat(), "DeadlineCitation": i.deadline_citation}
+            "DeadlineDate": _day(i.deadline_day), "DeadlineCitation": i.deadline_citation}
 
 
 def _csv(rows, fields, name):

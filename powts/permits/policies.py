@@ -43,3 +43,18 @@ def can_read_gate(user, jurisdiction_id) -> bool:
     """The building-permit gate (the profile's clearance.new_structure_needs_issued_permit) tells the county's own
     staff whether a building permit may issue; state auditors and DSPS may read it too."""
     return is_county_staff_of(user, jurisdiction_id) or reads_every_county(user)
+
+
+def can_browse(user) -> bool:
+    """The permits list in the menu: staff, the state's readers, plumbers (their own), owners (their parcels')."""
+    from powts.accounts.choices import Role
+
+    return bool(user.is_authenticated and (user.is_superuser or is_county_staff(user) or reads_every_county(user)
+                                           or user.role in (Role.PLUMBER, Role.OWNER)))
+
+
+def can_open_site_work(user) -> bool:
+    """Soil evaluations, failing systems and orders in the menu: staff (their county's) and soil testers (their own)."""
+    from powts.accounts.choices import Role
+
+    return bool(user.is_authenticated and (user.is_superuser or is_county_staff(user) or user.role == Role.SOIL_TESTER))

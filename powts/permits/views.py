@@ -14,16 +14,17 @@ from django.views.decorators.http import require_POST, require_safe
 
 from powts.accounts.models import License
 from powts.core import fields
-from powts.core.paging import page_number
+from powts.core import lists
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
 from powts.core.refusals import Refused, refused_text
 from powts.jurisdictions.models import Jurisdiction
 from powts.permits import actions, documents, policies, selectors, services
 from powts.permits import choices as c
 from powts.permits.errors import PermitRefused
+from powts.permits.filtersets import PermitFilterSet
 from powts.permits.services import enforcement as enf
+from powts.permits.tables import PermitTable
 
-PER_PAGE = 50
 
 
 def _date(value, field: str) -> dt.date:
@@ -39,22 +40,13 @@ def _id(p, name: str) -> int:
 @login_required
 @require_safe  # read-only: a POST is refused (405), never answered like a GET
 def permit_list(request):
-    qs = selectors.permit_list(user=request.user)
-    status = request.GET.get("status", "")
-    q = request.GET.get("q", "").strip()
-    if status:
-        qs = qs.filter(status=status)
-    if q:
-        from django.db.models import Q
-
-        qs = qs.filter(Q(number__icontains=q) | Q(parcel__parcel_number__icontains=q) | Q(owner__name__icontains=q)
-                       | Q(parcel__site_address__icontains=q))
-    page = page_number(request)
-    rows = list(qs.order_by("-filed_on", "-id")[(page - 1) * PER_PAGE:page * PER_PAGE + 1])
-    return render(request, "permits/permit_list.html", {
-        "permits": rows[:PER_PAGE], "page": page, "has_next": len(rows) > PER_PAGE, "status": status, "q": q,
-        "statuses": c.PermitStatus.choices, "can_file": policies.can_file(request.user),
-    })
+    filterset = PermitFilterSet(lists.clean_query(request), queryset=selectors.permit_list(user=request.user))
+    rows = filterset.qs if filterset.is_valid() else filterset.queryset.none()
+    table = lists.table_page(request, PermitTable, rows)
+    if lists.wants_export(request):
+        return lists.export_response(request, table, name="permits")
+    template = "permits/_permit_table.html" if request.htmx else "permits/permit_list.html"
+    return render(request, template, {"filterset": filterset, "table": table, "can_file": policies.can_file(request.user)})
 
 
 @login_required

@@ -4,7 +4,7 @@ REQUIRED = ("system_id", "parcel_id", "system_type", "owner_name")
 OPTIONAL = (
     "site_address", "municipality", "owner_mailing_address", "installed_on", "last_serviced_on",
     "status", "tank_capacity_gallons", "design_flow_gpd", "bedrooms", "latitude", "longitude",
-    "permit_number", "legal_description", "sewered", "language",
+    "permit_number", "legal_description", "sewered", "language", "site_zip",
 )
 KNOWN = REQUIRED + OPTIONAL
 

@@ -33,7 +33,7 @@ def max_lengths() -> dict[str, int]:
     from powts.inventory.models import Owner, Parcel, System
 
     where = {"system_id": System, "parcel_id": (Parcel, "parcel_number"), "owner_name": (Owner, "name"),
-             "site_address": Parcel, "municipality": Parcel, "permit_number": System}
+             "site_address": Parcel, "municipality": Parcel, "permit_number": System, "site_zip": Parcel}
     # legal_description is a TextField: bounded like the mailing address, against absurd cells
     out = {}
     for column, target in where.items():
@@ -71,6 +71,7 @@ class InventoryRow:
     legal_description: str = ""
     sewered: bool = False
     language: str = ""  # the owner's letter language; "" when the file has none (stored owners keep theirs)
+    site_zip: str = ""
 
 
 def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
@@ -139,5 +140,5 @@ def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
         system_id=cells["system_id"], parcel_id=cells["parcel_id"], system_type=system_type,
         owner_name=cells["owner_name"], site_address=cells["site_address"], municipality=cells["municipality"],
         owner_mailing_address=cells["owner_mailing_address"], status=status, legal_description=cells["legal_description"],
-        permit_number=cells["permit_number"], extra=extra, language=str(language or ""), **parsed,
+        permit_number=cells["permit_number"], extra=extra, language=str(language or ""), site_zip=cells["site_zip"], **parsed,
     )

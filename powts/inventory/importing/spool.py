@@ -22,14 +22,14 @@ def _pack(r: InventoryRow) -> tuple:
             r.last_serviced_on and r.last_serviced_on.toordinal(), None if r.status is None else str(r.status),
             r.tank_capacity_gallons, r.design_flow_gpd, r.bedrooms, None if r.latitude is None else str(r.latitude),
             None if r.longitude is None else str(r.longitude), r.permit_number, r.extra,
-            r.installed_on_precision, r.legal_description, r.sewered, r.language)
+            r.installed_on_precision, r.legal_description, r.sewered, r.language, r.site_zip)
 
 
 def _unpack(t: tuple) -> InventoryRow:
     return InventoryRow(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7] and _from_ordinal(t[7]),
                         t[8] and _from_ordinal(t[8]), t[9], t[10], t[11], t[12],
                         None if t[13] is None else Decimal(t[13]), None if t[14] is None else Decimal(t[14]),
-                        t[15], t[16], t[17], t[18], t[19], t[20])
+                        t[15], t[16], t[17], t[18], t[19], t[20], t[21])
 
 
 class RowSpool:

@@ -24,7 +24,7 @@ SYSTEM_FIELDS = ("system_type", "status", "installed_on", "installed_on_precisio
 # fields a file sets without a column of the same name: the column that sets them
 SET_BY = {"installed_on_precision": "installed_on"}
 PARCEL_FIELDS = {"site_address": "site_address", "municipality": "municipality", "latitude": "latitude", "longitude": "longitude",
-                 "legal_description": "legal_description", "sewered": "sewered"}
+                 "legal_description": "legal_description", "sewered": "sewered", "site_zip": "site_zip"}
 TANK_KINDS = (ComponentKind.SEPTIC_TANK, ComponentKind.HOLDING_TANK)
 SAMPLE = 50  # rows of each outcome an import preview shows
 
@@ -97,7 +97,7 @@ class ChunkWriter:
             s["system_id"]: s
             for s in System.objects.filter(jurisdiction=self.jurisdiction, system_id__in=[r.system_id for r in rows]).values(
                 "id", "system_id", *SYSTEM_FIELDS, "extra", "parcel_id", "parcel__parcel_number",
-                "parcel__site_address", "parcel__municipality", "parcel__latitude", "parcel__longitude",
+                "parcel__site_address", "parcel__municipality", "parcel__latitude", "parcel__longitude", "parcel__site_zip",
                 "parcel__legal_description", "parcel__sewered", "parcel__owner__name", "parcel__owner__mailing_address",
                 "parcel__owner__language",
             )
@@ -232,16 +232,16 @@ class ChunkWriter:
         for pid, oid_, (number, r) in zip(ids, own_ids, first.items()):
             owner_id = owners[(r.owner_name, r.owner_mailing_address)]
             parcel_rows.append((pid, self.jurisdiction.pk, number, r.legal_description, r.site_address, r.municipality, r.sewered,
-                                r.latitude, r.longitude, owner_id))
+                                r.latitude, r.longitude, owner_id, r.site_zip))
             ownership_rows.append((oid_, pid, owner_id, None, None, now))
             found[number] = pid
             events.append(self._event(Parcel, pid, f"Parcel {number}", {
                 "parcel_number": number, "site_address": r.site_address, "municipality": r.municipality,
                 "latitude": r.latitude, "longitude": r.longitude, "owner": r.owner_name,
-                "legal_description": r.legal_description, "sewered": r.sewered or None,
+                "legal_description": r.legal_description, "sewered": r.sewered or None, "site_zip": r.site_zip,
             }))
         insert_rows(Parcel, ["id", "jurisdiction_id", "parcel_number", "legal_description", "site_address", "municipality",
-                             "sewered", "latitude", "longitude", "owner_id"], parcel_rows)
+                             "sewered", "latitude", "longitude", "owner_id", "site_zip"], parcel_rows)
         insert_rows(Ownership, ["id", "parcel_id", "owner_id", "started_on", "ended_on", "recorded_at"], ownership_rows)
         return found, prior_owner
 

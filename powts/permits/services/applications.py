@@ -89,8 +89,9 @@ def permit_add_document(*, permit: Permit, kind: str, received_on: dt.date | Non
         doc.file = file
     checked(doc)
     doc.save()
-    audit_create(doc, action=f"document {kind} added to {permit.number}")
-    _event(permit, step="document", on=doc.received_on, summary=f"Document received: {kind}{' - ' + title if title else ''}")
+    label = c.DOCUMENT_KINDS.get(kind, kind)  # people read the kind's name, not its code
+    audit_create(doc, action=f"document added to {permit.number}: {label}")
+    _event(permit, step="document", on=doc.received_on, summary=f"Document received: {label}{' - ' + title if title else ''}")
     return doc
 
 

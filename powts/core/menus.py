@@ -1,0 +1,92 @@
+"""The menu and each role's home, decided in one list.
+
+Each entry is a page (URL name) and the policy that decides who may open it, named as a dotted path
+so that core imports no app; base.html shows the entries the signed-in person may open, in order.
+A person's home is the first page of their role's list in HOMES that they may open. The API's
+documentation is for software people, linked from each person's account page (where API tokens are).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from django.urls import reverse
+from django.utils.module_loading import import_string
+
+
+@dataclass(frozen=True)
+class Entry:
+    label: str
+    url_name: str
+    policy: str  # "module.function": function(user) -> bool
+
+
+def signed_in(user) -> bool:
+    return bool(user.is_authenticated)
+
+
+MENU: tuple[Entry, ...] = (
+    Entry("Counties", "jurisdictions:list", "powts.jurisdictions.policies.can_list_counties"),
+    Entry("Dashboard", "maintenance:dashboard", "powts.maintenance.policies.can_see_dashboard"),
+    Entry("My property", "maintenance:mine", "powts.maintenance.policies.is_owner"),
+    Entry("Inventory", "inventory:system-list", "powts.inventory.policies.can_browse"),
+    Entry("Map", "maps:map", "powts.maps.policies.can_view_map"),
+    Entry("Notices", "maintenance:notices", "powts.maintenance.policies.can_send_notices"),
+    Entry("File a report", "maintenance:report", "powts.maintenance.policies.can_file_reports"),
+    Entry("Reports", "maintenance:reports", "powts.maintenance.policies.can_list_reports"),
+    Entry("Permits", "permits:list", "powts.permits.policies.can_browse"),
+    Entry("Soil and orders", "permits:site", "powts.permits.policies.can_open_site_work"),
+    Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),
+    Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
+    Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
+)
+
+# role -> the pages that are its home, first one the person may open wins (issue 10, item 7).
+HOMES: dict[str, tuple[str, ...]] = {
+    "county_staff": ("maintenance:dashboard",),
+    "county_admin": ("maintenance:dashboard",),
+    "pumper": ("maintenance:report",),
+    "plumber": ("permits:list",),
+    "soil_tester": ("permits:site",),
+    "owner": ("maintenance:mine",),
+    "state_auditor": ("jurisdictions:list",),
+    "dsps": ("jurisdictions:list",),
+    "dnr": ("jurisdictions:list",),
+}
+FALLBACK_HOMES = ("maintenance:dashboard", "inventory:system-list", "accounts:account")
+
+
+@cache
+def _policy(path: str):
+    return import_string(path)
+
+
+def may_open(user, url_name: str) -> bool:
+    """True when some menu entry for `url_name` lets `user` open it."""
+    return any(_policy(e.policy)(user) for e in MENU if e.url_name == url_name)
+
+
+def menu_for(user, current_path: str = "") -> list[dict]:
+    """The entries `user` may open, with their address and whether it is the page being shown."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    out = []
+    for e in MENU:
+        if _policy(e.policy)(user):
+            href = reverse(e.url_name)
+            out.append({"label": e.label, "href": href, "current": current_path == href})
+    return out
+
+
+def home_for(user) -> str:
+    """The URL name of `user`'s home."""
+    for name in HOMES.get(getattr(user, "role", ""), ()) + FALLBACK_HOMES:
+        if may_open(user, name) or name == "accounts:account":
+            return name
+    return "accounts:account"
+
+
+def menu(request) -> dict:
+    """Context processor: `menu` for base.html."""
+    user = getattr(request, "user", None)
+    return {"menu": menu_for(user, request.path) if user is not None else []}
