@@ -104,6 +104,8 @@ def _datetime(item: Input, raw) -> dt.datetime:
 
 
 def _json(item: Input, raw):
+    if isinstance(raw, str) and not raw.strip():  # a form's empty text area is no value, as an absent one
+        raw = None
     if isinstance(raw, str):
         if len(raw) > MAX_PLAN_CHARS:
             raise FieldError(item.name, f"{item.name} is too long")

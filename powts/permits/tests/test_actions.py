@@ -5,6 +5,8 @@ import ast
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from powts.permits import actions
 from powts.permits.api import serializers
 from powts.permits.models import Permit
@@ -55,3 +57,15 @@ def test_a_bad_input_is_refused_naming_the_field_on_both(client, dane, staff, ma
     assert "is not a date" in page and Permit.objects.get(pk=permit.pk).status == "applied"
     r = client_for(staff).post(f"/api/permits/{permit.pk}/actions/payment/", {"amount": "1"}, format="json")
     assert r.status_code == 404  # payments have their own endpoint (/api/invoices/<id>/payments/)
+
+
+def test_an_empty_plot_plan_box_on_the_application_form_is_no_plot_plan():
+    """The application form's plot-plan box left empty (or holding a line break) files the application
+    without a plot plan; text that is not JSON is still that field's error."""
+    from powts.core.fields import FieldError
+    from powts.permits.actions import parse_application
+
+    assert "plot_plan" not in parse_application({"parcel_number": "0810-123-4567-0", "plot_plan": "\r\n"})
+    with pytest.raises(FieldError) as exc:
+        parse_application({"parcel_number": "0810-123-4567-0", "plot_plan": "{not json"})
+    assert exc.value.field == "plot_plan"
