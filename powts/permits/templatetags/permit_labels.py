@@ -33,7 +33,7 @@ def stage_label(code) -> str:
 
 @register.filter
 def complaint_service(code) -> str:
-    from powts.permits.services_enforcement import SERVICES
+    from powts.permits.services.enforcement import SERVICES
 
     return next((s["service_name"] for s in SERVICES if s["service_code"] == code), _words(code))
 

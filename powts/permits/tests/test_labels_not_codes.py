@@ -1,7 +1,7 @@
 """Issue 10, item 7: "Labels, never internal codes (`system_plans`, `before_backfill`, `failing-septic`)"."""
 import re
 
-from powts.permits import services_enforcement as enf
+from powts.permits.services import enforcement as enf
 from powts.permits.tests.conftest import file_complete
 
 
