@@ -174,7 +174,8 @@ def _live_cells(in_box, *, level: int, as_of: dt.date) -> list[dict]:
                             cy=GridIndex(F("parcel__latitude"), 90, size))
             .order_by().values("cx", "cy")
             .annotate(n=Count("pk"), lat=Avg(Cast("parcel__latitude", FloatField())),
-                      lon=Avg(Cast("parcel__longitude", FloatField())), **counts))
+                      lon=Avg(Cast("parcel__longitude", FloatField())), **counts)
+            .order_by("cx", "cy"))  # the same order as the counted cells (PostgreSQL's hash grouping has none)
     return [_cluster(r["n"], r["lat"], r["lon"], {k: r[k] for k in STANDINGS}) for r in rows]
 
 
@@ -185,7 +186,8 @@ def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str):
     cells = _scoped_cells(user=user, params=params, level=level, facet=facet)
     x0, y0, x1, y1 = bbox.cells(level)
     rows = (cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).order_by().values("cx", "cy")
-            .annotate(n=Sum("systems"), lat=Sum("lat_sum"), lon=Sum("lon_sum"), **{k: Sum(k) for k in STANDINGS}))
+            .annotate(n=Sum("systems"), lat=Sum("lat_sum"), lon=Sum("lon_sum"), **{k: Sum(k) for k in STANDINGS})
+            .order_by("cx", "cy"))
     features = [_cluster(r["n"], r["lat"] / r["n"], r["lon"] / r["n"], {k: r[k] for k in STANDINGS}) for r in rows if r["n"]]
     counted_on = cells.order_by("computed_on").values_list("computed_on", flat=True).first()
     return features, counted_on
