@@ -14,7 +14,7 @@ from powts.accounts.errors import AccountRefused
 from powts.accounts.models import CalendarFeed, License, User
 from powts.audit.services import audit_create, audit_update, build_event, snapshot
 from powts.core.refusals import refuse_invalid
-from powts.inventory.versions import claim_version, with_reason
+from powts.inventory.versions import claim_version, versioned_save, with_reason
 
 
 @transaction.atomic
@@ -122,14 +122,7 @@ def license_update(*, license: License, data: dict, version, reason: str) -> Lic
     if License.objects.filter(kind=kind, number=number).exclude(pk=license.pk).exists():
         raise AccountRefused(f"number {number!r} is already on record for another {LicenseKind(kind).label.lower()} license",
                              field="number")
-    before = snapshot(license, [*data, "version"])
-    claim_version(license, version)
-    for field, value in data.items():
-        setattr(license, field, value)
-    refuse_invalid(license, AccountRefused)
-    license.save()
-    audit_update(license, before=before, action=with_reason("license edited", reason))
-    return license
+    return versioned_save(license, data, version=version, refusal=AccountRefused, action="license edited", reason=reason)
 
 
 def county_users(*, jurisdiction):

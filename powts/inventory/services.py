@@ -10,7 +10,7 @@ from powts.inventory.choices import ComponentKind, OwnerKind, SystemStatus, Syst
 from powts.inventory.errors import InventoryRefused
 from powts.inventory.models import Assignment, Component, Owner, Ownership, Parcel, System
 from powts.inventory.search import search_text_for
-from powts.inventory.versions import claim_version, with_reason
+from powts.inventory.versions import claim_version, versioned_save, with_reason
 
 SYSTEM_EDITABLE = ("system_type", "status", "installed_on", "installed_on_precision", "last_serviced_on", "design_flow_gpd", "bedrooms",
                    "structures_served", "permit_number")
@@ -84,19 +84,11 @@ def system_update(*, system: System, data: dict, action: str = "system edited", 
                   reason: str = "") -> System:
     """Change a system's own fields. `version` is the one the editor saw (web form, API): a stale one is
     refused with what changed meanwhile (StaleEdit). Internal callers (permits, enforcement) pass none."""
-    for field in data:
-        if field not in SYSTEM_EDITABLE:
-            raise EditRefused(f"{field} cannot be changed here", field=field)
-    before = snapshot(system, [*(f for f in data if f in SYSTEM_EDITABLE), "version"])
-    claim_version(system, version)
-    for field, value in data.items():
-        setattr(system, field, value)
-    if {"installed_on", "last_serviced_on"} & set(data):  # a status change alone leaves old records as they are
-        check_system_dates(system)
-    refuse_invalid(system, InventoryRefused)
-    system.save()
-    audit_update(system, before=before, action=with_reason(action, reason))
-    return system
+    _only(data, SYSTEM_EDITABLE)
+    # a status change alone leaves old records as they are; a date change is checked against the other date
+    dated = {"installed_on", "last_serviced_on"} & set(data)
+    return versioned_save(system, data, version=version, refusal=InventoryRefused, action=action, reason=reason,
+                          check=check_system_dates if dated else None)
 
 
 def _set_tank_capacity(system: System, gallons: int | None, action: str) -> None:
@@ -290,13 +282,7 @@ def parcel_update(*, parcel: Parcel, data: dict, version, reason: str) -> Parcel
             (data.get("latitude", parcel.latitude) is None) != (data.get("longitude", parcel.longitude) is None):
         raise EditRefused("latitude and longitude go together: give both or neither",
                           field="latitude" if data.get("latitude", parcel.latitude) is None else "longitude")
-    before = snapshot(parcel, [*data, "version"])
-    claim_version(parcel, version)
-    for field, value in data.items():
-        setattr(parcel, field, value)
-    refuse_invalid(parcel, EditRefused)
-    parcel.save()
-    audit_update(parcel, before=before, action=with_reason("parcel edited", reason))
+    versioned_save(parcel, data, version=version, refusal=EditRefused, action="parcel edited", reason=reason)
     refresh_search_text(parcel=parcel)
     return parcel
 
@@ -305,13 +291,7 @@ def parcel_update(*, parcel: Parcel, data: dict, version, reason: str) -> Parcel
 def owner_update(*, owner: Owner, data: dict, version, reason: str) -> Owner:
     """Name, kind, mailing address (where notices go), email and phone."""
     _only(data, OWNER_EDITABLE)
-    before = snapshot(owner, [*data, "version"])
-    claim_version(owner, version)
-    for field, value in data.items():
-        setattr(owner, field, value)
-    refuse_invalid(owner, EditRefused)
-    owner.save()
-    audit_update(owner, before=before, action=with_reason("owner edited", reason))
+    versioned_save(owner, data, version=version, refusal=EditRefused, action="owner edited", reason=reason)
     if "name" in data:
         for parcel in Parcel.objects.filter(owner=owner).select_related("owner"):
             refresh_search_text(parcel=parcel)

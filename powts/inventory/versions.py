@@ -53,6 +53,26 @@ def claim_version(record, seen) -> None:
     record.version = rows.values_list("version", flat=True).get()
 
 
+def versioned_save(record, data: dict, *, version, refusal: type[Refused], action: str, reason: str = "",
+                   check=None):
+    """An editor's `data` applied to `record`: the version they saw claimed (StaleEdit when someone saved
+    meanwhile), the fields set, `check(record)` and the model's own rules (raised as `refusal`), saved, and
+    audited with the version step and the editor's reason."""
+    from powts.audit.services import audit_update, snapshot
+    from powts.core.refusals import refuse_invalid
+
+    before = snapshot(record, [*data, "version"])
+    claim_version(record, version)
+    for field, value in data.items():
+        setattr(record, field, value)
+    if check is not None:
+        check(record)
+    refuse_invalid(record, refusal)
+    record.save()
+    audit_update(record, before=before, action=with_reason(action, reason))
+    return record
+
+
 def stale(record, *, seen: int, current: int) -> StaleEdit:
     changes = changes_since(record, seen)
     listed = "; ".join(changes) if changes else "the record was changed"
