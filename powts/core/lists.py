@@ -1,9 +1,9 @@
 """Every web list, one way: a django-tables2 table over a FilterSet's rows, paged without COUNT(*),
 with its total (exact up to COUNT_LIMIT, estimated beyond) and its CSV and XLSX exports.
 
-A view calls `table_page(request, Table, rows)` and renders `tables/uswds.html` through
-`{% render_table table %}`; `export_response(request, table)` answers `?export=csv|xlsx` with every
-row of the filtered list (all pages), streamed, each cell made safe by powts.core.spreadsheet.
+A view calls `filtered(request, FilterSet, queryset)` then `table_or_export(request, Table, rows, name=...)`
+and renders `tables/uswds.html` through `{% render_table table %}`; `?export=csv|xlsx` is answered with
+every row of the filtered list (all pages), streamed, each cell made safe by powts.core.spreadsheet.
 """
 from __future__ import annotations
 
@@ -109,12 +109,32 @@ def _page_number(request) -> int:
         return 1
 
 
-def table_page(request, table_class, rows, *, per_page: int = PER_PAGE, **table_kwargs):
-    """The table for this request: sorted by ?sort= (unknown columns ignored), page ?page=, with `total`."""
+def filtered(request, filterset_class, queryset):
+    """(the list's FilterSet, its rows): no rows when a filter is invalid (the form says which)."""
+    filterset = filterset_class(clean_query(request), queryset=queryset)
+    return filterset, (filterset.qs if filterset.is_valid() else filterset.queryset.none())
+
+
+def table_or_export(request, table_class, rows, *, name: str, **table_kwargs):
+    """The list's answer: (None, the export of every filtered row) for ?export=csv|xlsx, else (this page's
+    table, None). An export is sorted like the page but neither counts nor pages the rows."""
+    if wants_export(request):
+        return None, export_response(request, _sorted_table(request, table_class, rows, **table_kwargs), name=name)
+    return table_page(request, table_class, rows, **table_kwargs), None
+
+
+def _sorted_table(request, table_class, rows, **table_kwargs):
+    """The table sorted by ?sort= (unknown columns ignored)."""
     table = table_class(rows, request=request, **table_kwargs)
     sort = request.GET.get(table.prefixed_order_by_field)
     if sort:
         table.order_by = sort
+    return table
+
+
+def table_page(request, table_class, rows, *, per_page: int = PER_PAGE, **table_kwargs):
+    """The table for this request: sorted by ?sort=, page ?page=, with `total`."""
+    table = _sorted_table(request, table_class, rows, **table_kwargs)
     page = _page_number(request)
     try:
         table.paginate(paginator_class=BoundedPaginator, per_page=per_page, page=page)

@@ -31,11 +31,10 @@ PREVIEW_ROWS = 10_000
 @login_required
 @require_safe  # read-only: a POST is refused (405), never answered like a GET
 def system_list(request):
-    filterset = SystemFilterSet(lists.clean_query(request), queryset=selectors.system_list(user=request.user))
-    rows = filterset.qs if filterset.is_valid() else filterset.queryset.none()
-    table = lists.table_page(request, SystemTable, rows)
-    if lists.wants_export(request):
-        return lists.export_response(request, table, name="systems")
+    filterset, rows = lists.filtered(request, SystemFilterSet, selectors.system_list(user=request.user))
+    table, export = lists.table_or_export(request, SystemTable, rows, name="systems")
+    if export:
+        return export
     context = {
         "filterset": filterset,
         "table": table,

@@ -26,7 +26,7 @@ def county_list(request):
         ("Reports", "maintenance:reports", "jurisdiction", can_list_reports(user)),
         ("Permits", "permits:list", "jurisdiction", can_browse_permits(user)),
     ) if may]
-    table = lists.table_page(request, CountyTable, Jurisdiction.objects.all(), links=links)
-    if lists.wants_export(request):
-        return lists.export_response(request, table, name="counties")
+    table, export = lists.table_or_export(request, CountyTable, Jurisdiction.objects.all(), name="counties", links=links)
+    if export:
+        return export
     return render(request, "jurisdictions/county_list.html", {"table": table})

@@ -165,11 +165,10 @@ def system_lookup(request):
 @require_safe  # read-only: a POST is refused (405), never answered like a GET
 def report_list(request):
     """Filed reports: a contractor's own, staff their county's, an owner their systems' (Report.restrict)."""
-    filterset = ReportFilterSet(lists.clean_query(request), queryset=selectors.reports_visible(user=request.user))
-    rows = filterset.qs if filterset.is_valid() else filterset.queryset.none()
-    table = lists.table_page(request, ReportTable, rows)
-    if lists.wants_export(request):
-        return lists.export_response(request, table, name="maintenance-reports")
+    filterset, rows = lists.filtered(request, ReportFilterSet, selectors.reports_visible(user=request.user))
+    table, export = lists.table_or_export(request, ReportTable, rows, name="maintenance-reports")
+    if export:
+        return export
     template = "maintenance/_report_table.html" if request.htmx else "maintenance/report_list.html"
     return render(request, template, {"filterset": filterset, "table": table,
                                       "can_file": policies.can_file_reports(request.user)})

@@ -40,11 +40,10 @@ def _id(p, name: str) -> int:
 @login_required
 @require_safe  # read-only: a POST is refused (405), never answered like a GET
 def permit_list(request):
-    filterset = PermitFilterSet(lists.clean_query(request), queryset=selectors.permit_list(user=request.user))
-    rows = filterset.qs if filterset.is_valid() else filterset.queryset.none()
-    table = lists.table_page(request, PermitTable, rows)
-    if lists.wants_export(request):
-        return lists.export_response(request, table, name="permits")
+    filterset, rows = lists.filtered(request, PermitFilterSet, selectors.permit_list(user=request.user))
+    table, export = lists.table_or_export(request, PermitTable, rows, name="permits")
+    if export:
+        return export
     template = "permits/_permit_table.html" if request.htmx else "permits/permit_list.html"
     return render(request, template, {"filterset": filterset, "table": table, "can_file": policies.can_file(request.user)})
 
