@@ -133,27 +133,26 @@ def system_retire(*, system: System, status: str, cause: str, source=None, permi
     return system
 
 
-@transaction.atomic
 def system_mark_failing(*, system: System, cause: str) -> System:
     """A determination of failure: the system is failing until the order is corrected."""
-    given, system = system, System.objects.select_for_update().get(pk=system.pk)
-    if system.status == SystemStatus.ACTIVE:
-        before = snapshot(system, ["status"])
-        system.status = given.status = SystemStatus.FAILING
-        system.save(update_fields=["status"])
-        audit_update(system, before=before, action=f"failing: {cause}")
-    return system
+    return _move_status(system, from_=SystemStatus.ACTIVE, to=SystemStatus.FAILING, action=f"failing: {cause}")
+
+
+def system_clear_failing(*, system: System, cause: str) -> System:
+    """The failure corrected: back in use. A replaced or abandoned system stays so."""
+    return _move_status(system, from_=SystemStatus.FAILING, to=SystemStatus.ACTIVE, action=f"failure corrected: {cause}")
 
 
 @transaction.atomic
-def system_clear_failing(*, system: System, cause: str) -> System:
-    """The failure corrected: back in use. A replaced or abandoned system stays so."""
-    given, system = system, System.objects.select_for_update().get(pk=system.pk)
-    if system.status == SystemStatus.FAILING:
+def _move_status(given: System, *, from_: str, to: str, action: str) -> System:
+    """The system's status from `from_` to `to`, audited; any other status is left as it is. The row is
+    locked and re-read, and the caller's object follows."""
+    system = System.objects.select_for_update().get(pk=given.pk)
+    if system.status == from_:
         before = snapshot(system, ["status"])
-        system.status = given.status = SystemStatus.ACTIVE
+        system.status = given.status = to
         system.save(update_fields=["status"])
-        audit_update(system, before=before, action=f"failure corrected: {cause}")
+        audit_update(system, before=before, action=action)
     return system
 
 
