@@ -27,23 +27,21 @@ def _bad(exc: values.BadValue, field: str) -> FieldError:
 
 def date_done(field: str, raw) -> dt.date | None:
     """A date of work already done (installed, serviced, sold): the import's formats, not in the future."""
-    try:
-        value = values.parse_date(field, raw)
-    except values.BadValue as exc:
-        raise _bad(exc, field) from None
-    if value is not None:
-        fields.check_date_range(field, value, latest=timezone.localdate())
-    return value
+    return _date(field, raw, latest=timezone.localdate())
 
 
 def date_any(field: str, raw) -> dt.date | None:
     """A date that may lie ahead (a license's expiry)."""
+    return _date(field, raw, latest=fields.LATEST_DATE)
+
+
+def _date(field: str, raw, *, latest: dt.date) -> dt.date | None:
     try:
         value = values.parse_date(field, raw)
     except values.BadValue as exc:
         raise _bad(exc, field) from None
     if value is not None:
-        fields.check_date_range(field, value, latest=fields.LATEST_DATE)
+        fields.check_date_range(field, value, latest=latest)
     return value
 
 
