@@ -3,29 +3,16 @@ the system page; a pumper files a final report of abandonment from a phone-sized
 Code s. 46.11(5)2.) and the system page says the system is abandoned."""
 import datetime as dt
 import os
-import shutil
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (apt-get install chromium)"),
 ]
 PASSWORD = "a-long-test-password"
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        ])
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -62,7 +49,7 @@ def complaint(county):
                                 address="Lake Road near the bridge")
 
 
-def test_staff_link_a_queued_complaint_and_see_it_on_the_system_page(live_server, county, complaint, browser):
+def test_staff_link_a_queued_complaint_and_see_it_on_the_system_page(live_server, county, complaint, browser):  # noqa: F811 (the imported fixture)
     page = browser.new_page()
     _sign_in(page, live_server.url, "sam")
     page.goto(f"{live_server.url}/maintenance/")
@@ -77,7 +64,7 @@ def test_staff_link_a_queued_complaint_and_see_it_on_the_system_page(live_server
     assert "Failing septic system" in text and "Linked by county staff" in text
 
 
-def test_pumper_files_a_final_report_of_abandonment_from_a_phone(live_server, county, browser):
+def test_pumper_files_a_final_report_of_abandonment_from_a_phone(live_server, county, browser):  # noqa: F811 (the imported fixture)
     dane, system = county
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
