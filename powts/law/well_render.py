@@ -46,16 +46,20 @@ def _base_frame(r) -> pl.DataFrame:
         **{k: t[k] for k in ("reduced", "below_zero", "count", "later", "span", "enough", "apart", "barred")},
         award_trace=cents(t["award"]))
     claimed = pl.Series(np.where(c.claimed == np.iinfo(np.int64).min, 0, c.claimed).astype(np.int32))
+    # each value is worded on the long frames first; the groups only join words (in a group,
+    # an expression such as money_expr would run once per group)
     shown = (c.samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
              .filter(col("day") <= col("claimed")).sort("row", "day")
-             .group_by("row").agg(shown=col("day").cast(pl.Date).dt.to_string("%Y-%m-%d").str.join(", ")))
+             .with_columns(col("day").cast(pl.Date).dt.to_string("%Y-%m-%d"))
+             .group_by("row").agg(shown=col("day").str.join(", ")))
     items = r.snap["eligible_cost_items"]
     listed = (c.costs.filter(col("item").is_not_null()).sort("row", "pos")
-              .group_by("row").agg(listed=_fill(WELL_ARITHMETIC["item"], {
+              .with_columns(words=_fill(WELL_ARITHMETIC["item"], {
                   "item": col("item").str.replace_all("_", " ", literal=True), "amount": money_expr(col("cents")),
                   "cite": col("item").replace_strict(list(items), list(items.values()), default="", return_dtype=S),
-              }).str.join(" + ")))
-    return frame.join(shown, on="row", how="left").join(listed, on="row", how="left")
+              }))
+              .group_by("row").agg(listed=col("words").str.join(" + ")))
+    return frame.join(shown, on="row", how="left", maintain_order="left").join(listed, on="row", how="left", maintain_order="left")
 
 
 def _tests(snap) -> dict[str, tuple[pl.Expr, pl.Expr, pl.Expr]]:
