@@ -133,7 +133,7 @@ def _amount(c: int) -> str:
     return f"{c // 100}.{c % 100:02d}"
 
 
-CHUNK = 500_000  # rows written at a time: bounded memory for any file size
+CHUNK = 200_000  # rows written at a time: bounded memory for any file size
 
 
 def _evaluate_grants(args) -> int:
