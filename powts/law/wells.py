@@ -175,7 +175,8 @@ def _sample_dates(values, n: int, E: C.Errors) -> pl.DataFrame:
         good = (day.is_not_null() & (day.dt.year() >= 1)).fill_null(False)
         bad_rows = long.filter(~good)["row"].unique().to_numpy()
         fast[bad_rows] = False  # a date that does not exist: the reference parser says which
-        keep = ~np.isin(long["row"].to_numpy(), bad_rows)
+        fast_rows = long["row"].to_numpy()
+        keep = fast[fast_rows]
         frames.append(pl.DataFrame({"row": long["row"].filter(keep), "day": day.cast(pl.Int32).filter(keep)}))
     slow = np.flatnonzero(~fast)
     rows, days, bad, msgs = [], [], [], []
@@ -207,14 +208,16 @@ def _eligible_costs(values, n: int, E: C.Errors, where: np.ndarray, items: dict[
                                     "cents": _cents(s.gather(rows))}))
         rows = np.flatnonzero(listed)
         long = pl.DataFrame({"row": rows, "text": s.gather(rows)}).with_columns(pl.col("text").str.split(";")) \
-            .explode("text").with_columns(pos=pl.int_range(pl.len()).over("row"),
-                                          parts=pl.col("text").str.split_exact(":", 1)).unnest("parts")
+            .explode("text").with_columns(parts=pl.col("text").str.split_exact(":", 1)).unnest("parts")
+        exploded = long["row"].to_numpy()  # in row order: an entry's position is its distance from the row's first
+        long = long.with_columns(pos=np.arange(len(exploded)) - np.searchsorted(exploded, exploded, side="left"))
         name = (long["field_0"].str.to_lowercase().str.replace_all("-", " ", literal=True).str.strip_chars(" ")
                 .str.replace_all(" +", "_"))
-        known = np.isin(name.to_numpy(), list(items))
-        unknown = np.unique(long["row"].to_numpy()[~known])
+        known = name.replace_strict(list(items), [True] * len(items), default=False, return_dtype=pl.Boolean).to_numpy()
+        item_rows = long["row"].to_numpy()
+        unknown = np.unique(item_rows[~known])
         listed[unknown] = False  # not an eligible item: the reference parser names it
-        keep = ~np.isin(long["row"].to_numpy(), unknown)
+        keep = listed[item_rows]
         frames.append(pl.DataFrame({"row": long["row"].filter(keep), "pos": long["pos"].filter(keep).cast(pl.Int64),
                                     "item": name.filter(keep), "cents": _cents(long["field_1"].filter(keep))}))
         fast = total | listed
