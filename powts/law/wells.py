@@ -339,23 +339,19 @@ def evaluate(cols: WellColumns, params: ParameterSet | None = None) -> WellResul
     barred = np.isin(cols.claimant, list(P["claimant_types_barred"]))
     allowed = np.isin(cols.claimant, P["claimant_types_allowed"])
     well_ok = np.isin(cols.kind, P["well_kinds"])
-    claimed = pl.Series(np.where(cols.claimed == C.NAT, 0, cols.claimed).astype(np.int32))
-    samples = cols.samples.with_columns(counted=pl.col("day") <= pl.lit(claimed).gather(pl.col("row")))
-    per_row = samples.group_by("row").agg(
-        total=pl.len(), count=pl.col("counted").sum(),
-        first=pl.col("day").filter(pl.col("counted")).min(), last=pl.col("day").filter(pl.col("counted")).max())
-    idx = per_row["row"].to_numpy()
-    count = np.zeros(n, dtype=np.int64)
-    later = np.zeros(n, dtype=np.int64)
-    span = np.zeros(n, dtype=np.int64)
-    count[idx] = per_row["count"].to_numpy()
-    later[idx] = per_row["total"].to_numpy() - count[idx]
-    span[idx] = np.where(count[idx] >= 2, per_row["last"].fill_null(0).to_numpy() - per_row["first"].fill_null(0).to_numpy(), 0)
+    rows, day = cols.samples["row"].to_numpy(), cols.samples["day"].to_numpy().astype(np.int64)
+    counted = day <= cols.claimed[rows]  # samples dated after the claim are not counted
+    count = np.bincount(rows[counted], minlength=n)
+    later = np.bincount(rows, minlength=n) - count
+    first = np.full(n, np.iinfo(np.int64).max)
+    last = np.full(n, np.iinfo(np.int64).min)
+    np.minimum.at(first, rows[counted], day[counted])
+    np.maximum.at(last, rows[counted], day[counted])
+    span = np.where(count >= 2, last - first, 0)
     enough = count >= P["min_samples"]
     apart = span >= P["min_sample_interval_days"]
     costs = np.zeros(n, dtype=np.int64)
-    summed = cols.costs.group_by("row").agg(pl.col("cents").sum())
-    costs[summed["row"].to_numpy()] = summed["cents"].to_numpy()
+    np.add.at(costs, cols.costs["row"].to_numpy(), cols.costs["cents"].to_numpy())  # exact: int64, no floats
     income = cols.income
     tests = {
         "claimant": allowed & ~barred,
