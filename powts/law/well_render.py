@@ -136,11 +136,59 @@ def _arithmetic(snap) -> pl.Expr:
     return pl.concat_str([items, award], separator=" ", ignore_nulls=True)
 
 
+_PLANS: dict[tuple, tuple] = {}
+
+
+def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: bool) -> list[pl.Expr]:
+    """The expressions that write the words of decided and undecided claims under one version;
+    built once and reused (building them costs more than running them on one claim)."""
+    key = (id(snap), explain, detail, reason_list, reason_text)
+    hit = _PLANS.get(key)
+    if hit and hit[0] is snap:
+        return hit[1]
+    reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
+    common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
+    undecided = _fill(WELL_OUTCOME["not_decided"], {"error": col("error")})
+    tests = _tests(snap)
+    decided = col("decided")
+    out = [*common]
+    if reason_text:
+        failed = [pl.when(~p).then(pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for s, p, c in tests.values()]
+        out.append(pl.when(decided).then(pl.concat_str(failed, separator="; ", ignore_nulls=True))
+                   .otherwise(col("error")).alias("reasons"))
+    if reason_list:
+        structs = [pl.when(~p).then(pl.struct(test=pl.lit(k), citation=c, text=s)) for k, (s, p, c) in tests.items()]
+        out.append(pl.when(decided).then(pl.concat_list(structs).list.drop_nulls())
+                   .otherwise(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))]))
+                   .cast(reason_dtype).alias("reasons"))
+    arithmetic = _arithmetic(snap)
+    outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": money_expr(col("award"))})) \
+        .otherwise(pl.lit(WELL_OUTCOME["not_eligible"]))
+    if detail:
+        # one claim's pieces; wells.decisions assembles them in the same order (explain.Test.line)
+        out.append(pl.when(decided).then(pl.lit(None, dtype=S)).otherwise(undecided).alias("explanation"))
+        for k, (s, p, c) in tests.items():
+            out += [s.alias(f"sentence_{k}"), p.alias(f"pass_{k}"), c.alias(f"cite_{k}")]
+        out += [arithmetic.alias("arithmetic"), outcome.alias("outcome")]
+    elif explain:
+        lines = [pl.concat_str([pl.when(p).then(pl.lit("PASS ")).otherwise(pl.lit("FAIL ")), s, pl.lit(" ("), c,
+                                pl.lit(")")]) for s, p, c in tests.values()]
+        out.append(pl.when(decided).then(pl.concat_str([*lines, arithmetic, outcome], separator=" "))
+                   .otherwise(undecided).alias("explanation"))
+    else:
+        out.append(pl.lit("").alias("explanation"))
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[key] = (snap, out)
+    return out
+
+
 def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
                reason_text: bool = False) -> pl.DataFrame:
     """id, eligible, award, reasons (reason_list: [{test, citation, text}]; reason_text:
     'sentence (citation); ...') and explanation of every claim of a WellResults. detail=True adds
-    sentence_<test>, pass_<test>, cite_<test> and arithmetic (for wells.decisions)."""
+    sentence_<test>, pass_<test>, cite_<test>, arithmetic and outcome instead of the reasons and
+    explanation of decided claims (for wells.decisions, which assembles them)."""
     frame = _base_frame(r)
     reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
     common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
@@ -154,30 +202,7 @@ def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bo
                        .cast(reason_dtype).alias("reasons"))
         out.append((undecided if explain or detail else pl.lit("")).alias("explanation"))
         return frame.select(out)
-    tests = _tests(r.snap)
-    decided = col("decided")
-    out = [*common]
-    if reason_text:
-        failed = [pl.when(~p).then(pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for s, p, c in tests.values()]
-        out.append(pl.when(decided).then(pl.concat_str(failed, separator="; ", ignore_nulls=True))
-                   .otherwise(col("error")).alias("reasons"))
-    if reason_list:
-        structs = [pl.when(~p).then(pl.struct(test=pl.lit(k), citation=c, text=s)) for k, (s, p, c) in tests.items()]
-        out.append(pl.when(decided).then(pl.concat_list(structs).list.drop_nulls())
-                   .otherwise(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))]))
-                   .cast(reason_dtype).alias("reasons"))
-    arithmetic = _arithmetic(r.snap)
-    if explain or detail:
-        lines = [pl.concat_str([pl.when(p).then(pl.lit("PASS ")).otherwise(pl.lit("FAIL ")), s, pl.lit(" ("), c,
-                                pl.lit(")")]) for s, p, c in tests.values()]
-        outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": money_expr(col("award"))})) \
-            .otherwise(pl.lit(WELL_OUTCOME["not_eligible"]))
-        out.append(pl.when(decided).then(pl.concat_str([*lines, arithmetic, outcome], separator=" "))
-                   .otherwise(undecided).alias("explanation"))
-    else:
-        out.append(pl.lit("").alias("explanation"))
-    if detail:
-        for k, (s, p, c) in tests.items():
-            out += [s.alias(f"sentence_{k}"), p.alias(f"pass_{k}"), c.alias(f"cite_{k}")]
-        out.append(arithmetic.alias("arithmetic"))
-    return frame.lazy().select(out).collect()
+    out = _plan(r.snap, explain, detail, reason_list, reason_text)
+    # a few claims (one on the web or the API): planning the query would cost more than running it
+    return frame.lazy().select(out).collect(
+        optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())

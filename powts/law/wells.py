@@ -395,8 +395,9 @@ def decisions(r: WellResults) -> list[WellDecision]:
                                     explanation=row["explanation"]))
             continue
         tests = [Test(k, row[f"cite_{k}"], row[f"pass_{k}"], row[f"sentence_{k}"]) for k in TESTS]
+        words = " ".join([*(t.line() for t in tests), row["arithmetic"], row["outcome"]])  # as the bulk path joins them
         out.append(WellDecision(row["id"], bool(r.eligible[i]), int(r.award[i]), tests, row["arithmetic"],
-                                claimed_on=claimed, explanation=row["explanation"]))
+                                claimed_on=claimed, explanation=words))
     return out
 
 
