@@ -204,7 +204,7 @@ def _well_results(path: str):
 def _well_decisions(path: str):
     from .wells import decisions
 
-    return decisions(_well_results(path))
+    return decisions(_well_results(path), words=False)
 
 
 def _evaluate_wells(args) -> int:

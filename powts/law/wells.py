@@ -381,15 +381,24 @@ def evaluate_rows(rows: list[dict[str, Any]], params: ParameterSet | None = None
     return evaluate(read_columns(cols, len(rows), params, errors), params)
 
 
-def decisions(r: WellResults) -> list[WellDecision]:
-    """Each claim as a decision with its tests and words (for one claim, the API, allocation)."""
+def decisions(r: WellResults, words: bool = True) -> list[WellDecision]:
+    """Each claim as a decision with its tests and words (for one claim, the API); words=False
+    leaves them out (allocation needs the awards and dates only)."""
     from .well_render import well_frame
 
-    frame = well_frame(r, detail=True, reason_list=False)
+    if words:
+        rows = well_frame(r, detail=True, reason_list=False).iter_rows(named=True)
+    else:
+        ids = r.cols.id.to_list() if isinstance(r.cols.id, pl.Series) else r.cols.id
+        rows = ({"id": x} for x in ids)
     out = []
-    for i, row in enumerate(frame.iter_rows(named=True)):
+    for i, row in enumerate(rows):
         # as the per-row path had it: the date of a claim that was read (allocation cites by it)
         claimed = None if r.cols.errors.any[i] else EPOCH + dt.timedelta(days=int(r.cols.claimed[i]))
+        if not words:
+            out.append(WellDecision(row["id"], bool(r.eligible[i]), int(r.award[i]),
+                                    error=None if r.decided[i] else str(r.error[i]), claimed_on=claimed))
+            continue
         if not r.decided[i]:
             out.append(WellDecision(row["id"], False, 0, error=str(r.error[i]), claimed_on=claimed,
                                     explanation=row["explanation"]))

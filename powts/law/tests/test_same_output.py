@@ -40,3 +40,12 @@ def test_output_unchanged(tmp_path, program, source, expected, extra):
     assert len(new) == len(old)
     for before, after in zip(old, new):
         assert after == before
+
+
+def test_well_allocation_unchanged(tmp_path):
+    """s. 281.75(5)(f): the order of payment from the column path is the per-row code's
+    (fixtures/wells_edge_alloc.csv, written by it with --funds 60000)."""
+    out = tmp_path / "alloc.csv"
+    assert main(["rules", "allocate", "well-compensation", "--funds", "60000", "--input",
+                 str(FIXTURES / "wells_edge_in.csv"), "--output", str(out)]) == 0
+    assert _csv(out) == _csv(FIXTURES / "wells_edge_alloc.csv")
