@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from .explain import WELL_ARITHMETIC, WELL_OUTCOME, WELL_PROOF, WELL_SENTENCES
-from .render import _choice, _concat, _fill, amount_expr, money_expr
+from .render import _choice, _concat, _fill, amount_expr, iso_dates, money_expr
 
 S = pl.String
 col = pl.col
@@ -49,7 +49,7 @@ def _base_frame(r) -> pl.DataFrame:
     # each value is worded on the long frames first; the lists are then joined per row
     shown = _joined(c.samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
                     .filter(col("day") <= col("claimed")).sort("row", "day")
-                    .select("row", words=col("day").cast(pl.Date).dt.to_string("%Y-%m-%d")), "shown", ", ")
+                    .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ")
     items = r.snap["eligible_cost_items"]
     listed = _joined(c.costs.filter(col("item").is_not_null()).sort("row", "pos").select("row", words=_fill(
         WELL_ARITHMETIC["item"], {
