@@ -21,7 +21,7 @@ def _money(cents: int) -> str:
     return pl.select(money_expr(pl.lit(cents, dtype=pl.Int64))).item()
 
 
-def _base_frame(r) -> pl.DataFrame:
+def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
     """The claims' values and trace as typed columns, with the lists (samples, cost items) in words."""
     c, t = r.cols, r.trace
     n = c.n
@@ -50,6 +50,8 @@ def _base_frame(r) -> pl.DataFrame:
     shown = _joined(c.samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
                     .filter(col("day") <= col("claimed")).sort("row", "day")
                     .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ")
+    if not items_words:  # the cost items are only named in the explanation
+        return frame.join(shown, on="row", how="left", maintain_order="left").with_columns(listed=pl.lit(None, dtype=S))
     items = r.snap["eligible_cost_items"]
     listed = _joined(c.costs.filter(col("item").is_not_null()).sort("row", "pos").select("row", words=_fill(
         WELL_ARITHMETIC["item"], {
@@ -189,7 +191,7 @@ def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bo
     'sentence (citation); ...') and explanation of every claim of a WellResults. detail=True adds
     sentence_<test>, pass_<test>, cite_<test>, arithmetic and outcome instead of the reasons and
     explanation of decided claims (for wells.decisions, which assembles them)."""
-    frame = _base_frame(r)
+    frame = _base_frame(r, items_words=explain or detail)
     reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
     common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
     undecided = _fill(WELL_OUTCOME["not_decided"], {"error": col("error")})

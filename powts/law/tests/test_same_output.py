@@ -31,6 +31,7 @@ def _jsonl(path):
     # s. 281.75: both sides of every threshold and bad values in every field (written by the per-row code)
     ("well-compensation", "wells_edge_in.csv", "wells_edge_out.csv", []),
     ("well-compensation", "wells_edge_in.csv", "wells_edge_out.jsonl", []),
+    ("well-compensation", "wells_edge_in.csv", "wells_edge_out_noexpl.csv", ["--no-explanation"]),
 ])
 def test_output_unchanged(tmp_path, program, source, expected, extra):
     out = tmp_path / ("out" + Path(expected).suffix)
