@@ -212,6 +212,8 @@ def _evaluate_wells(args) -> int:
     string expressions, polars writes the file; no Python loop per row."""
     import time
 
+    import polars as pl
+
     from .io import InputError, kind_of
     from .well_render import well_frame
 
@@ -224,7 +226,9 @@ def _evaluate_wells(args) -> int:
             sys.stdout.write(frame.write_ndjson() if r.cols.n else "")
             sys.stdout.flush()
         elif to_csv:
-            frame.write_csv(args.output)
+            # polars quotes an empty string ("") and leaves a null empty: blank cells are written empty, as before
+            frame.with_columns(pl.col(c).replace("", None) for c in ("id", "reasons", "explanation")) \
+                .write_csv(args.output)
         elif r.cols.n:
             frame.write_ndjson(args.output)
         else:
