@@ -482,8 +482,8 @@ render.decision_frame(r).select("id", "eligible", "amount").write_csv({str(OUT /
     start = min(_fresh_cpu("pass") for _ in range(3))
     np_pl = min(_fresh_cpu("import numpy, polars") for _ in range(3)) - start
     numba = min(_fresh_cpu("import numpy, polars, numba") for _ in range(3)) - start - np_pl
-    return [("python start-up", start), parts[0], ("  of which numpy + polars", np_pl), *parts[1:4],
-            ("  of which numba's import", numba), *parts[4:]]
+    return [("python start-up", start), parts[0], ("  of which numpy + polars", np_pl), *parts[1:5],
+            ("  of which numba's import", numba), *parts[5:]]
 
 
 def generate_wells(n: int, seed: int = 11) -> dict[str, np.ndarray]:
