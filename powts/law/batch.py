@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from . import columns as C
-from . import failure, grant_formula
+from . import failure
 from . import fields as F
 from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
 from .explain import Test
@@ -342,6 +342,8 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
     single = n > 0 and seg[0] == seg[-1] and (years[seg[0]] == years[seg]).all() if n else True
     out["last_day"] = C.add_years_lut(cols.determined, int(years[seg[0]]) if single and n else years[seg])
     flags = {k: np.empty(n, dtype=bool) for k in ("reduce", "reduced", "below_zero")}
+    from . import grant_formula  # numba (0.2 s to import): only where grants are decided, not for wells
+
     grant_formula.decide(
         seg, decided, cols.business, cols.cond_mask, cols.installed, cols.determined, cols.applied, cols.work,
         cols.sewer, cols.principal, cols.units, cols.experimental, cols.prior, cols.intentional, cols.lien,

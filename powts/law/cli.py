@@ -133,7 +133,7 @@ def _amount(c: int) -> str:
     return f"{c // 100}.{c % 100:02d}"
 
 
-CHUNK = 500_000  # rows written at a time: bounded memory for any file size
+CHUNK = 200_000  # rows written at a time: bounded memory for any file size
 
 
 def _evaluate_grants(args) -> int:
@@ -185,25 +185,58 @@ def _evaluate_grants(args) -> int:
     return 0
 
 
-def _well_decisions(path: str):
-    from .io import read_table
-    from .wells import decide_rows
+def _well_results(path: str):
+    import time
 
+    from .io import read_table
+    from .wells import evaluate, read_columns
+
+    t = time.perf_counter()
     table = read_table(path)
-    cols = {k: (v.to_list() if hasattr(v, "to_list") else list(v)) for k, v in table.columns.items()}
-    rows = [{k: cols[k][i] for k in cols} for i in range(table.n)]
-    return decide_rows(rows, errors=table.line_errors)
+    t = _stage("read file", t)
+    cols = read_columns(table.columns, table.n, line_errors=table.line_errors)
+    t = _stage("read columns", t)
+    r = evaluate(cols)
+    _stage("decide", t)
+    return r
+
+
+def _well_decisions(path: str):
+    from .wells import decisions
+
+    return decisions(_well_results(path), words=False)
 
 
 def _evaluate_wells(args) -> int:
-    explain = not args.no_explanation
-    from .io import write_rows
+    """Decisions written column-wise: well_render.well_frame builds every row's words with polars
+    string expressions, polars writes the file; no Python loop per row."""
+    import time
 
-    decisions = _well_decisions(args.input)
-    rows = ({"id": d.id, "eligible": d.eligible, "award": _amount(d.award), "reasons": d.reasons,
-             "explanation": d.explanation if explain else ""} for d in decisions)
-    write_rows(args.output, WELL_FIELDS, rows)
-    _report(sum(1 for d in decisions if d.error), len(decisions))
+    import polars as pl
+
+    from .io import InputError, kind_of
+    from .well_render import well_frame
+
+    to_csv = args.output != "-" and kind_of(args.output) == "csv"
+    r = _well_results(args.input)
+    t = time.perf_counter()
+    frame = well_frame(r, explain=not args.no_explanation, reason_text=to_csv, reason_list=not to_csv).select(WELL_FIELDS)
+    try:
+        if args.output == "-":
+            sys.stdout.write(frame.write_ndjson() if r.cols.n else "")
+            sys.stdout.flush()
+        elif to_csv:
+            # polars quotes an empty string ("") and leaves a null empty: blank cells are written empty, as before
+            frame.with_columns(pl.col(c).replace("", None) for c in ("id", "reasons", "explanation")) \
+                .write_csv(args.output)
+        elif r.cols.n:
+            frame.write_ndjson(args.output)
+        else:
+            open(args.output, "w").close()  # noqa: SIM115
+    except OSError as e:
+        raise InputError(f"{args.output}: cannot write ({e.strerror})") from None
+    _stage("write words", t)
+    _report(int((~r.decided).sum()), r.cols.n)
     return 0
 
 

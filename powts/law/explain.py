@@ -16,12 +16,6 @@ def money(cents: int) -> str:
     return f"{sign}${cents // 100:,}.{cents % 100:02d}"
 
 
-def rate_pct(bp: int) -> str:
-    """3000 basis points of 10000 -> '30%'."""
-    whole, rest = divmod(bp, 100)
-    return f"{whole}%" if rest == 0 else f"{whole}.{rest:02d}%".rstrip("0") + ""
-
-
 @dataclass(frozen=True)
 class Test:
     key: str
@@ -142,9 +136,32 @@ WELL_SENTENCES: dict[str, tuple[str, str]] = {
     ),
 }
 
-
-def fill(sentences: dict[str, tuple[str, str]], key: str, passed: bool, values: dict) -> str:
-    return sentences[key][0 if passed else 1].format(**values)
+# The proof of contamination ((1)(b), (6)(a)), the award's arithmetic ((7)) and the outcome of a claim,
+# filled column-wise from the trace of wells.evaluate (well_render.py).
+WELL_PROOF: dict[str, str] = {
+    "too_few": "{count} sample(s) exceeding a standard ({shown}){note}, fewer than {need}",
+    "too_close": "samples of {shown} are {span} days apart, less than 2 weeks ({gap} days)",
+    "not_certified": "the samples were not tested by a laboratory certified under s. 299.11",
+    "not_established": "Contamination is not established: {problems}.",
+    "established": ("Samples of {shown}{note}, {span} days apart (at least {gap}), tested by a certified laboratory, "
+                    "establish contamination."),
+    "later": " ({later} sample(s) dated after the claim not counted)",
+    "no_samples": "none",
+}
+WELL_ARITHMETIC: dict[str, str] = {
+    "items": "Eligible costs: {listed} = {total}.",
+    "item": "{item} {amount} ({cite})",
+    "award": "Award: {pct}% of the lesser of eligible costs {total} and {cap} = {pct}% of {counted} = {base}",
+    "reduction": "less {rate}% of ({income} - {threshold}) = {cut}",
+    "not_below_zero": "not less than zero",
+    "grant": "award {award}",
+    "close": " ({cite}; rounded half up to the cent).",
+}
+WELL_OUTCOME: dict[str, str] = {
+    "eligible": "Eligible: award {award}.",
+    "not_eligible": "Not eligible, so no award is paid ($0.00).",
+    "not_decided": "Not decided: {error}",
+}
 
 
 class FailedTests:
@@ -155,8 +172,3 @@ class FailedTests:
         if self.error:
             return [{"test": "input", "citation": "", "text": self.error}]
         return [t.reason() for t in self.tests if not t.passed]
-
-
-def explanation(tests: list[Test], arithmetic: str, outcome: str) -> str:
-    """Tests in order, then the arithmetic of the amount, then the outcome."""
-    return " ".join([*(t.line() for t in tests), arithmetic, outcome])

@@ -169,7 +169,24 @@ def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
         words[t["table_words"][0]] = [w + " " for w in t["table_words"][1]]
         words = take(words).tolist()
     extra["table_words"] = pl.Series("table_words", words if words is not None else [None] * n, dtype=S)
+    for name in DATES:
+        extra[f"d_{name}"] = iso_dates(frame[name])
     return frame.with_columns(**extra), decided
+
+
+DATES = ("installed", "determined", "applied", "work", "last_day")
+
+
+def iso_dates(days: pl.Series) -> pl.Series:
+    """'YYYY-MM-DD' of int32 day numbers: each day of the span present is formatted once and
+    looked up (a batch's dates fall in a few thousand days; formatting each row costs 5x)."""
+    if days.is_empty():
+        return days.cast(pl.Date).dt.to_string("%Y-%m-%d")
+    lo, hi = int(days.min()), int(days.max())
+    if hi - lo > 200_000:
+        return days.cast(pl.Date).dt.to_string("%Y-%m-%d")
+    table = pl.int_range(lo, hi + 1, eager=True, dtype=pl.Int32).cast(pl.Date).dt.to_string("%Y-%m-%d")
+    return table.gather(days - lo)
 
 
 _PLANS: dict[tuple, tuple] = {}
@@ -199,8 +216,6 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
     money_cols = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut"]
     prelude = [
         *(money_expr(col(m)).alias(f"m_{m}") for m in money_cols),
-        *(col(d).cast(pl.Date).dt.to_string("%Y-%m-%d").alias(f"d_{d}")
-          for d in ("installed", "determined", "applied", "work", "last_day")),
     ]
     v = {
         "conditions": col("cond_mask").replace_strict(list(range(32)), CONDITION_WORDS, return_dtype=S),

@@ -1,10 +1,12 @@
 """Well contamination compensation, Wis. Stat. s. 281.75: who may claim, proof, income, award.
 
-`evaluate` decides claims over columns (numpy): each test a boolean array, the award one vectorised
-formula (`award`) whose intermediate arrays are kept as a trace; one claim is a batch of one.
-The words of each decision are written from that trace, with the citations of the parameter file
-(`test_citations`). `pay_in_order` applies (5)(f), the order of payment when the money is short.
-Money is integer cents; each percentage is rounded half up to the cent.
+`read_columns` reads a file's columns a whole column at a time (the bounded parsers of fields.py
+for any value the fast path cannot vouch for, so both accept and refuse the same values with the
+same messages); `evaluate` decides claims over columns (numpy): each test a boolean array, the award
+one vectorised formula (`award`) whose intermediate arrays are kept as a trace; one claim is a batch
+of one. The words are written from that trace column-wise (well_render.py), with the citations of
+the parameter file (`test_citations`). `pay_in_order` applies (5)(f), the order of payment when the
+money is short. Money is integer cents; each percentage is rounded half up to the cent.
 """
 from __future__ import annotations
 
@@ -13,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import polars as pl
 
+from . import columns as C
 from . import fields as F
 from .batch import EPOCH, segments
 from .engine import LawDateError, ParameterSet, default_parameters
-from .explain import WELL_SENTENCES, FailedTests, Test, explanation, fill, money
+from .explain import FailedTests, Test
 
 PROGRAM = "well-compensation"
 CLAIMANT_TYPES = {"landowner", "lessee", "spouse", "dependent", "heir", "assign", "legal_representative",
@@ -50,13 +54,7 @@ class WellDecision(FailedTests):
     arithmetic: str = ""
     error: str | None = None
     claimed_on: dt.date | None = None
-
-    @property
-    def explanation(self) -> str:
-        if self.error:
-            return f"Not decided: {self.error}"
-        outcome = f"Eligible: award {money(self.award)}." if self.eligible else "Not eligible, so no award is paid ($0.00)."
-        return explanation(self.tests, self.arithmetic, outcome)
+    explanation: str = ""
 
 
 def item_name(raw: Any) -> str:
@@ -87,6 +85,7 @@ def _costs(raw: Any, items: dict[str, str]) -> list[tuple[str | None, int]]:
 
 
 def parse_claim(raw: dict[str, Any], params: ParameterSet | None = None) -> WellClaim:
+    """One row, value by value: the reference the columnar reading (read_columns) agrees with."""
     params = params or default_parameters()
     if F.is_blank(raw.get("id")):
         raise F.FieldError("id", "is required")
@@ -131,184 +130,294 @@ def award(costs: np.ndarray, income: np.ndarray, *, cap: int, rate_bp: int, thre
             "award": np.maximum(base - cut, 0)}
 
 
+
+# -- reading whole columns ------------------------------------------------------------------------
+
+TESTS = ["claimant", "private_water_supply", "well_kind", "contamination_proof", "income_limit"]
+_DATES = r"^(\d{4}-\d{2}-\d{2}(;\d{4}-\d{2}-\d{2})*)?$"
+_AMOUNT = r"\d{1,12}(\.\d{1,2})?"
+_ITEMS = rf"^[A-Za-z][A-Za-z_ -]*:{_AMOUNT}(;[A-Za-z][A-Za-z_ -]*:{_AMOUNT})*$"
+
+
+@dataclass
+class WellColumns:
+    n: int
+    id: list[str] | pl.Series  # as written out: stripped where the row is read, as given where it is not
+    errors: C.Errors
+    claimant: np.ndarray  # object: the claimant type
+    residential: np.ndarray
+    kind: np.ndarray  # object: the well kind
+    units: np.ndarray  # int64, 0 where not given
+    claimed: np.ndarray  # int64 day numbers
+    lab: np.ndarray
+    advisory: np.ndarray
+    income: np.ndarray  # int64 cents
+    samples: pl.DataFrame  # row, day (int32 day numbers), in the order given
+    costs: pl.DataFrame  # row, pos, item (None where a total was given), cents
+
+
+def _series(values) -> pl.Series | None:
+    """A CSV column as polars strings (None for JSON values, which the reference parsers read)."""
+    return values if isinstance(values, pl.Series) and values.dtype == pl.String else None
+
+
+def _sample_dates(values, n: int, E: C.Errors) -> pl.DataFrame:
+    """sample_dates: 'YYYY-MM-DD;YYYY-MM-DD' split and read column-wise; any other form row by row."""
+    fast = np.zeros(n, dtype=bool)
+    frames = []
+    s = _series(values)
+    if s is not None and n:
+        fast = s.str.contains(_DATES).fill_null(False).to_numpy()
+        rows = np.flatnonzero(fast)
+        long = pl.DataFrame({"row": rows, "text": s.gather(rows)}).with_columns(pl.col("text").str.split(";")) \
+            .explode("text").filter(pl.col("text") != "")
+        day = long["text"].str.strptime(pl.Date, "%Y-%m-%d", strict=False)
+        good = (day.is_not_null() & (day.dt.year() >= 1)).fill_null(False)
+        bad_rows = long.filter(~good)["row"].unique().to_numpy()
+        fast[bad_rows] = False  # a date that does not exist: the reference parser says which
+        fast_rows = long["row"].to_numpy()
+        keep = fast[fast_rows]
+        frames.append(pl.DataFrame({"row": long["row"].filter(keep), "day": day.cast(pl.Int32).filter(keep)}))
+    slow = np.flatnonzero(~fast)
+    rows, days, bad, msgs = [], [], [], []
+    for i, raw in zip(slow, C.take(values, slow)):
+        try:
+            for d in F.parse_list("sample_dates", raw):
+                days.append((F.parse_date("sample_dates", d) - EPOCH).days)
+                rows.append(int(i))
+        except F.FieldError as e:
+            bad.append(i)
+            msgs.append(str(e))
+    E.add(np.asarray(bad, dtype=np.int64), msgs)
+    frames.append(pl.DataFrame({"row": pl.Series(rows, dtype=pl.Int64), "day": pl.Series(days, dtype=pl.Int32)}))
+    return pl.concat([f.with_columns(pl.col("row").cast(pl.Int64)) for f in frames])
+
+
+def _eligible_costs(values, n: int, E: C.Errors, where: np.ndarray, items: dict[str, str]) -> pl.DataFrame:
+    """eligible_costs: a total, or 'item:amount;item:amount' with items in a person's words, read
+    column-wise; any other form (JSON lists, amounts with $ or commas) row by row by `_costs`."""
+    fast = np.zeros(n, dtype=bool)
+    frames = []
+    s = _series(values)
+    if s is not None and n and where.any():
+        total = s.str.contains(rf"^{_AMOUNT}$").fill_null(False).to_numpy() & where
+        listed = s.str.contains(_ITEMS).fill_null(False).to_numpy() & where
+        rows = np.flatnonzero(total)
+        frames.append(pl.DataFrame({"row": rows, "pos": np.zeros(len(rows), dtype=np.int64),
+                                    "item": pl.Series([None] * len(rows), dtype=pl.String),
+                                    "cents": _cents(s.gather(rows))}))
+        rows = np.flatnonzero(listed)
+        long = pl.DataFrame({"row": rows, "text": s.gather(rows)}).with_columns(pl.col("text").str.split(";")) \
+            .explode("text").with_columns(parts=pl.col("text").str.split_exact(":", 1)).unnest("parts")
+        exploded = long["row"].to_numpy()  # in row order: an entry's position is its distance from the row's first
+        long = long.with_columns(pos=np.arange(len(exploded)) - np.searchsorted(exploded, exploded, side="left"))
+        name = (long["field_0"].str.to_lowercase().str.replace_all("-", " ", literal=True).str.strip_chars(" ")
+                .str.replace_all(" +", "_"))
+        known = name.replace_strict(list(items), [True] * len(items), default=False, return_dtype=pl.Boolean).to_numpy()
+        item_rows = long["row"].to_numpy()
+        unknown = np.unique(item_rows[~known])
+        listed[unknown] = False  # not an eligible item: the reference parser names it
+        keep = listed[item_rows]
+        frames.append(pl.DataFrame({"row": long["row"].filter(keep), "pos": long["pos"].filter(keep).cast(pl.Int64),
+                                    "item": name.filter(keep), "cents": _cents(long["field_1"].filter(keep))}))
+        fast = total | listed
+    slow = np.flatnonzero(where & ~fast)
+    rows, pos, names, amounts, bad, msgs = [], [], [], [], [], []
+    for i, raw in zip(slow, C.take(values, slow)):
+        try:
+            parsed = _costs(raw, items)
+        except F.FieldError as e:
+            bad.append(i)
+            msgs.append(str(e))
+            continue
+        for k, (item, cents) in enumerate(parsed):
+            rows.append(int(i))
+            pos.append(k)
+            names.append(item)
+            amounts.append(cents)
+    E.add(np.asarray(bad, dtype=np.int64), msgs)
+    frames.append(pl.DataFrame({"row": pl.Series(rows, dtype=pl.Int64), "pos": pl.Series(pos, dtype=pl.Int64),
+                                "item": pl.Series(names, dtype=pl.String), "cents": pl.Series(amounts, dtype=pl.Int64)}))
+    return pl.concat([f.with_columns(pl.col("row").cast(pl.Int64)) for f in frames])
+
+
+def _cents(s: pl.Series) -> pl.Series:
+    """'8000' or '6400.5' (already matched by _AMOUNT) to integer cents, exactly."""
+    return (s.cast(pl.Decimal(16, 2)) * 100).cast(pl.Int64)
+
+
+def _column(cols: dict, name: str, n: int):
+    if name in cols:
+        return cols[name]
+    if any(isinstance(v, pl.Series) for v in cols.values()):
+        return pl.repeat("", n, eager=True, dtype=pl.String)
+    return [None] * n
+
+
+def read_columns(cols: dict[str, Any], n: int, params: ParameterSet | None = None,
+                 line_errors: dict[int, str] | None = None) -> WellColumns:
+    """Raw input columns to typed ones; fields are read in parse_claim's order, so a row's error is
+    the first one parse_claim would raise."""
+    params = params or default_parameters()
+    E = C.Errors(n)
+    if line_errors:
+        E.add(np.fromiter(line_errors, dtype=np.int64), list(line_errors.values()))
+    def get(name):
+        return _column(cols, name, n)
+    raw_id = get("id")
+    ids = C.texts(raw_id)
+    E.add(np.flatnonzero(C.blank(ids)), ["id: is required"] * int(C.blank(ids).sum()))
+
+    def choice(name, choices):
+        return C.memo(name, get(name), lambda f, v: F.parse_choice(f, v, choices), E, "", object)
+
+    claimant = choice("claimant_type", CLAIMANT_TYPES)
+    residential = choice("supply_use", SUPPLY_USES) == "residential"
+    kind = choice("well_kind", WELL_KINDS)
+    raw_units = get("dwelling_units")
+    units = C.memo("dwelling_units", raw_units, lambda f, v: F.parse_int(f, v, minimum=1), E, 0, np.int64,
+                   where=residential)
+    given = ~C.blank(C.texts(raw_units)) if isinstance(raw_units, pl.Series) else \
+        np.array([not F.is_blank(v) for v in raw_units], dtype=bool)
+    other = C.memo("dwelling_units", raw_units, lambda f, v: F.parse_int(f, v, minimum=0) if not F.is_blank(v) else 0,
+                   E, 0, np.int64, where=~residential & given)
+    units = np.where(residential, units, np.where(given, other, 0))
+    samples = _sample_dates(get("sample_dates"), n, E)
+    claimed = C.dates("claimed_on", get("claimed_on"), E)
+    segs = segments(params, PROGRAM)
+    seg = segs.of(np.where(claimed == C.NAT, -(10**9), claimed))
+    snaps = [s for s in segs.snaps if s is not None]
+    covered = (seg >= 0) & np.array([segs.snaps[k] is not None for k in range(len(segs.snaps))] + [False])[seg]
+    lab = C.bools("lab_certified", get("lab_certified"), E)
+    advisory = C.bools("department_advisory", get("department_advisory"), E)
+    income = C.cents("annual_family_income", get("annual_family_income"), E)
+    # one version of s. 281.75 covers every claim (a later version would be a new segment)
+    items = snaps[0]["eligible_cost_items"] if snaps else {}
+    costs = _eligible_costs(get("eligible_costs"), n, E, covered & ~E.any, items)
+    if isinstance(raw_id, pl.Series):
+        out_id = pl.Series("id", np.where(E.any, raw_id.fill_null("").to_numpy(), ids.to_numpy()), dtype=pl.String) \
+            if E.any.any() else ids
+    else:
+        out_id = [str(raw or "") if bad else str(raw).strip() for raw, bad in zip(raw_id, E.any)]
+    return WellColumns(n, out_id, E, claimant, residential, kind, units, claimed, lab, advisory, income, samples, costs)
+
+
+# -- the computation, over columns -----------------------------------------------------------------
+
 @dataclass
 class WellResults:
-    claims: list[WellClaim]
-    snaps: list[Any]
+    cols: WellColumns
+    snap: Any  # the version in force (one covers every claim), None when no claim is covered
+    decided: np.ndarray
     tests: dict[str, np.ndarray]  # test -> passed, per claim
-    trace: dict[str, np.ndarray]
+    trace: dict[str, Any]
     eligible: np.ndarray
     award: np.ndarray
-    error: list[str | None]
+    error: np.ndarray  # object: the row's error or None
+
+
+def evaluate(cols: WellColumns, params: ParameterSet | None = None) -> WellResults:
+    """Decide claims together; a claim dated where no version covers is that claim's error."""
+    params = params or default_parameters()
+    segs = segments(params, PROGRAM)
+    n = cols.n
+    error = cols.errors.msg.copy()
+    ok = ~cols.errors.any
+    seg = segs.of(np.where(ok, cols.claimed, 0))
+    covered = (seg >= 0) & np.array([s is not None for s in segs.snaps] + [False])[seg]
+    for i in np.flatnonzero(ok & ~covered):
+        day = EPOCH + dt.timedelta(days=int(cols.claimed[i]))
+        try:
+            params.snapshot(PROGRAM, day)
+        except LawDateError as e:
+            error[i] = f"claimed_on {day.isoformat()}: {e}"
+    decided = ok & covered
+    P = next((s for s in segs.snaps if s is not None), None)
+    if P is None or not decided.any():
+        zeros = np.zeros(n, dtype=np.int64)
+        return WellResults(cols, P, decided, {}, {"award": zeros}, np.zeros(n, dtype=bool), zeros, error)
+    barred = np.isin(cols.claimant, list(P["claimant_types_barred"]))
+    allowed = np.isin(cols.claimant, P["claimant_types_allowed"])
+    well_ok = np.isin(cols.kind, P["well_kinds"])
+    rows, day = cols.samples["row"].to_numpy(), cols.samples["day"].to_numpy().astype(np.int64)
+    counted = day <= cols.claimed[rows]  # samples dated after the claim are not counted
+    count = np.bincount(rows[counted], minlength=n)
+    later = np.bincount(rows, minlength=n) - count
+    first = np.full(n, np.iinfo(np.int64).max)
+    last = np.full(n, np.iinfo(np.int64).min)
+    np.minimum.at(first, rows[counted], day[counted])
+    np.maximum.at(last, rows[counted], day[counted])
+    span = np.where(count >= 2, last - first, 0)
+    enough = count >= P["min_samples"]
+    apart = span >= P["min_sample_interval_days"]
+    costs = np.zeros(n, dtype=np.int64)
+    np.add.at(costs, cols.costs["row"].to_numpy(), cols.costs["cents"].to_numpy())  # exact: int64, no floats
+    income = cols.income
+    tests = {
+        "claimant": allowed & ~barred,
+        "private_water_supply": ~cols.residential | (cols.units <= P["residential_max_dwelling_units"]),
+        "well_kind": well_ok,
+        "contamination_proof": cols.advisory | (enough & apart & cols.lab),
+        "income_limit": income <= int(P["income_limit"] * 100),
+    }
+    trace = award(costs, income, cap=int(P["eligible_cost_cap"] * 100), rate_bp=_bp(P["award_rate"]),
+                  threshold=int(P["income_reduction_threshold"] * 100), reduction_bp=_bp(P["income_reduction_rate"]))
+    trace.update(costs=costs, count=count, later=later, span=span, enough=enough, apart=apart, barred=barred)
+    passed = np.logical_and.reduce(list(tests.values())) & decided
+    return WellResults(cols, P, decided, tests, trace, passed, np.where(passed, trace["award"], 0), error)
 
 
 def _bp(rate) -> int:
     return int(rate * 10000)
 
 
-def evaluate(claims: list[WellClaim], params: ParameterSet | None = None) -> WellResults:
-    """Decide parsed claims together; a claim dated where no version covers is that claim's error."""
-    params = params or default_parameters()
-    segs = segments(params, PROGRAM)
-    n = len(claims)
-    claimed = np.array([(c.claimed_on - EPOCH).days for c in claims], dtype=np.int64)
-    seg = segs.of(claimed)
-    error: list[str | None] = [None] * n
-    snaps = []
-    for i, c in enumerate(claims):
-        snap = segs.snaps[seg[i]] if seg[i] >= 0 else None
-        if snap is None:
-            try:
-                params.snapshot(PROGRAM, c.claimed_on)
-            except LawDateError as e:
-                error[i] = f"claimed_on {c.claimed_on.isoformat()}: {e}"
-        snaps.append(snap)
-    ok = np.array([e is None for e in error], dtype=bool)
-    first = next((s for s in snaps if s is not None), None)
-    if first is None:
-        zeros = np.zeros(n, dtype=np.int64)
-        return WellResults(claims, snaps, {}, {"award": zeros}, np.zeros(n, dtype=bool), zeros, error)
-    # one version of s. 281.75 covers every claim: the parameters are scalars (a later version would
-    # be a new segment, read per row like the grant rules)
-    P = first
-    kinds = np.array([c.claimant_type for c in claims], dtype=object)
-    barred = np.isin(kinds, list(P["claimant_types_barred"]))
-    allowed = np.isin(kinds, P["claimant_types_allowed"])
-    residential = np.array([c.supply_use == "residential" for c in claims], dtype=bool)
-    units = np.array([c.dwelling_units if c.dwelling_units is not None else 0 for c in claims], dtype=np.int64)
-    well_ok = np.isin(np.array([c.well_kind for c in claims], dtype=object), P["well_kinds"])
-    advisory = np.array([c.department_advisory for c in claims], dtype=bool)
-    lab = np.array([c.lab_certified for c in claims], dtype=bool)
-    counted = [[d for d in c.sample_dates if d <= c.claimed_on] for c in claims]
-    samples = np.array([len(d) for d in counted], dtype=np.int64)
-    span = np.array([(d[-1] - d[0]).days if len(d) >= 2 else 0 for d in counted], dtype=np.int64)
-    enough = samples >= P["min_samples"]
-    apart = span >= P["min_sample_interval_days"]
-    income = np.array([c.annual_family_income for c in claims], dtype=np.int64)
-    costs = np.array([sum(x for _, x in c.eligible_costs) for c in claims], dtype=np.int64)
-    tests = {
-        "claimant": allowed & ~barred,
-        "private_water_supply": ~residential | (units <= P["residential_max_dwelling_units"]),
-        "well_kind": well_ok,
-        "contamination_proof": advisory | (enough & apart & lab),
-        "income_limit": income <= int(P["income_limit"] * 100),
-    }
-    trace = award(costs, income, cap=int(P["eligible_cost_cap"] * 100), rate_bp=_bp(P["award_rate"]),
-                  threshold=int(P["income_reduction_threshold"] * 100), reduction_bp=_bp(P["income_reduction_rate"]))
-    trace.update(costs=costs, samples=samples, span=span, enough=enough, apart=apart, barred=barred)
-    passed = np.logical_and.reduce(list(tests.values())) & ok
-    return WellResults(claims, snaps, tests, trace, passed, np.where(passed, trace["award"], 0), error)
+def evaluate_rows(rows: list[dict[str, Any]], params: ParameterSet | None = None,
+                  errors: dict[int, str] | None = None) -> WellResults:
+    """A list of row dicts (as from JSON Lines) through the column path."""
+    keys: dict[str, None] = {}
+    for r in rows:
+        keys.update(dict.fromkeys(r))
+    cols = {k: [r.get(k) for r in rows] for k in keys}
+    return evaluate(read_columns(cols, len(rows), params, errors), params)
 
 
-# -- words, from the trace --------------------------------------------------------------------------
+def decisions(r: WellResults, words: bool = True) -> list[WellDecision]:
+    """Each claim as a decision with its tests and words (for one claim, the API); words=False
+    leaves them out (allocation needs the awards and dates only)."""
+    from .well_render import well_frame
 
-def decision(r: WellResults, i: int) -> WellDecision:
-    c = r.claims[i]
-    if r.error[i]:
-        return WellDecision(c.id, False, 0, error=r.error[i], claimed_on=c.claimed_on)
-    snap = r.snaps[i]
-    cites = snap["test_citations"]
-    T, t = r.tests, r.trace
-    words = c.claimant_type.replace("_", " ")
-    ok = bool(T["claimant"][i])
-    cite = snap["claimant_types_barred"][c.claimant_type] if t["barred"][i] else cites["claimant"]
-    tests = [Test("claimant", cite, ok, fill(WELL_SENTENCES, "claimant", ok, {"claimant": words}))]
-    max_units = snap["residential_max_dwelling_units"]
-    ok = bool(T["private_water_supply"][i])
-    if c.supply_use == "residential":
-        tests.append(Test("private_water_supply", cites["private_water_supply"], ok, fill(
-            WELL_SENTENCES, "residential_supply", ok, {"units": c.dwelling_units, "max_units": max_units})))
+    if words:
+        rows = well_frame(r, detail=True, reason_list=False).iter_rows(named=True)
     else:
-        tests.append(Test("private_water_supply", cites["livestock"], True, WELL_SENTENCES["livestock_supply"][0]))
-    ok = bool(T["well_kind"][i])
-    tests.append(Test("well_kind", cites["well_kind"], ok, fill(WELL_SENTENCES, "well_kind", ok, {"kind": c.well_kind})))
-    tests.append(_proof(r, i, cites))
-    limit = int(snap["income_limit"] * 100)
-    ok = bool(T["income_limit"][i])
-    tests.append(Test("income_limit", cites["income_limit"], ok, fill(WELL_SENTENCES, "income_limit", ok, {
-        "income": money(c.annual_family_income), "income_limit": money(limit)})))
-    return WellDecision(c.id, bool(r.eligible[i]), int(r.award[i]), tests, _arithmetic(r, i, snap),
-                        claimed_on=c.claimed_on)
-
-
-def _proof(r: WellResults, i: int, cites) -> Test:
-    """(1)(b), (6)(a): 2 samples at least 2 weeks apart, certified laboratory; or the department's advisory."""
-    c, t, snap = r.claims[i], r.trace, r.snaps[i]
-    if c.department_advisory:
-        return Test("contamination_proof", cites["advisory"], True, WELL_SENTENCES["advisory"][0])
-    need, gap = snap["min_samples"], snap["min_sample_interval_days"]
-    dates = [d for d in c.sample_dates if d <= c.claimed_on]
-    later = len(c.sample_dates) - len(dates)
-    note = f" ({later} sample(s) dated after the claim not counted)" if later else ""
-    span = int(t["span"][i])
-    shown = ", ".join(d.isoformat() for d in dates) or "none"
-    problems = []
-    if not t["enough"][i]:
-        problems.append(f"{len(dates)} sample(s) exceeding a standard ({shown}){note}, fewer than {need}")
-    elif not t["apart"][i]:
-        problems.append(f"samples of {shown} are {span} days apart, less than 2 weeks ({gap} days)")
-    if not c.lab_certified:
-        problems.append("the samples were not tested by a laboratory certified under s. 299.11")
-    if problems:
-        return Test("contamination_proof", cites["contamination_proof"], False,
-                    "Contamination is not established: " + "; ".join(problems) + ".")
-    return Test("contamination_proof", cites["contamination_proof"], True,
-                (f"Samples of {shown}{note}, {span} days apart (at least {gap}), tested by a certified laboratory, "
-                 "establish contamination."))
-
-
-def _arithmetic(r: WellResults, i: int, snap) -> str:
-    """The award's arithmetic in words, from the trace of `award`."""
-    c, t = r.claims[i], r.trace
-    items = snap["eligible_cost_items"]
-    total = int(t["costs"][i])
-    parts = []
-    if any(item for item, _ in c.eligible_costs):
-        listed = " + ".join(f"{item.replace('_', ' ')} {money(x)} ({items[item]})" for item, x in c.eligible_costs)
-        parts.append(f"Eligible costs: {listed} = {money(total)}.")
-    cap = int(snap["eligible_cost_cap"] * 100)
-    pct = int(snap["award_rate"] * 100)
-    steps = [(f"Award: {pct}% of the lesser of eligible costs {money(total)} and {money(cap)} = {pct}% of "
-              f"{money(int(t['counted'][i]))} = {money(int(t['base'][i]))}")]
-    if t["reduced"][i]:
-        steps.append(f"less {int(snap['income_reduction_rate'] * 100)}% of ({money(c.annual_family_income)} - "
-                     f"{money(int(snap['income_reduction_threshold'] * 100))}) = {money(int(t['cut'][i]))}")
-        if t["below_zero"][i]:
-            steps.append("not less than zero")
-    steps.append(f"award {money(int(t['award'][i]))}")
-    parts.append("; ".join(steps) + f" ({snap['test_citations']['award']}; rounded half up to the cent).")
-    return " ".join(parts)
-
-
-def decide(claim: WellClaim, params: ParameterSet | None = None) -> WellDecision:
-    """One claim: a batch of one."""
-    return decision(evaluate([claim], params), 0)
+        ids = r.cols.id.to_list() if isinstance(r.cols.id, pl.Series) else r.cols.id
+        rows = ({"id": x} for x in ids)
+    out = []
+    for i, row in enumerate(rows):
+        # as the per-row path had it: the date of a claim that was read (allocation cites by it)
+        claimed = None if r.cols.errors.any[i] else EPOCH + dt.timedelta(days=int(r.cols.claimed[i]))
+        if not words:
+            out.append(WellDecision(row["id"], bool(r.eligible[i]), int(r.award[i]),
+                                    error=None if r.decided[i] else str(r.error[i]), claimed_on=claimed))
+            continue
+        if not r.decided[i]:
+            out.append(WellDecision(row["id"], False, 0, error=str(r.error[i]), claimed_on=claimed,
+                                    explanation=row["explanation"]))
+            continue
+        tests = [Test(k, row[f"cite_{k}"], row[f"pass_{k}"], row[f"sentence_{k}"]) for k in TESTS]
+        words = " ".join([*(t.line() for t in tests), row["arithmetic"], row["outcome"]])  # as the bulk path joins them
+        out.append(WellDecision(row["id"], bool(r.eligible[i]), int(r.award[i]), tests, row["arithmetic"],
+                                claimed_on=claimed, explanation=words))
+    return out
 
 
 def decide_rows(rows: list[dict[str, Any]], params: ParameterSet | None = None,
                 errors: dict[int, str] | None = None) -> list[WellDecision]:
     """Parse and decide many rows together; a bad row is that row's error, naming the field."""
-    params = params or default_parameters()
-    parsed: list[WellClaim] = []
-    where: list[int] = []
-    out: list[WellDecision | None] = [None] * len(rows)
-    for i, raw in enumerate(rows):
-        if errors and i in errors:
-            out[i] = WellDecision(str(raw.get("id") or ""), False, 0, error=errors[i])
-            continue
-        try:
-            parsed.append(parse_claim(raw, params))
-            where.append(i)
-        except F.FieldError as e:
-            out[i] = WellDecision(str(raw.get("id") or ""), False, 0, error=str(e))
-    if parsed:
-        r = evaluate(parsed, params)
-        for j, i in enumerate(where):
-            out[i] = decision(r, j)
-    return out  # type: ignore[return-value]
+    return decisions(evaluate_rows(rows, params, errors)) if rows else []
 
 
 def decide_row(raw: dict[str, Any], params: ParameterSet | None = None) -> WellDecision:
+    """One claim: a batch of one."""
     return decide_rows([raw], params)[0]
 
 

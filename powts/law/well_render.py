@@ -1,0 +1,210 @@
+"""The words of well-claim decisions, written column-wise (polars) from the trace of wells.evaluate.
+
+One renderer for one claim or a million: each sentence (explain.WELL_SENTENCES, WELL_PROOF,
+WELL_ARITHMETIC, WELL_OUTCOME) is compiled into polars string expressions whose placeholders read
+the values wells.evaluate computed and traced; no arithmetic is redone and no Python runs per row.
+"""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from .explain import WELL_ARITHMETIC, WELL_OUTCOME, WELL_PROOF, WELL_SENTENCES
+from .render import _choice, _concat, _fill, amount_expr, iso_dates, money_expr
+
+S = pl.String
+col = pl.col
+TESTS = ["claimant", "private_water_supply", "well_kind", "contamination_proof", "income_limit"]
+
+
+def _money(cents: int) -> str:
+    return pl.select(money_expr(pl.lit(cents, dtype=pl.Int64))).item()
+
+
+def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
+    """The claims' values and trace as typed columns, with the lists (samples, cost items) in words."""
+    c, t = r.cols, r.trace
+    n = c.n
+    ids = c.id if isinstance(c.id, pl.Series) else pl.Series("id", c.id, dtype=S)
+    frame = pl.DataFrame({"row": np.arange(n, dtype=np.int64), "decided": r.decided, "eligible": r.eligible,
+                          "award": r.award}).with_columns(ids.alias("id"))
+    bad = np.flatnonzero(~r.decided)
+    error = pl.Series("error", [None] * n, dtype=S)
+    if bad.size:
+        error = error.scatter(bad, [str(x) for x in r.error[bad]])
+    frame = frame.with_columns(error)
+    if not r.tests:  # nothing decided
+        return frame
+    def cents(a):  # rows not read may hold "missing" (-1): no words are written for them
+        return np.where(r.decided, a, 0)
+
+    frame = frame.with_columns(
+        claimant=pl.Series(c.claimant, dtype=S), residential=c.residential, units=c.units,
+        kind=pl.Series(c.kind, dtype=S), advisory=c.advisory, lab=c.lab, income=cents(c.income),
+        **{f"t_{k}": v for k, v in r.tests.items()},
+        **{k: cents(t[k]) for k in ("costs", "counted", "base", "cut")},
+        **{k: t[k] for k in ("reduced", "below_zero", "count", "later", "span", "enough", "apart", "barred")},
+        award_trace=cents(t["award"]))
+    claimed = pl.Series(np.where(c.claimed == np.iinfo(np.int64).min, 0, c.claimed).astype(np.int32))
+    # each value is worded on the long frames first; the lists are then joined per row
+    shown = _joined(c.samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
+                    .filter(col("day") <= col("claimed")).sort("row", "day")
+                    .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ")
+    if not items_words:  # the cost items are only named in the explanation
+        return frame.join(shown, on="row", how="left", maintain_order="left").with_columns(listed=pl.lit(None, dtype=S))
+    items = r.snap["eligible_cost_items"]
+    listed = _joined(c.costs.filter(col("item").is_not_null()).sort("row", "pos").select("row", words=_fill(
+        WELL_ARITHMETIC["item"], {
+            "item": col("item").str.replace_all("_", " ", literal=True), "amount": money_expr(col("cents")),
+            "cite": col("item").replace_strict(list(items), list(items.values()), default="", return_dtype=S)})),
+        "listed", " + ")
+    return frame.join(shown, on="row", how="left", maintain_order="left").join(listed, on="row", how="left", maintain_order="left")
+
+
+def _joined(long: pl.DataFrame, name: str, sep: str) -> pl.DataFrame:
+    """row -> the `words` of the row's entries joined by `sep`, in order (`long` sorted by row, then
+    order). Short lists (samples, cost items) are joined position by position, one join each: a
+    group_by joining strings per row costs about ten times as much."""
+    rows = long["row"].to_numpy()
+    pos = np.arange(len(rows)) - np.searchsorted(rows, rows, side="left")
+    if not len(rows) or pos.max() >= 16:
+        return long.group_by("row").agg(col("words").str.join(sep).alias(name))
+    parts = None
+    for p in range(int(pos.max()) + 1):
+        part = long.filter(pl.Series(pos == p)).select("row", col("words").alias(f"p{p}"))
+        parts = part if parts is None else parts.join(part, on="row", how="left", maintain_order="left")
+    return parts.select("row", pl.concat_str(pl.exclude("row"), separator=sep, ignore_nulls=True).alias(name))
+
+
+def _tests(snap) -> dict[str, tuple[pl.Expr, pl.Expr, pl.Expr]]:
+    """test -> (sentence, passed, citation) expressions."""
+    cites = snap["test_citations"]
+    barred = snap["claimant_types_barred"]
+    S_ = WELL_SENTENCES
+    out = {}
+    passed = col("t_claimant")
+    v = {"claimant": col("claimant").str.replace_all("_", " ", literal=True)}
+    out["claimant"] = (_concat(_choice("claimant", passed, *S_["claimant"], v)), passed,
+                       pl.when(col("barred")).then(col("claimant").replace_strict(
+                           list(barred), list(barred.values()), default="", return_dtype=S))
+                       .otherwise(pl.lit(cites["claimant"])))
+    passed = col("t_private_water_supply")
+    v = {"units": col("units").cast(S), "max_units": str(snap["residential_max_dwelling_units"])}
+    out["private_water_supply"] = (
+        pl.when(col("residential")).then(_concat(_choice("supply", passed, *S_["residential_supply"], v)))
+        .otherwise(pl.lit(S_["livestock_supply"][0])),
+        pl.when(col("residential")).then(passed).otherwise(pl.lit(True)),
+        pl.when(col("residential")).then(pl.lit(cites["private_water_supply"])).otherwise(pl.lit(cites["livestock"])))
+    passed = col("t_well_kind")
+    out["well_kind"] = (_concat(_choice("kind", passed, *S_["well_kind"], {"kind": col("kind")})), passed,
+                        pl.lit(cites["well_kind"]))
+    P = WELL_PROOF
+    shown = col("shown").fill_null(P["no_samples"])
+    v = {"count": col("count").cast(S), "shown": shown, "need": str(snap["min_samples"]),
+         "span": col("span").cast(S), "gap": str(snap["min_sample_interval_days"]),
+         "note": pl.when(col("later") > 0).then(_fill(P["later"], {"later": col("later").cast(S)})).otherwise(pl.lit(""))}
+    problems = pl.concat_str([
+        pl.when(~col("enough")).then(_fill(P["too_few"], v)).when(~col("apart")).then(_fill(P["too_close"], v)),
+        pl.when(~col("lab")).then(pl.lit(P["not_certified"]))], separator="; ", ignore_nulls=True)
+    proven = col("enough") & col("apart") & col("lab")
+    out["contamination_proof"] = (
+        pl.when(col("advisory")).then(pl.lit(S_["advisory"][0]))
+        .when(proven).then(_fill(P["established"], v)).otherwise(_fill(P["not_established"], {"problems": problems})),
+        col("t_contamination_proof"),
+        pl.when(col("advisory")).then(pl.lit(cites["advisory"])).otherwise(pl.lit(cites["contamination_proof"])))
+    passed = col("t_income_limit")
+    v = {"income": money_expr(col("income")), "income_limit": _money(int(snap["income_limit"] * 100))}
+    out["income_limit"] = (_concat(_choice("income", passed, *S_["income_limit"], v)), passed,
+                           pl.lit(cites["income_limit"]))
+    return out
+
+
+def _arithmetic(snap) -> pl.Expr:
+    """The award's arithmetic in words, from the trace of wells.award."""
+    A = WELL_ARITHMETIC
+    pct = str(int(snap["award_rate"] * 100))
+    v = {"listed": col("listed"), "total": money_expr(col("costs")), "pct": pct,
+         "cap": _money(int(snap["eligible_cost_cap"] * 100)), "counted": money_expr(col("counted")),
+         "base": money_expr(col("base")), "rate": str(int(snap["income_reduction_rate"] * 100)),
+         "income": money_expr(col("income")), "threshold": _money(int(snap["income_reduction_threshold"] * 100)),
+         "cut": money_expr(col("cut")), "award": money_expr(col("award_trace")),
+         "cite": snap["test_citations"]["award"]}
+    reduction = pl.when(col("reduced")).then(pl.concat_str([
+        pl.lit("; "), _fill(A["reduction"], v),
+        pl.when(col("below_zero")).then(pl.lit("; " + A["not_below_zero"])).otherwise(pl.lit(""))])) \
+        .otherwise(pl.lit(""))
+    award = pl.concat_str([_fill(A["award"], v), reduction, pl.lit("; "), _fill(A["grant"], v), _fill(A["close"], v)])
+    items = pl.when(col("listed").is_not_null()).then(_fill(A["items"], v))
+    return pl.concat_str([items, award], separator=" ", ignore_nulls=True)
+
+
+_PLANS: dict[tuple, tuple] = {}
+
+
+def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: bool) -> list[pl.Expr]:
+    """The expressions that write the words of decided and undecided claims under one version;
+    built once and reused (building them costs more than running them on one claim)."""
+    key = (id(snap), explain, detail, reason_list, reason_text)
+    hit = _PLANS.get(key)
+    if hit and hit[0] is snap:
+        return hit[1]
+    reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
+    common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
+    undecided = _fill(WELL_OUTCOME["not_decided"], {"error": col("error")})
+    tests = _tests(snap)
+    decided = col("decided")
+    out = [*common]
+    if reason_text:
+        failed = [pl.when(~p).then(pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for s, p, c in tests.values()]
+        out.append(pl.when(decided).then(pl.concat_str(failed, separator="; ", ignore_nulls=True))
+                   .otherwise(col("error")).alias("reasons"))
+    if reason_list:
+        structs = [pl.when(~p).then(pl.struct(test=pl.lit(k), citation=c, text=s)) for k, (s, p, c) in tests.items()]
+        out.append(pl.when(decided).then(pl.concat_list(structs).list.drop_nulls())
+                   .otherwise(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))]))
+                   .cast(reason_dtype).alias("reasons"))
+    arithmetic = _arithmetic(snap)
+    outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": money_expr(col("award"))})) \
+        .otherwise(pl.lit(WELL_OUTCOME["not_eligible"]))
+    if detail:
+        # one claim's pieces; wells.decisions assembles them in the same order (explain.Test.line)
+        out.append(pl.when(decided).then(pl.lit(None, dtype=S)).otherwise(undecided).alias("explanation"))
+        for k, (s, p, c) in tests.items():
+            out += [s.alias(f"sentence_{k}"), p.alias(f"pass_{k}"), c.alias(f"cite_{k}")]
+        out += [arithmetic.alias("arithmetic"), outcome.alias("outcome")]
+    elif explain:
+        lines = [pl.concat_str([pl.when(p).then(pl.lit("PASS ")).otherwise(pl.lit("FAIL ")), s, pl.lit(" ("), c,
+                                pl.lit(")")]) for s, p, c in tests.values()]
+        out.append(pl.when(decided).then(pl.concat_str([*lines, arithmetic, outcome], separator=" "))
+                   .otherwise(undecided).alias("explanation"))
+    else:
+        out.append(pl.lit("").alias("explanation"))
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[key] = (snap, out)
+    return out
+
+
+def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
+               reason_text: bool = False) -> pl.DataFrame:
+    """id, eligible, award, reasons (reason_list: [{test, citation, text}]; reason_text:
+    'sentence (citation); ...') and explanation of every claim of a WellResults. detail=True adds
+    sentence_<test>, pass_<test>, cite_<test>, arithmetic and outcome instead of the reasons and
+    explanation of decided claims (for wells.decisions, which assembles them)."""
+    frame = _base_frame(r, items_words=explain or detail)
+    reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
+    common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
+    undecided = _fill(WELL_OUTCOME["not_decided"], {"error": col("error")})
+    if not r.tests:
+        out = [*common]
+        if reason_text:
+            out.append(col("error").alias("reasons"))
+        if reason_list:
+            out.append(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))])
+                       .cast(reason_dtype).alias("reasons"))
+        out.append((undecided if explain or detail else pl.lit("")).alias("explanation"))
+        return frame.select(out)
+    out = _plan(r.snap, explain, detail, reason_list, reason_text)
+    # a few claims (one on the web or the API): planning the query would cost more than running it
+    return frame.lazy().select(out).collect(
+        optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())
