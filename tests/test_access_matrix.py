@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import logging
 import re
 import shutil
@@ -189,6 +190,10 @@ TABLE: dict[str, Case | list[Case]] = {
     "permits:list": Case(read=SIGNED_IN),
     "permits:new": Case(read=STAFF | {PL}, write=STAFF | {PL},
                         body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-9", "plumber_license": "MP-222333"}),
+    "permits:parcel-lookup": Case(read=STAFF | {PL}, query="?parcel_q=PA-&jurisdiction=dane",
+                                  note="the application form's parcel finder: numbers and addresses, never owners"),
+    "permits:plan-check": Case(write=STAFF | {PL}, body=lambda w: {"jurisdiction": "dane", "plot_plan": json.dumps(PLAN)},
+                               note="the setback check before filing; nothing is stored"),
     "permits:calendar-feed": Case(kwargs=lambda w: {"secret": "not-a-known-secret"},
                                   note="a secret address: an unknown secret is a 404 to everyone"),
     "permits:ics": Case(read=SIGNED_IN, note="each signed-in person's own inspections"),
