@@ -45,7 +45,7 @@ def _same_number(jurisdiction, parcel_number: str, *, exclude=None) -> Parcel | 
 
 @transaction.atomic
 def parcel_create_pending(*, jurisdiction, parcel_number: str, site_address: str = "", municipality: str = "",
-                          owner=None, cause: str) -> Parcel:
+                          legal_description: str = "", owner=None, cause: str) -> Parcel:
     """A parcel not yet in the inventory, named by the plumber who applies for it: created pending.
 
     Refused, naming the field, when the number is already on record (pending or not): the applicant
@@ -53,6 +53,7 @@ def parcel_create_pending(*, jurisdiction, parcel_number: str, site_address: str
     number = fields.text("parcel_number", parcel_number, max_length=MAX_PARCEL_NUMBER, required=True)
     address = fields.text("site_address", site_address, max_length=200)
     place = fields.text("municipality", municipality, max_length=100)
+    legal = fields.text("legal_description", legal_description, max_length=2000)
     if not address:
         raise InventoryRefused("site_address is required for a parcel not yet in the inventory (the site address "
                                "or, for a vacant lot, the road it fronts)", field="site_address")
@@ -66,7 +67,7 @@ def parcel_create_pending(*, jurisdiction, parcel_number: str, site_address: str
         raise InventoryRefused(f"parcel {existing.parcel_number} is {state}; choose it instead of entering it as new",
                                field="parcel_number")
     parcel = Parcel(jurisdiction=jurisdiction, parcel_number=number, site_address=address, municipality=place,
-                    owner=owner, pending=True)
+                    legal_description=legal, owner=owner, pending=True)
     refuse_invalid(parcel, InventoryRefused)
     parcel.save()
     if owner is not None:

@@ -326,6 +326,7 @@ APPLICATION_INPUTS = (
     Input("new_parcel", "flag", help="new construction: the parcel is not yet in the inventory (created pending)"),
     Input("site_address", max_length=200, help="a new parcel's site address"),
     Input("municipality", max_length=100, help="a new parcel's town, village or city"),
+    Input("legal_description", max_length=2000, help="a new parcel's legal description (lot, CSM, section)"),
     Input("owner_mailing_address", max_length=500),
     Input("plumber_license", max_length=40, help="license number; defaults to the signed-in plumber's"),
     Input("jurisdiction", max_length=50, help="the county's slug, for users not tied to a county"),

@@ -189,6 +189,7 @@ def application_submit(*, user, data: dict) -> Permit:
     number = data.pop("parcel_number")
     new_parcel = data.pop("new_parcel", False)
     site_address, municipality = data.pop("site_address", ""), data.pop("municipality", "")
+    legal_description = data.pop("legal_description", "")
     parcel = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=number).select_related("owner").first()
     if parcel is None and not new_parcel:
         refuse(f"no such parcel in {jurisdiction.name}'s inventory ({number}); for new construction on a parcel not yet in "
@@ -203,7 +204,8 @@ def application_submit(*, user, data: dict) -> Permit:
         owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or owner_get_or_create(
             jurisdiction=jurisdiction, name=owner_name, mailing_address=address, action="owner named in a permit application")
         parcel = parcel_create_pending(jurisdiction=jurisdiction, parcel_number=number, site_address=site_address,
-                                       municipality=municipality, owner=owner, cause="named in a permit application")
+                                       municipality=municipality, legal_description=legal_description, owner=owner,
+                                       cause="named in a permit application")
     elif owner_name:
         owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or owner_get_or_create(
             jurisdiction=jurisdiction, name=owner_name, mailing_address=address, action="owner named in a permit application")
