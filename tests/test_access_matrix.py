@@ -228,6 +228,10 @@ TABLE: dict[str, Case | list[Case]] = {
     # -- permits (API)
     "permits-api-list": Case(read=SIGNED_IN, write=STAFF | {PL}, api=True,
                              body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-9", "plumber_license": "MP-222333"}),
+    "permits-api-parcel-find": Case(read=STAFF | {PL}, query="?q=PA-&jurisdiction=dane",
+                                    note="the parcel finder for applicants: numbers and addresses, never owners"),
+    "permits-api-plan-check": Case(write=STAFF | {PL}, api=True, query="?jurisdiction=dane", body=lambda w: PLAN,
+                                   note="the setback check before filing; nothing is stored"),
     "permits-api-export": Case(read=SIGNED_IN, kwargs=lambda w: {"fmt": "csv"}),
     "permits-api-ics": Case(read=SIGNED_IN),
     "permits-api-detail": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),

@@ -235,3 +235,27 @@ def test_parcel_finder_matches_number_and_address_in_the_users_county(client, da
 def test_parcel_finder_is_for_filers(client, dane, make_user):
     client.force_login(make_user("pumper1", "pumper"))
     assert client.get("/permits/new/find-parcel/", {"parcel_q": "0810"}).status_code == 403
+
+
+# -- the API ---------------------------------------------------------------------------------------------
+
+def test_api_checks_a_plan_and_finds_parcels(client, dane, master, plumber_user):
+    from powts.permits.tests.conftest import BAD_PLAN, file_complete
+
+    client.force_login(plumber_user)
+    r = client.post("/api/plot-plans/check/?jurisdiction=dane", BAD_PLAN, content_type="application/json")
+    assert r.status_code == 200 and r.json()["complies"] is False and r.json()["violation_count"] >= 1
+    dxf = client.post("/api/plot-plans/check/?jurisdiction=dane", {"file": upload("lot.dxf", dxf_bytes())})
+    assert dxf.status_code == 200 and dxf.json()["complies"] is True and dxf.json()["features"] == 3
+    broken = client.post("/api/plot-plans/check/?jurisdiction=dane", {"file": upload("lot.dxf", b"0\nSECTION\nbroken")})
+    assert broken.status_code == 400 and "lot.dxf" in json.dumps(broken.json())
+    no_county = client.post("/api/plot-plans/check/", BAD_PLAN, content_type="application/json")
+    assert no_county.status_code == 400 and "jurisdiction" in no_county.json()["errors"]
+    make_parcel(dane, number="0810-555")
+    found = client.get("/api/parcels/find/?q=0810-5&jurisdiction=dane").json()["results"]
+    assert found == [{"parcel_number": "0810-555", "site_address": "123 County Rd", "municipality": ""}]
+    permit = file_complete(dane, master)
+    stored = client.post(f"/api/permits/{permit.pk}/plot-plan/", {"file": upload("lot.dxf", dxf_bytes(mound_x=3))})
+    assert stored.status_code == 200 and stored.json()["setback_result"]["complies"] is False
+    amended = [ch for ch in stored.json()["changes"] if ch["kind"] == "amendment"]
+    assert amended and amended[0]["changed_fields"][0]["field"] == "plot_plan"
