@@ -79,3 +79,30 @@ def test_plumber_applies_for_a_new_construction_parcel_and_uploads_a_plan(live_s
     assert staff.get_by_role("heading", name="New parcel: waiting for the county to confirm it").count() == 0
     assert not Parcel.objects.get(parcel_number="0608-222-1111-0").pending
     assert "confirmed by county staff" in staff.content()
+
+
+def test_plumber_draws_the_plot_plan_on_the_map(live_server, county, browser):  # noqa: F811
+    """The features drawn on the map (here with no tile server: a blank background) are checked like a file."""
+    page = sign_in(browser, live_server.url, "pete")
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Content Security Policy" in m.text else None)
+    page.goto(f"{live_server.url}/permits/new/")
+    page.locator("#plot-map .leaflet-pm-toolbar").first.wait_for()
+    page.locator("#plot-map").scroll_into_view_if_needed()
+    box = page.locator("#plot-map").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def rectangle(x0, y0, x1, y1):
+        page.locator("#plot-map .leaflet-pm-icon-rectangle").click()
+        page.mouse.click(x + x0, y + y0)
+        page.mouse.click(x + x1, y + y1)
+
+    page.get_by_label("What you draw next").select_option("lot_line")
+    rectangle(-150, -120, 150, 120)
+    page.get_by_label("What you draw next").select_option("dispersal_area")
+    rectangle(-40, -30, 40, 30)
+    page.get_by_text("2 feature(s) drawn").wait_for()
+    assert "Dispersal (absorption) area 2" in page.locator("#plot-map-list").inner_text()
+    page.get_by_role("button", name="Check the plot plan's setbacks").click()
+    page.locator("#plan-check").get_by_text("The plot plan (2 features) complies with the setbacks").wait_for()
+    assert errors == []

@@ -268,3 +268,26 @@ def from_request(upload):
         return None, upload
     require_outline(got.plan, display_name(getattr(upload, "name", "")))
     return got.plan, None
+
+
+# What a plumber draws on the map, in the words of the plot plan the ordinances describe (setbacks.KINDS).
+DRAW_KINDS = (("lot_line", "Lot line"), ("dwelling", "Dwelling"), ("building", "Other building"), ("well", "Well"),
+              ("water_service", "Water service"), ("water_main", "Water main"), ("treatment_tank", "Septic or treatment tank"),
+              ("holding_tank", "Holding tank"), ("dispersal_area", "Dispersal (absorption) area"),
+              ("replacement_area", "Replacement area"), ("high_water_mark", "Lake or stream high-water mark"),
+              ("pool", "Swimming pool"), ("cistern", "Cistern"), ("slope_edge_15pct", "Edge of a slope over 15%"),
+              ("privy", "Privy"), ("portable_restroom", "Portable restroom"))
+
+
+def draw_settings(counties, *, own=None) -> dict:
+    """The drawing map's tiles and each county's centre (the middle of its profile's area)."""
+    from django.conf import settings
+
+    centers = {}
+    for county in counties:
+        area = county_area(county.profile_slug)
+        if area:
+            centers[county.slug] = [(area["south"] + area["north"]) / 2, (area["west"] + area["east"]) / 2]
+    return {"tiles": settings.POWTS_MAP_TILES_URL, "attribution": settings.POWTS_MAP_TILES_ATTRIBUTION,
+            "centers": centers, "own": own.slug if own is not None else "", "fallback": settings.POWTS_MAP_CENTER,
+            "zoom": 12}

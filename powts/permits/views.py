@@ -77,7 +77,8 @@ def permit_new(request):
         "errors": errors, "values": values, "kinds": c.PermitKind.choices, "system_types": c.InspectionSystem.choices,
         "jurisdictions": Jurisdiction.objects.all(),
         "license_number": getattr(policies.plumber_license(request.user), "number", ""),
-        "document_kinds": c.DOCUMENT_KINDS.items(),
+        "document_kinds": c.DOCUMENT_KINDS.items(), "plan_kinds": plot_files.DRAW_KINDS,
+        "plot_map": plot_files.draw_settings(Jurisdiction.objects.all(), own=request.user.jurisdiction),
     })
 
 
