@@ -162,3 +162,14 @@ def test_api_files_for_a_new_parcel_and_staff_confirm_it(client, dane, master, p
     client.force_login(staff)
     ok = client.post(f"/api/permits/{pk}/actions/confirm-parcel/", {"note": "checked"}, content_type="application/json")
     assert ok.status_code == 200 and not Permit.objects.get(pk=pk).parcel.pending
+
+
+def test_dashboard_lists_new_parcels_to_confirm(client, dane, master, plumber_user, staff):
+    permit = _apply(plumber_user, dane)
+    client.force_login(staff)
+    page = client.get("/maintenance/").content.decode()
+    assert "New parcels to confirm (1)" in page and permit.number in page
+    listed = client.get("/permits/?parcel_pending=true").content.decode()
+    assert permit.number in listed
+    pending.parcel_confirm(parcel=permit.parcel, reason="")
+    assert "New parcels to confirm (0)" in client.get("/maintenance/").content.decode()
