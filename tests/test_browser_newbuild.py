@@ -8,6 +8,7 @@ import pytest
 
 from powts.permits.tests.test_plot_files import dxf_bytes
 from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_accessibility import IMPACTS, _axe
 from tests.test_browser_attachments import PASSWORD, sign_in
 
 pytestmark = [pytest.mark.browser,
@@ -63,6 +64,7 @@ def test_plumber_applies_for_a_new_construction_parcel_and_uploads_a_plan(live_s
     page.get_by_role("button", name="Check the plot plan's setbacks").click()
     page.locator("#plan-check").get_by_text("complies with the setbacks").wait_for()
     assert not Permit.objects.exists()  # a check stores nothing
+    assert [v for v in _axe(page) if v["impact"] in IMPACTS] == []  # the form with its finder, map and result
 
     page.get_by_role("button", name="File the application").click()
     page.get_by_role("heading", name="New parcel: waiting for the county to confirm it").wait_for()
@@ -79,6 +81,15 @@ def test_plumber_applies_for_a_new_construction_parcel_and_uploads_a_plan(live_s
     assert staff.get_by_role("heading", name="New parcel: waiting for the county to confirm it").count() == 0
     assert not Parcel.objects.get(parcel_number="0608-222-1111-0").pending
     assert "confirmed by county staff" in staff.content()
+    # staff amend the application: the change is listed with what it was, what it is, who and when
+    staff.get_by_text("Amend the application (flows, building use, plans)").click()
+    staff.get_by_label("Design flow (gallons a day)").fill("600")
+    staff.get_by_label("Why it changes").fill("a fourth bedroom")
+    staff.get_by_role("button", name="Amend").click()
+    staff.get_by_role("heading", name="Amendments of the application").wait_for()
+    row = staff.locator("section[aria-labelledby=h-amendments] tbody tr").first.inner_text()
+    assert "design flow (gallons a day)" in row and "(blank)" in row and "600" in row and "sam" in row.lower()
+    assert [v for v in _axe(staff) if v["impact"] in IMPACTS] == []
 
 
 def test_plumber_draws_the_plot_plan_on_the_map(live_server, county, browser):  # noqa: F811

@@ -24,6 +24,11 @@
   L.tileLayer(settings.tiles, { attribution: settings.attribution, maxZoom: 21, maxNativeZoom: 19 }).addTo(map);
   map.pm.addControls({ position: "topleft", drawCircle: false, drawCircleMarker: false, drawText: false,
                        cutPolygon: false, rotateMode: false, dragMode: false });
+  // Geoman's tool buttons are links with an icon only: each is named by its title, for screen readers.
+  element.querySelectorAll(".button-container[title]").forEach(function (container) {
+    var button = container.querySelector(".leaflet-buttons-control-button");
+    if (button) { button.setAttribute("aria-label", container.getAttribute("title")); }
+  });
   var drawn = L.featureGroup().addTo(map);
 
   function labelOf(value) {
