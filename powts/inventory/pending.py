@@ -9,7 +9,8 @@ merge through record news (powts.core.news) and move their own records.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import ProtectedError
+from django.db.models import ProtectedError, Value
+from django.db.models.functions import Lower, Replace
 
 from powts.audit.services import audit_create, audit_delete, audit_update, snapshot
 from powts.core import fields
@@ -22,25 +23,28 @@ from powts.inventory.search import compact
 MAX_PARCEL_NUMBER = 60
 
 
+def _bare_number():
+    """The parcel number lower-cased without dashes, spaces, dots or slashes, as search.compact makes it."""
+    expr = Lower("parcel_number")
+    for sep in ("-", " ", ".", "/"):
+        expr = Replace(expr, Value(sep), Value(""))
+    return expr
+
+
 def _same_number(jurisdiction, parcel_number: str, *, exclude=None) -> Parcel | None:
     """The county's parcel with this number, written with or without dashes and spaces."""
-    bare = compact(parcel_number)
-    found = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=parcel_number)
+    parcels = Parcel.objects.filter(jurisdiction=jurisdiction)
     if exclude is not None:
-        found = found.exclude(pk=exclude.pk)
-    hit = found.first()
+        parcels = parcels.exclude(pk=exclude.pk)
+    hit = parcels.filter(parcel_number=parcel_number).first()
+    bare = compact(parcel_number)
     if hit is not None or not bare:
         return hit
-    # Same digits, other separators ("0810-123-4567-0" vs "0810 123 4567 0"): the first few characters
-    # narrow the candidates through the (jurisdiction, parcel_number) index.
-    head = parcel_number.strip()[:2]
-    candidates = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number__startswith=head)
-    if exclude is not None:
-        candidates = candidates.exclude(pk=exclude.pk)
-    for parcel in candidates.only("pk", "parcel_number", "pending")[:5000]:
-        if compact(parcel.parcel_number) == bare:
-            return parcel
-    return None
+    # Same characters, other separators ("0810-123-4567-0" vs "0810 123 4567 0"). A rare write (a new parcel, a
+    # merge), so the numbers that start alike are compared whole, in the database.
+    head = parcel_number.strip()[:1]
+    return (parcels.filter(parcel_number__startswith=head).alias(bare=_bare_number()).filter(bare=bare)
+            .order_by("pk").first())
 
 
 @transaction.atomic
