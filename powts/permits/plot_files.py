@@ -165,7 +165,7 @@ def dxf_to_geojson(data: bytes, name: str) -> dict:
 
 def require_outline(plan: dict, name: str) -> None:
     """A plot plan shows at least one outline (the lot, the building, the dispersal area)."""
-    for feature in plan.get("features") or []:
+    for feature in _features(plan):
         geometry = feature.get("geometry") if isinstance(feature, dict) else None
         if isinstance(geometry, dict) and geometry.get("type") in ("Polygon", "MultiPolygon"):
             return
@@ -183,9 +183,18 @@ def _positions(coords):
             yield from _positions(part)
 
 
+def _features(plan) -> list:
+    features = plan.get("features") if isinstance(plan, dict) else None
+    return features if isinstance(features, list) else []
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _all_positions(plan: dict) -> list:
     out = []
-    for feature in plan.get("features") or []:
+    for feature in _features(plan):
         geometry = feature.get("geometry") if isinstance(feature, dict) else None
         if isinstance(geometry, dict):
             out.extend(p for p in _positions(geometry.get("coordinates")) if len(p) >= 2)
@@ -202,12 +211,9 @@ def is_geographic(plan: dict) -> bool:
     points = _all_positions(plan)
     if not points:
         return False
-    try:
-        xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
-    except (TypeError, ValueError):
-        return False
-    if not all(math.isfinite(v) for v in xs + ys):
-        return False
+    if not all(_number(p[0]) and _number(p[1]) for p in points):
+        return False  # parse_plan names what is wrong with the coordinates
+    xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
     in_range = all(-180 <= x <= 180 for x in xs) and all(-90 <= y <= 90 for y in ys)
     return in_range and max(max(xs) - min(xs), max(ys) - min(ys)) < GEOGRAPHIC_SPAN and (max(xs) - min(xs)) > 0
 
@@ -246,7 +252,7 @@ def in_feet(plan: dict, *, slug: str, county: str, field: str = "plot_plan") -> 
     lat0 = sum(p[1] for p in points) / len(points)
     fx, fy = _feet_per_degree(lat0)
     features = []
-    for feature in plan.get("features") or []:
+    for feature in _features(plan):
         if isinstance(feature, dict) and isinstance(feature.get("geometry"), dict):
             geometry = dict(feature["geometry"])
             geometry["coordinates"] = _project(geometry.get("coordinates") or [], lon0, lat0, fx, fy)

@@ -259,3 +259,13 @@ def test_api_checks_a_plan_and_finds_parcels(client, dane, master, plumber_user)
     assert stored.status_code == 200 and stored.json()["setback_result"]["complies"] is False
     amended = [ch for ch in stored.json()["changes"] if ch["kind"] == "amendment"]
     assert amended and amended[0]["changed_fields"][0]["field"] == "plot_plan"
+
+
+@pytest.mark.parametrize("body", [[1, 2], {"type": "FeatureCollection", "features": 5},
+                                  {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"kind": "well"},
+                                                                              "geometry": {"type": "Point", "coordinates": ["-89.5", "43"]}}]},
+                                  {"type": "FeatureCollection", "features": ["x", {"geometry": "y"}]}])
+def test_malformed_plans_are_a_400_never_a_500(client, dane, master, plumber_user, body):
+    client.force_login(plumber_user)
+    r = client.post("/api/plot-plans/check/?jurisdiction=dane", body, content_type="application/json")
+    assert r.status_code == 400 and set(r.json()["errors"]) & {"plot_plan", "body"}
