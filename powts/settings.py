@@ -151,7 +151,8 @@ ASSETS_DIR = Path(os.environ.get("POWTS_ASSETS_DIR") or BASE_DIR.parent / "node_
 STATICFILES_DIRS = [BASE_DIR / "static"] + [
     (prefix, ASSETS_DIR / sub)
     for prefix, sub in (("uswds", "@uswds/uswds/dist"), ("htmx", "htmx.org/dist"), ("chartjs", "chart.js/dist"),
-                        ("leaflet", "leaflet/dist"), ("markercluster", "leaflet.markercluster/dist"))
+                        ("leaflet", "leaflet/dist"), ("markercluster", "leaflet.markercluster/dist"),
+                        ("geoman", "@geoman-io/leaflet-geoman-free/dist"))
     if (ASSETS_DIR / sub).is_dir()
 ]
 MEDIA_ROOT = DATA_DIR / "media"

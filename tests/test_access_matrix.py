@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import logging
 import re
 import shutil
@@ -189,6 +190,10 @@ TABLE: dict[str, Case | list[Case]] = {
     "permits:list": Case(read=SIGNED_IN),
     "permits:new": Case(read=STAFF | {PL}, write=STAFF | {PL},
                         body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-9", "plumber_license": "MP-222333"}),
+    "permits:parcel-lookup": Case(read=STAFF | {PL}, query="?parcel_q=PA-&jurisdiction=dane",
+                                  note="the application form's parcel finder: numbers and addresses, never owners"),
+    "permits:plan-check": Case(write=STAFF | {PL}, body=lambda w: {"jurisdiction": "dane", "plot_plan": json.dumps(PLAN)},
+                               note="the setback check before filing; nothing is stored"),
     "permits:calendar-feed": Case(kwargs=lambda w: {"secret": "not-a-known-secret"},
                                   note="a secret address: an unknown secret is a 404 to everyone"),
     "permits:ics": Case(read=SIGNED_IN, note="each signed-in person's own inspections"),
@@ -223,6 +228,10 @@ TABLE: dict[str, Case | list[Case]] = {
     # -- permits (API)
     "permits-api-list": Case(read=SIGNED_IN, write=STAFF | {PL}, api=True,
                              body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-9", "plumber_license": "MP-222333"}),
+    "permits-api-parcel-find": Case(read=STAFF | {PL}, query="?q=PA-&jurisdiction=dane",
+                                    note="the parcel finder for applicants: numbers and addresses, never owners"),
+    "permits-api-plan-check": Case(write=STAFF | {PL}, api=True, query="?jurisdiction=dane", body=lambda w: PLAN,
+                                   note="the setback check before filing; nothing is stored"),
     "permits-api-export": Case(read=SIGNED_IN, kwargs=lambda w: {"fmt": "csv"}),
     "permits-api-ics": Case(read=SIGNED_IN),
     "permits-api-detail": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),

@@ -29,7 +29,7 @@ ROLES = {"staff": "county_staff", "admin": "county_admin", "auditor": "state_aud
          "pumper": "pumper", "soiltester": "soil_tester", "owner": "owner", "dsps": "dsps", "dnr": "dnr"}
 # Not pages of ours, or not HTML: Django's admin, the API (JSON; its Swagger UI page is drf-spectacular's,
 # checked upstream), files (.ics, .pdf, .csv), sign-out, an upload's token, htmx fragments (find-system).
-SKIP = re.compile(r"^(admin/|api/|accounts/logout/|healthz)|\.(ics|pdf|csv)$|<str:(token|secret)>|find-system/")
+SKIP = re.compile(r"^(admin/|api/|accounts/logout/|healthz)|\.(ics|pdf|csv)$|<str:(token|secret)>|find-(system|parcel)/")
 IMPACTS = {"critical", "serious"}
 
 

@@ -36,6 +36,11 @@ EVENTS: dict[str, tuple[str, ...]] = {
     # it (a permit, a report), `cause` the words every audit row names it by.
     "system.installed": ("system", "replaced", "source", "cause"),
     "system.retired": ("system", "source", "cause"),
+    # A parcel named for new construction confirmed by county staff as it was entered (powts.inventory.pending).
+    "parcel.confirmed": ("parcel", "cause"),
+    # A pending parcel found to be one already on record: published before the pending one is removed, so
+    # each app moves its records from `pending` to `into` in the same transaction.
+    "parcel.merging": ("pending", "into", "cause"),
 }
 
 _subscribers: dict[str, list[Callable]] = {name: [] for name in EVENTS}

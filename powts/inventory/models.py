@@ -20,6 +20,10 @@ class Parcel(models.Model):
     longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     owner = models.ForeignKey("Owner", null=True, blank=True, on_delete=models.PROTECT, related_name="parcels",
                               help_text="Current owner; the history is in Ownership.")
+    # A parcel a plumber named for new construction, not yet checked by county staff (powts.inventory.pending):
+    # it carries the application but is left out of the inventory's lists, filters and counts until confirmed.
+    pending = models.BooleanField(default=False, db_default=False,
+                                  help_text="Named in a permit application; county staff have not yet confirmed it.")
     # Moved on by every edit through the services (powts.inventory.services.claim_version): an editor whose
     # form carries an older number is told what changed instead of overwriting it.
     version = models.PositiveIntegerField(default=1, db_default=1, editable=False)

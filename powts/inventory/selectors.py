@@ -26,7 +26,7 @@ def municipalities(*, jurisdiction_id: int | None) -> list[str]:
     key = f"powts:municipalities:{jurisdiction_id}"
     found = cache.get(key)
     if found is None:
-        qs = Parcel.objects.exclude(municipality="")
+        qs = Parcel.objects.exclude(municipality="").filter(pending=False)  # a name typed for a new parcel waits for staff
         if jurisdiction_id:
             qs = qs.filter(jurisdiction_id=jurisdiction_id)
         found = list(qs.order_by("municipality").values_list("municipality", flat=True).distinct())
@@ -63,3 +63,38 @@ def systems_at_address(*, jurisdiction, address: str, limit: int = 10) -> list[S
         if found:
             return sorted(found, key=lambda s: s.system_id)[:limit]
     return []
+
+
+def parcels_matching(*, jurisdiction, query: str, limit: int = 10) -> list[dict]:
+    """Confirmed parcels of one county whose number starts with `query` (with or without its dashes and
+    spaces) or whose system's address matches it (the search index): number, site address and municipality,
+    never the owner, for an applicant to pick the parcel. Pending parcels are not offered."""
+    from powts.inventory.search import _PARCEL_LIKE, compact, search
+
+    query = (query or "").strip()
+    if len(query) < 3:
+        return []
+    columns = ("parcel_number", "site_address", "municipality")
+    parcels = Parcel.objects.filter(jurisdiction=jurisdiction, pending=False)
+    found = list(parcels.filter(parcel_number__startswith=query).order_by("parcel_number").values(*columns)[:limit])
+    if len(found) < limit:
+        systems = search(System.objects.filter(jurisdiction=jurisdiction), query)
+        numbers = {p["parcel_number"] for p in found}
+        for row in systems.order_by("system_id").values("parcel__parcel_number", "parcel__site_address",
+                                                        "parcel__municipality", "parcel__pending")[:limit * 3]:
+            if row["parcel__pending"] or row["parcel__parcel_number"] in numbers:
+                continue
+            numbers.add(row["parcel__parcel_number"])
+            found.append({"parcel_number": row["parcel__parcel_number"], "site_address": row["parcel__site_address"],
+                          "municipality": row["parcel__municipality"]})
+            if len(found) >= limit:
+                break
+    if not found and _PARCEL_LIKE.match(query):  # typed without the dashes of a parcel with no system yet
+        bare = compact(query)
+        head = query[:2]
+        for p in parcels.filter(parcel_number__startswith=head).order_by("parcel_number").values(*columns)[:2000]:
+            if compact(p["parcel_number"]).startswith(bare):
+                found.append(p)
+                if len(found) >= limit:
+                    break
+    return found

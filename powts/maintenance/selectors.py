@@ -175,10 +175,10 @@ def reports_visible(*, user):
     return Report.objects.restrict(user, "view").select_related("license", "system", "jurisdiction")
 
 
-def systems_by_address(*, user, query: str, limit: int = 10) -> list[dict]:
+def systems_by_address(*, user, query: str, limit: int = 10, county: str = "") -> list[dict]:
     """Systems whose address (or id, or parcel number) matches, for a filer to pick the system id: the id,
-    site address, municipality and county only. Staff search their own county; contractors every
-    county that takes reports (the county is named on the form)."""
+    site address, municipality and county only. Staff search their own county; contractors the county
+    chosen on the form (`county`, a slug), or every county that takes reports when none is chosen."""
     from powts.accounts.policies import staff_jurisdiction
     from powts.inventory.search import search
 
@@ -186,5 +186,7 @@ def systems_by_address(*, user, query: str, limit: int = 10) -> list[dict]:
     own = staff_jurisdiction(user)
     if own is not None:
         systems = systems.filter(jurisdiction=own)
+    elif county:
+        systems = systems.filter(jurisdiction__slug=county)
     return list(search(systems, query).order_by("system_id", "id")
                 .values("system_id", "parcel__site_address", "parcel__municipality", "jurisdiction__name")[:limit])

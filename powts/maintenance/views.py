@@ -157,7 +157,8 @@ def system_lookup(request):
     if not policies.can_file_reports(request.user):
         raise PermissionDenied("Only licensed contractors and county staff file maintenance reports.")
     query = request.GET.get("address", "").strip()[:100]
-    found = selectors.systems_by_address(user=request.user, query=query) if len(query) >= 3 else []
+    county = request.GET.get("jurisdiction", "").strip()[:50]  # the county chosen on the form, if any
+    found = selectors.systems_by_address(user=request.user, query=query, county=county) if len(query) >= 3 else []
     return render(request, "maintenance/_system_lookup.html", {"found": found, "query": query})
 
 

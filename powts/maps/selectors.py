@@ -208,7 +208,7 @@ def extent(*, user) -> list[float] | None:
     if found["x0"] is not None:
         size = grid.cell_size(grid.MAX_CLUSTER_ZOOM)
         return [found["x0"] * size - 180, found["y0"] * size - 90, (found["x1"] + 1) * size - 180, (found["y1"] + 1) * size - 90]
-    parcels = Parcel.objects.filter(latitude__isnull=False, longitude__isnull=False)
+    parcels = Parcel.objects.filter(latitude__isnull=False, longitude__isnull=False, pending=False)
     if ids is not None:
         parcels = parcels.filter(jurisdiction_id__in=ids)
     found = parcels.aggregate(x0=Min("longitude"), y0=Min("latitude"), x1=Max("longitude"), y1=Max("latitude"))

@@ -50,6 +50,7 @@ class Action:
     inputs: tuple[Input, ...]
     run: Callable  # (permit, values, user) -> what the service returns
     on_actions_endpoint: bool = False  # the API serves it at /api/permits/<pk>/actions/<name>/
+    only_given: bool = False  # only the inputs the request names are read (an amendment changes what it names)
 
 
 ON = Input("on", "date", default="today", help="the day of the action; default today")
@@ -157,6 +158,9 @@ def parse(action: Action, data, permit=None) -> dict:
     """The action's inputs from a form post or a JSON object, each bounded and named when refused."""
     if not hasattr(data, "get"):
         raise FieldError("body", "the request body must be form fields or a JSON object")
+    if action.only_given:
+        return {item.name: _value(item, raw, permit) for item in action.inputs
+                if (raw := _raw(data, item)) is not None}
     return {item.name: _value(item, _raw(data, item), permit) for item in action.inputs}
 
 
@@ -193,6 +197,32 @@ def _result(permit, v, user):
         services.inspection_assign(inspection=inspection, inspector=user)
     return inspection
 
+
+def _parcel_step(permit):
+    """The inventory's pending-parcel services, for a permit whose parcel the applicant entered as new."""
+    from powts.inventory import pending
+
+    if not permit.parcel.pending:
+        raise FieldError("parcel", f"parcel {permit.parcel.parcel_number} is already confirmed in the inventory")
+    return pending
+
+
+def _amend(permit, v, user):
+    data = {k: v[k] for k in services.AMENDABLE if k in v}
+    return services.permit_amend(permit=permit, data=data, on=v.get("on"), reason=v.get("reason", ""))
+
+
+# An amendment names only the fields it changes (a flag sent as "0" or "false" is cleared).
+AMEND_INPUTS = (
+    Input("on", "date", help="the day of the amendment; default today"),
+    Input("reason", max_length=500, help="why the application changes"),
+    Input("work", max_length=200), Input("building_use", max_length=100), Input("lot_dimensions", max_length=100),
+    Input("driving_directions"), Input("reference_points"),
+    Input("estimated_daily_flow_gpd", "integer"), Input("design_flow_gpd", "integer"), Input("bedrooms", "integer"),
+    Input("system_type", "choice", choices=tuple(c.InspectionSystem.values)),
+    Input("has_pumps", "flag"), Input("plans_signed", "flag"), Input("state_plan_required", "flag"),
+    Input("plan_stamped_by_designer", "flag"), Input("existing_system_on_lot", "flag"), Input("recording_required", "flag"),
+)
 
 RESULTS = tuple(x for x in c.InspectionResult.values if x != c.InspectionResult.REQUESTED)
 METHODS = tuple(x for x in c.PaymentMethod.values if x not in (c.PaymentMethod.REFUND, c.PaymentMethod.RETURNED))
@@ -244,6 +274,15 @@ _TABLE = (
     Action("plot-plan", "Store the plot plan", policies.acts_for_permit, PLUMBER_OR_STAFF,
            (ON, Input("plot_plan", "json", required=True, help="GeoJSON, feet")),
            lambda p, v, u: services.permit_set_plot_plan(permit=p, plot_plan=v["plot_plan"], on=v["on"])),
+    Action("amend", "Amend the application", policies.acts_for_permit, PLUMBER_OR_STAFF, AMEND_INPUTS, _amend,
+           on_actions_endpoint=True, only_given=True),
+    Action("confirm-parcel", "Confirm the new parcel", policies.can_decide, STAFF_ONLY, (Input("note", max_length=500),),
+           lambda p, v, u: _parcel_step(p).parcel_confirm(parcel=p.parcel, reason=v["note"]), on_actions_endpoint=True),
+    Action("merge-parcel", "Merge the new parcel into the parcel on record", policies.can_decide, STAFF_ONLY,
+           (Input("into_parcel_number", required=True, max_length=60, help="the parcel on record it really is"),
+            Input("note", max_length=500)),
+           lambda p, v, u: _parcel_step(p).parcel_merge_pending(pending=p.parcel, into_number=v["into_parcel_number"],
+                                                                reason=v["note"]), on_actions_endpoint=True),
     Action("payment", "Record a payment", policies.can_decide, "County staff record payments.",
            (Input("invoice", "record", required=True, record="invoices"), Input("amount", "decimal", required=True),
             Input("on", "date", default="today", also=("received_on",)),
@@ -284,6 +323,10 @@ ACTIONS = {a.name: a for a in _TABLE}
 # service services.application_submit (the parcel, owner and plumber are found there).
 APPLICATION_INPUTS = (
     Input("parcel_number", required=True, max_length=60), Input("owner_name", max_length=200),
+    Input("new_parcel", "flag", help="new construction: the parcel is not yet in the inventory (created pending)"),
+    Input("site_address", max_length=200, help="a new parcel's site address"),
+    Input("municipality", max_length=100, help="a new parcel's town, village or city"),
+    Input("legal_description", max_length=2000, help="a new parcel's legal description (lot, CSM, section)"),
     Input("owner_mailing_address", max_length=500),
     Input("plumber_license", max_length=40, help="license number; defaults to the signed-in plumber's"),
     Input("jurisdiction", max_length=50, help="the county's slug, for users not tied to a county"),
@@ -318,3 +361,7 @@ def parse_application(data) -> dict:
     if not out.get("parcel_number"):
         raise FieldError("parcel_number", "parcel_number is required")
     return out
+
+# The application form's setback check before filing: only the plan.
+PLAN_CHECK = Action("plan-check", "Check the plot plan", lambda u, p: True, APPLICATION_DENIED,
+                    (Input("plot_plan", "json", help="GeoJSON, feet or longitude and latitude"),), lambda p, v, u: None)

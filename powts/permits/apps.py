@@ -16,4 +16,6 @@ class PermitsConfig(AppConfig):
                           template="permits/_system_complaints.html", order=25)
         registry.register("dashboard_panel", "complaints", panels.dashboard_complaints,
                           template="permits/_dashboard_complaints.html", order=20)
+        registry.register("dashboard_panel", "new-parcels", panels.dashboard_new_parcels,
+                          template="permits/_dashboard_new_parcels.html", order=21)
         registry.register("demo_loader", "permits", demo.load, order=20)

@@ -39,12 +39,14 @@ class ChangeKind(models.TextChoices):
     RENEWAL = "renewal", "Renewal"
     TRANSFER = "transfer", "Transfer to a new owner"
     PLUMBER_CHANGE = "plumber_change", "Change of plumber"
+    AMENDMENT = "amendment", "Amendment of the application"
 
 
 class ChangeStatus(models.TextChoices):
     REQUESTED = "requested", "Requested (fee due)"
     GRANTED = "granted", "Granted"
     REFUSED = "refused", "Refused"
+    RECORDED = "recorded", "Recorded"  # an amendment: no decision of its own, the application is reviewed as amended
 
 
 class NoticeKind(models.TextChoices):

@@ -120,6 +120,25 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         services.permit_approve(permit=p, on=on + dt.timedelta(days=1))
         services.permit_issue(permit=p, on=on + dt.timedelta(days=2))
         services.permits_expire(today=today, jurisdiction=jurisdiction)
+        # 8. new construction on a parcel not yet in the inventory (pending until staff confirm it), amended once
+        from powts.inventory.pending import parcel_create_pending
+        from powts.inventory.services import owner_get_or_create
+
+        on = today - dt.timedelta(days=2)
+        owner = owner_get_or_create(jurisdiction=jurisdiction, name="Nia Newhouse", mailing_address="9 Elm St",
+                                    action="demo: owner named in a permit application")
+        parcel = parcel_create_pending(jurisdiction=jurisdiction, parcel_number="NEW-0001", site_address="4410 Meadow Lane",
+                                       municipality=systems[0].parcel.municipality or "Town of Verona",
+                                       legal_description="Lot 3, Certified Survey Map 16001", owner=owner,
+                                       cause="demo: named in a permit application")
+        p = services.permit_file(jurisdiction=jurisdiction, parcel=parcel, owner=owner, plumber=plumber, filed_on=on,
+                                 plot_plan=PLAN, documents=[{"kind": k, "received_on": on} for k in DOCS],
+                                 building_use="single-family dwelling", lot_dimensions="200 x 300 ft", work="new system",
+                                 reference_points="Benchmark: iron pipe at the NE lot corner", estimated_daily_flow_gpd=300,
+                                 design_flow_gpd=450, bedrooms=3, plans_signed=True)
+        services.permit_amend(permit=p, data={"bedrooms": 4, "design_flow_gpd": 600}, on=today,
+                              reason="the owner added a bedroom")
+        made.append(p)
         # a soil evaluation, a failing system with its order, and a complaint
         if tester:
             site.soil_evaluation_file(jurisdiction=jurisdiction, parcel=systems[1].parcel, soil_tester=tester,

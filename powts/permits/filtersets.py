@@ -25,10 +25,11 @@ class PermitFilterSet(django_filters.FilterSet):
     filed_after = django_filters.DateFilter(field_name="filed_on", lookup_expr="gte", label="Filed on or after")
     filed_before = django_filters.DateFilter(field_name="filed_on", lookup_expr="lte", label="Filed on or before")
     jurisdiction = django_filters.CharFilter(field_name="jurisdiction__slug", label="County (slug)")
+    parcel_pending = django_filters.BooleanFilter(field_name="parcel__pending", label="New parcel to confirm")
 
     class Meta:
         model = Permit
-        fields = ["q", "status", "kind", "filed_after", "filed_before", "jurisdiction"]
+        fields = ["q", "status", "kind", "filed_after", "filed_before", "jurisdiction", "parcel_pending"]
 
     def filter_q(self, queryset, name, value):
         value = value.strip()

@@ -199,7 +199,8 @@ class Payment(models.Model):
 
 
 class PermitChange(models.Model):
-    """A renewal, transfer or change of plumber: requested (fee raised), then granted or refused."""
+    """A renewal, transfer or change of plumber: requested (fee raised), then granted or refused.
+    An amendment of the application before the decision: recorded with each field's old and new value."""
 
     permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="changes")
     kind = models.CharField(max_length=20, choices=c.ChangeKind.choices)
@@ -212,6 +213,10 @@ class PermitChange(models.Model):
     invoice = models.ForeignKey(Invoice, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     explanation = models.TextField(blank=True)
     citation = models.CharField(max_length=300)
+    # An amendment: [{"field", "label", "old", "new"}], the values as people read them; and who made it.
+    changed_fields = models.JSONField(default=list, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["received_on", "id"]

@@ -38,7 +38,37 @@ def on_complaint_received(*, complaint) -> None:
     complaint_link_by_address(complaint=complaint)
 
 
+def on_parcel_confirmed(*, parcel, cause) -> None:
+    """The applications on a new parcel say that staff confirmed it (they may now be approved)."""
+    from powts.permits import choices as c
+    from powts.permits.services._common import _event
+
+    for permit in parcel.permits.filter(status__in=c.OPEN_STATUSES):
+        _event(permit, step="parcel_confirmed", on=timezone.localdate(), summary=f"{cause[:1].upper()}{cause[1:]}")
+
+
+def on_parcel_merging(*, pending, into, cause) -> None:
+    """A new parcel that is one on record: the permits, soil reports, clearances and emergency work move to it."""
+    from powts.audit.services import audit_update, snapshot
+    from powts.permits.services._common import _event
+
+    for permit in pending.permits.all():
+        before = snapshot(permit, ["parcel_id"])
+        permit.parcel = into
+        permit.save(update_fields=["parcel"])
+        audit_update(permit, before=before, action=cause)
+        _event(permit, step="parcel_merged", on=timezone.localdate(), summary=f"{cause[:1].upper()}{cause[1:]}")
+    for related in (pending.soil_evaluations, pending.clearances, pending.emergency_work):
+        for record in related.all():
+            before = snapshot(record, ["parcel_id"])
+            record.parcel = into
+            record.save(update_fields=["parcel"])
+            audit_update(record, before=before, action=cause)
+
+
 def register() -> None:
     news.subscribe("system.installed", on_system_installed)
     news.subscribe("abandonment.reported", on_abandonment_reported)
     news.subscribe("complaint.received", on_complaint_received)
+    news.subscribe("parcel.confirmed", on_parcel_confirmed)
+    news.subscribe("parcel.merging", on_parcel_merging)

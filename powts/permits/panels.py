@@ -34,3 +34,13 @@ def dashboard_complaints(unit, user) -> dict:
         row.service_name = names.get(row.service_code, row.service_code)
     return {"complaints_to_link": to_link, "complaints_linked": linked,
             "can_link": policies.is_county_staff_for(user, unit.pk)}
+
+
+def dashboard_new_parcels(unit, user) -> dict:
+    """Applications for new construction whose parcel staff have not yet confirmed (they cannot be approved)."""
+    from powts.permits.choices import OPEN_STATUSES
+    from powts.permits.models import Permit
+
+    rows = (Permit.objects.filter(jurisdiction_id=unit.pk, parcel__pending=True, status__in=OPEN_STATUSES)
+            .select_related("parcel").order_by("filed_on", "id"))
+    return {"new_parcels": list(rows[:25]), "new_parcels_count": rows.count()}

@@ -66,7 +66,8 @@ def permit_rules(slug: str) -> dict:
     rules = load_profile(slug).get("permits")
     if not rules:
         raise RuleError(f"profile {slug!r} has no permits.yaml (nor does the state minimum)")
-    for key in ("expiry", "renewal", "transfer", "plumber_change", "denial", "disapproval_retention", "revocation"):
+    for key in ("expiry", "renewal", "transfer", "plumber_change", "denial", "disapproval_retention", "revocation",
+                "amendment"):
         _require_citation(rules.get(key), f"{slug}/permits.yaml {key}")
     for step, entry in (rules.get("steps") or {}).items():
         if not isinstance(entry, dict) or not entry.get("citation"):

@@ -96,3 +96,19 @@ def overdue_invoices(*, jurisdiction, today: dt.date):
 
 def stages_for(permit: Permit):
     return required_stages(permit.slug, permit.system_type)
+
+
+def plan_check(*, plan, jurisdiction) -> dict:
+    """The setback check of a plan not yet stored (the application form's preview): the result and the drawing.
+    A plan that cannot be read is refused naming plot_plan; nothing is written."""
+    from powts.permits.errors import PermitRefused
+    from powts.permits.plot_files import in_feet
+    from powts.setbacks import PlanError, check_plan, parse_plan, render_svg, rules_for
+
+    plan = in_feet(plan, slug=jurisdiction.profile_slug, county=jurisdiction.name)
+    try:
+        parsed = parse_plan(plan)
+    except PlanError as exc:
+        raise PermitRefused(f"plot plan: {exc}", field="plot_plan") from None
+    result = check_plan(parsed, rules_for(jurisdiction.profile_slug))
+    return {"result": result.as_json(limit=200), "svg": render_svg(parsed, result), "features": len(parsed.features)}

@@ -18,7 +18,7 @@ from powts.core import lists
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
 from powts.core.refusals import Refused, refused_text
 from powts.jurisdictions.models import Jurisdiction
-from powts.permits import actions, documents, policies, selectors, services
+from powts.permits import actions, documents, plot_files, policies, selectors, services
 from powts.permits import choices as c
 from powts.permits.errors import PermitRefused
 from powts.permits.filtersets import PermitFilterSet
@@ -57,10 +57,17 @@ def permit_new(request):
         values = request.POST
         from powts.attachments.services import create_with_files
 
-        try:  # the application and its plans together: a refused plan files nothing
-            permit = create_with_files(
-                lambda: services.application_submit(user=request.user, data=actions.parse_application(request.POST)),
-                files=request.FILES.getlist("plans"), kind="plan", by=request.user)
+        try:  # the application, its plot plan and its plans together: a refused plan files nothing
+            data = actions.parse_application(request.POST)
+            files = request.FILES.getlist("plans")
+            plan, pdf = plot_files.from_request(request.FILES.get("plot_plan_file"))
+            if plan is not None:
+                data["plot_plan"] = plan
+            if pdf is not None:  # a PDF plot plan is the paper plot plan: kept as a plan, the features drawn on the map
+                files = [*files, pdf]
+                data["documents"] = [*data.get("documents", []), "plot_plan"]
+            permit = create_with_files(lambda: services.application_submit(user=request.user, data=data),
+                                       files=files, kind="plan", by=request.user)
         except Refused as exc:
             errors = [refused_text(exc)]
         else:
@@ -70,7 +77,8 @@ def permit_new(request):
         "errors": errors, "values": values, "kinds": c.PermitKind.choices, "system_types": c.InspectionSystem.choices,
         "jurisdictions": Jurisdiction.objects.all(),
         "license_number": getattr(policies.plumber_license(request.user), "number", ""),
-        "document_kinds": c.DOCUMENT_KINDS.items(),
+        "document_kinds": c.DOCUMENT_KINDS.items(), "plan_kinds": plot_files.DRAW_KINDS,
+        "plot_map": plot_files.draw_settings(Jurisdiction.objects.all(), own=request.user.jurisdiction),
     })
 
 
@@ -95,7 +103,9 @@ def permit_detail(request, pk: int):
     return render(request, "permits/permit_detail.html", {
         "permit": permit, "missing": selectors.missing_items(permit) if permit.status in c.OPEN_STATUSES else [],
         "invoices": permit.invoices.prefetch_related("payments"), "inspections": permit.inspections.select_related("inspector"),
-        "changes": permit.changes.select_related("new_owner", "new_plumber"), "notices": permit.notices.all(),
+        "changes": permit.changes.exclude(kind=c.ChangeKind.AMENDMENT).select_related("new_owner", "new_plumber"),
+        "amendments": list(permit.changes.filter(kind=c.ChangeKind.AMENDMENT).select_related("by")),
+        "notices": permit.notices.all(),
         "events": permit.events.select_related("actor"), "documents": permit.documents.all(), "svg": svg,
         "stages": stages, "can_decide": policies.can_decide(request.user, permit),
         "setback_violations": selectors.setback_violation_count(permit.setback_result or {}),
@@ -112,12 +122,82 @@ def permit_post(request, pk: int, action: str):
     reads the form and calls the service; a refusal is shown with its field and citation."""
     permit = selectors.permit_get(user=request.user, pk=pk)
     try:
-        actions.perform(action, user=request.user, permit=permit, data=request.POST)
+        data = request.POST
+        if action == "plot-plan" and request.FILES.get("plot_plan_file"):
+            data = _plot_plan_upload(request, permit)
+        if data is not None:
+            actions.perform(action, user=request.user, permit=permit, data=data)
     except Refused as exc:
         messages.error(request, refused_text(exc))
     else:
-        messages.success(request, f"Done: {action.replace('-', ' ')}.")
+        messages.success(request, f"Done: {action.replace('-', ' ')}." if data is not None else
+                         "The PDF plot plan is kept with the permit's plans. A PDF holds no geometry: draw the features "
+                         "on the map, or upload GeoJSON or DXF, for the setback check.")
     return redirect(permit.get_absolute_url())
+
+
+def _plot_plan_upload(request, permit):
+    """The permit page's plot plan file: GeoJSON or DXF becomes the plan; a PDF is attached as the paper plot
+    plan (the features are then drawn on the map) and the stored plan is left as it was."""
+    from powts.attachments.policies import may_attach
+    from powts.attachments.services import attachment_add
+
+    plan, pdf = plot_files.from_request(request.FILES["plot_plan_file"])
+    if pdf is not None:
+        if not may_attach(request.user, permit):
+            raise PermissionDenied("You may not add files to this permit.")
+        attachment_add(record=permit, kind="plan", upload=pdf, uploaded_by=request.user, title="Plot plan")
+        return None
+    return {"plot_plan": plan, "on": request.POST.get("on", "")}
+
+
+def _county_for(request):
+    """The county a lookup or a check is for: the user's own, else the one the form names."""
+    if request.user.jurisdiction_id:
+        return request.user.jurisdiction
+    slug = (request.GET.get("jurisdiction") or request.POST.get("jurisdiction") or "").strip()[:50]
+    return Jurisdiction.objects.filter(slug=slug).first() if slug else None
+
+
+@login_required
+@require_safe  # read-only: a POST is refused (405), never answered like a GET
+def parcel_lookup(request):
+    """The application form's "find the parcel": parcels of the county by number or address (never owners)."""
+    if not policies.can_file(request.user):
+        raise PermissionDenied(actions.APPLICATION_DENIED)
+    from powts.inventory.selectors import parcels_matching
+
+    query = request.GET.get("parcel_q", "").strip()[:100]
+    county = _county_for(request)
+    found = parcels_matching(jurisdiction=county, query=query) if county is not None else []
+    return render(request, "permits/_parcel_lookup.html", {"found": found, "query": query, "county": county})
+
+
+@login_required
+@require_POST
+def plan_check(request):
+    """The application form's "check the plot plan": the setback check of the file or text, nothing stored."""
+    if not policies.can_file(request.user):
+        raise PermissionDenied(actions.APPLICATION_DENIED)
+    ctx = {}
+    try:
+        county = _county_for(request)
+        if county is None:
+            raise PermitRefused("choose the county", field="jurisdiction")
+        plan, pdf = plot_files.from_request(request.FILES.get("plot_plan_file"))
+        if pdf is not None:
+            ctx["pdf"] = True
+        else:
+            if plan is None:
+                plan = actions.parse(actions.PLAN_CHECK, request.POST).get("plot_plan")
+            if plan is None:
+                raise PermitRefused("choose a plot plan file or draw the plan first", field="plot_plan")
+            ctx.update(selectors.plan_check(plan=plan, jurisdiction=county))
+    except Refused as exc:
+        ctx["error"] = refused_text(exc)
+    # htmx swaps only a 2xx answer: the refusal is shown in the form; any other client gets the 400
+    status = 400 if "error" in ctx and not request.htmx else 200
+    return render(request, "permits/_plan_check.html", ctx, status=status)
 
 
 @login_required

@@ -56,3 +56,16 @@ def test_lookup_needs_three_characters_and_says_when_nothing_matches(client, fil
 def test_lookup_is_for_filers_only(client, make_user):
     client.force_login(make_user("olive", "owner"))
     assert client.get("/maintenance/report/find-system/", {"address": "lake"}).status_code == 403
+
+
+def test_lookup_keeps_to_the_county_chosen_on_the_form(client, filed, lincoln):
+    """Issue 10 item 4: the pumper's lookup is scoped to the county the report is for, when one is chosen."""
+    from powts.inventory.services import system_create
+
+    system_create(jurisdiction=lincoln, system_id="LI-1", parcel_number="L-1", system_type="conventional",
+                  owner_name="Lincoln Owner", site_address="12 Lake Rd")
+    client.force_login(filed)
+    both = client.get("/maintenance/report/find-system/", {"address": "12 lake"}).content.decode()
+    assert 'data-system-id="LI-1"' in both and 'data-system-id="DA-1"' in both
+    dane_only = client.get("/maintenance/report/find-system/", {"address": "12 lake", "jurisdiction": "dane"}).content.decode()
+    assert 'data-system-id="DA-1"' in dane_only and 'data-system-id="LI-1"' not in dane_only

@@ -25,12 +25,14 @@ class PermitSerializer(serializers.ModelSerializer):
     parcel_number = serializers.CharField(source="parcel.parcel_number", read_only=True)
     site_address = serializers.CharField(source="parcel.site_address", read_only=True)
     owner_name = serializers.CharField(source="owner.name", read_only=True)
+    parcel_pending = serializers.BooleanField(source="parcel.pending", read_only=True,
+                                              help_text="New construction: the parcel waits for the county to confirm it.")
     plumber_license = serializers.CharField(source="plumber.number", read_only=True)
     plumber_name = serializers.CharField(source="plumber.holder_name", read_only=True)
 
     class Meta:
         model = Permit
-        fields = ["id", "number", "jurisdiction", "kind", "status", "parcel_number", "site_address", "owner_name",
+        fields = ["id", "number", "jurisdiction", "kind", "status", "parcel_number", "parcel_pending", "site_address", "owner_name",
                   "plumber_license", "plumber_name", "system_type", "work", "building_use", "design_flow_gpd",
                   "filed_on", "decided_on", "issued_on", "expires_on", "completed_on", "renewals"]
 
@@ -65,7 +67,8 @@ class PermitDetailSerializer(PermitSerializer):
     def get_changes(self, obj) -> list[dict]:
         return [{"id": ch.id, "kind": ch.kind, "status": ch.status, "received_on": ch.received_on,
                  "decided_on": ch.decided_on, "explanation": ch.explanation, "citation": ch.citation,
-                 "invoice": ch.invoice_id} for ch in obj.changes.all()]
+                 "invoice": ch.invoice_id, "changed_fields": ch.changed_fields, "at": ch.at,
+                 "by": ch.by.display_name if ch.by_id else None} for ch in obj.changes.select_related("by")]
 
     def get_notices(self, obj) -> list[dict]:
         return [{"id": n.id, "kind": n.kind, "issued_on": n.issued_on, "recipients": n.recipients, "reasons": n.reasons,

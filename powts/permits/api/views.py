@@ -13,7 +13,7 @@ from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from powts.core.fields import FieldError
-from powts.permits import actions, documents, exports, policies, selectors, services
+from powts.permits import actions, documents, exports, plot_files, policies, selectors, services
 from powts.permits import choices as c
 from powts.permits.api.serializers import (
     ActionSerializer,
@@ -86,8 +86,56 @@ def permit_documents(request, pk):
 def permit_plot_plan(request, pk):
     """The plot plan (GeoJSON, feet), checked against the county's setbacks; the result is stored with the permit."""
     permit = selectors.permit_get(user=request.user, pk=pk)
-    actions.perform("plot-plan", user=request.user, permit=permit, data={"plot_plan": request.data})
+    plan = _plan_from(request) if request.FILES.get("file") else request.data
+    actions.perform("plot-plan", user=request.user, permit=permit, data={"plot_plan": plan})
     return _detail(permit, request)
+
+
+def _plan_from(request):
+    """A plot plan file posted as `file` (GeoJSON or DXF); a PDF holds no geometry and is refused here."""
+    plan, pdf = plot_files.from_request(request.FILES["file"])
+    if pdf is not None:
+        raise plot_files.PlanFileRefused(f"{pdf.name}: a PDF holds no geometry; attach it to the permit as a plan "
+                                         "(POST /api/attachments/) and send the features as GeoJSON", field="file")
+    return plan
+
+
+def _county(request):
+    from powts.jurisdictions.models import Jurisdiction
+
+    if request.user.jurisdiction_id:
+        return request.user.jurisdiction
+    slug = str(request.query_params.get("jurisdiction") or "")[:50]
+    county = Jurisdiction.objects.filter(slug=slug).first() if slug else None
+    if county is None:
+        raise FieldError("jurisdiction", "jurisdiction is required (the county's slug)")
+    return county
+
+
+@extend_schema(responses={200: OpenApiTypes.OBJECT})
+@api_view(["GET"])
+def parcel_find(request):
+    """Parcels of the county (yours, or ?jurisdiction=) whose number starts with ?q= (with or without dashes) or
+    whose address matches it: number, site address and municipality, never the owner. For filers only."""
+    from powts.inventory.selectors import parcels_matching
+
+    if not policies.can_file(request.user):
+        raise PermissionDenied(actions.APPLICATION_DENIED)
+    query = str(request.query_params.get("q") or "").strip()[:100]
+    return Response({"results": parcels_matching(jurisdiction=_county(request), query=query)})
+
+
+@extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT})
+@api_view(["POST"])
+def plan_check(request):
+    """The setback check of a plot plan before filing (GeoJSON body, or a GeoJSON or DXF `file`), against the
+    county's setbacks (yours, or ?jurisdiction=). Nothing is stored."""
+    if not policies.can_file(request.user):
+        raise PermissionDenied(actions.APPLICATION_DENIED)
+    county = _county(request)
+    plan = _plan_from(request) if request.FILES.get("file") else request.data
+    out = selectors.plan_check(plan=plan, jurisdiction=county)
+    return Response({**out["result"], "features": out["features"]})
 
 
 @extend_schema(request=ActionSerializer, responses=PermitDetailSerializer)

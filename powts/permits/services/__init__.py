@@ -1,5 +1,6 @@
 """Every write to permits, fees, inspections and enforcement goes through this package, one module per concern:
 
+- amendments: an application changed after filing, each change recorded
 - applications: filing (application_submit, permit_file), documents and recording, amendments, plot plan
 - review: hold, resubmit, approve, deny, issue, plan revisions
 - changes: renewal, transfer, change of plumber, the expiry sweep
@@ -23,6 +24,7 @@ from powts.permits.services.applications import (
                                                   permit_set_plot_plan,
                                                   permit_update_application,
 )
+from powts.permits.services.amendments import AMENDABLE, permit_amend
 from powts.permits.services.changes import (
                                                   permit_grant_change,
                                                   permit_refuse_change,
@@ -47,7 +49,7 @@ from powts.permits.services.review import (
 from powts.permits.services.suspension import permit_reinstate, permit_revoke, permit_suspend
 
 __all__ = [
-    "APPLICATION_FIELDS", "application_submit", "document_verify_recording", "inspection_assign", "inspection_record",
+    "AMENDABLE", "APPLICATION_FIELDS", "permit_amend", "application_submit", "document_verify_recording", "inspection_assign", "inspection_record",
     "inspection_request", "invoice_raise", "payment_record", "payment_returned", "permit_add_document",
     "permit_approve", "permit_deny", "permit_file", "permit_final_approve", "permit_grant_change", "permit_hold",
     "permit_issue", "permit_plan_revision", "permit_refuse_change", "permit_reinstate", "permit_request_change",

@@ -137,20 +137,28 @@ def permit_update_application(*, permit: Permit, data: dict) -> Permit:
 @transaction.atomic
 def permit_set_plot_plan(*, permit: Permit, plot_plan: dict, on: dt.date | None = None) -> Permit:
     """Store the plot plan and its setback check (powts.setbacks) against the county profile."""
+    from powts.permits.plot_files import in_feet
     from powts.setbacks import PlanError, check_plan, parse_plan, rules_for
 
+    # drawn on the map or uploaded in longitude and latitude: in the county, then on the local grid in feet
+    plot_plan = in_feet(plot_plan, slug=permit.slug, county=permit.jurisdiction.name)
     try:
         plan = parse_plan(plot_plan)
     except PlanError as exc:
         refuse(f"plot plan: {exc}", field="plot_plan")
     result = check_plan(plan, rules_for(permit.slug))
     before = snapshot(permit, ["plot_plan", "setback_result"])
+    replaced = permit.plot_plan
     permit.plot_plan = plot_plan
     # the count is complete; the list stops at 200, so the stored result and the pages stay small
     permit.setback_result = result.as_json(limit=200)
     permit.save(update_fields=["plot_plan", "setback_result"])
     audit_update(permit, before=before, action="plot plan stored and checked")
     n = setback_violation_count(permit.setback_result)
+    if replaced and replaced != plot_plan and permit.status in (c.PermitStatus.APPLIED, c.PermitStatus.HELD):
+        from powts.permits.services.amendments import record_plan_amendment
+
+        record_plan_amendment(permit=permit, old=replaced, new=plot_plan, on=on or timezone.localdate())
     _event(permit, step="plot_plan", on=on or timezone.localdate(),
            summary="Plot plan checked: complies with the setbacks" if result.complies else
            f"Plot plan checked: {n} setback violation(s): " + "; ".join(
@@ -178,12 +186,27 @@ def application_submit(*, user, data: dict) -> Permit:
             refuse(f"unknown jurisdiction {slug!r}", field="jurisdiction")
     else:
         refuse("jurisdiction is required (the county's slug)", field="jurisdiction")
-    parcel = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=data.pop("parcel_number")).select_related("owner").first()
-    if parcel is None:
-        refuse("no such parcel in this county's inventory", field="parcel_number")
+    number = data.pop("parcel_number")
+    new_parcel = data.pop("new_parcel", False)
+    site_address, municipality = data.pop("site_address", ""), data.pop("municipality", "")
+    legal_description = data.pop("legal_description", "")
+    parcel = Parcel.objects.filter(jurisdiction=jurisdiction, parcel_number=number).select_related("owner").first()
+    if parcel is None and not new_parcel:
+        refuse(f"no such parcel in {jurisdiction.name}'s inventory ({number}); for new construction on a parcel not yet in "
+               "it, choose \"new parcel\" and give its site address and municipality", field="parcel_number")
     owner_name = data.pop("owner_name", None)
     address = data.pop("owner_mailing_address", "")
-    if owner_name:
+    if new_parcel:  # new construction: the parcel is created pending; staff confirm it (powts.inventory.pending)
+        from powts.inventory.pending import parcel_create_pending
+
+        if not owner_name:
+            refuse("owner_name is required for a parcel not yet in the inventory", field="owner_name")
+        owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or owner_get_or_create(
+            jurisdiction=jurisdiction, name=owner_name, mailing_address=address, action="owner named in a permit application")
+        parcel = parcel_create_pending(jurisdiction=jurisdiction, parcel_number=number, site_address=site_address,
+                                       municipality=municipality, legal_description=legal_description, owner=owner,
+                                       cause="named in a permit application")
+    elif owner_name:
         owner = Owner.objects.filter(jurisdiction=jurisdiction, name=owner_name).first() or owner_get_or_create(
             jurisdiction=jurisdiction, name=owner_name, mailing_address=address, action="owner named in a permit application")
     elif parcel.owner_id:
@@ -203,5 +226,10 @@ def application_submit(*, user, data: dict) -> Permit:
         raise PermissionDenied("A plumber files under their own license.")
     filed_on = data.pop("filed_on", None)
     docs = [{"kind": k, "received_on": filed_on or timezone.localdate()} for k in data.pop("documents", [])]
-    return permit_file(jurisdiction=jurisdiction, parcel=parcel, owner=owner, plumber=plumber, filed_by=user,
-                       filed_on=filed_on, documents=docs, **data)
+    permit = permit_file(jurisdiction=jurisdiction, parcel=parcel, owner=owner, plumber=plumber, filed_by=user,
+                         filed_on=filed_on, documents=docs, **data)
+    if parcel.pending:
+        _event(permit, step="parcel_pending", on=permit.filed_on, citation=rules.step_citation(permit.slug, "approval"),
+               summary=f"Parcel {parcel.parcel_number} ({parcel.site_address}, {parcel.municipality}) is not yet in the "
+                       "inventory: county staff confirm it before the application is approved")
+    return permit

@@ -52,6 +52,9 @@ def permit_approve(*, permit: Permit, on: dt.date) -> Permit:
     _move(permit, to=c.PermitStatus.APPROVED, allowed_from={c.PermitStatus.APPLIED}, verb="approved")
     if on < permit.filed_on:
         refuse(f"approval date {on.isoformat()} is before the filing date {permit.filed_on.isoformat()}", field="on")
+    if permit.parcel.pending:  # new construction: no system reaches the inventory on a parcel nobody checked
+        refuse(f"parcel {permit.parcel.parcel_number} was entered as new by the applicant; confirm it (or merge it into "
+               "the parcel on record) before approving", rules.step_citation(permit.slug, "approval"), "parcel")
     missing = missing_items(permit)
     if missing:
         refuse("the application is incomplete: " + "; ".join(f"{m['label']} [{m['citation']}]" for m in missing))

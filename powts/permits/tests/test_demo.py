@@ -13,7 +13,9 @@ def test_demo_permits(db, slug):
 
     unit = Jurisdiction.objects.get(slug=slug)
     demo.load(unit)  # `powts demo` may already have called it (then 0)
-    assert Permit.objects.filter(jurisdiction=unit).count() == 7
+    assert Permit.objects.filter(jurisdiction=unit).count() == 8
+    new_build = Permit.objects.get(jurisdiction=unit, parcel__pending=True)  # issue 10 item 4: staff confirm the parcel
+    assert new_build.changes.filter(kind="amendment").exists()
     statuses = set(Permit.objects.filter(jurisdiction=unit).values_list("status", flat=True))
     assert {"applied", "held", "issued", "completed", "denied", "expired"} <= statuses
     assert demo.load(unit) == 0  # idempotent
