@@ -14,6 +14,8 @@ class User(AbstractUser):
         "jurisdictions.Jurisdiction", null=True, blank=True, on_delete=models.PROTECT,
         help_text="The county whose staff this is; empty for state auditors and contractors.",
     )
+    # Two administrators changing one person: the second is told (powts.inventory.versions).
+    version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
     @property
     def is_county_staff(self) -> bool:
