@@ -61,6 +61,8 @@ def failures(raw: bytes, *, name: str) -> tuple[list[Failure], dt.datetime | Non
         when = parsedate_to_datetime(message["Date"]) if message["Date"] else None
     except (TypeError, ValueError):
         when = None
+    if when is not None and when.tzinfo is None:  # "-0000": a time in UTC whose zone the sender did not know
+        when = when.replace(tzinfo=dt.timezone.utc)
     return found, when
 
 

@@ -85,6 +85,12 @@ def test_a_bounce_dated_before_the_email_was_sent_is_not_that_emails(emailed):
     assert not Notice.objects.filter(bounced_at__isnull=False).exists()
 
 
+def test_a_report_dated_in_an_unknown_zone_is_read_as_utc():
+    """RFC 5322 "-0000": the time is UTC, its zone unknown to the sender; it compares with the e-mail's."""
+    _, when = failures(dsn("lee@example.org", date="Tue, 01 Dec 2099 10:00:00 -0000"), name="z.eml")
+    assert when == dt.datetime(2099, 12, 1, 10, tzinfo=dt.timezone.utc)
+
+
 def test_a_file_that_is_not_a_delivery_report_is_refused_naming_it():
     with pytest.raises(BounceRefused, match="hello.eml: not a delivery status notification"):
         failures(b"Subject: hello\n\nJust a letter.\n", name="hello.eml")
