@@ -187,6 +187,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # axe-core (issue 10): no deep-link anchor inside each operation's toggle button (nested-interactive),
+    # and examples as plain text (the highlighter's theme has tokens under 4.5:1 contrast).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": False},
 }
 DJANGO_TABLES2_TEMPLATE = "tables/uswds.html"  # USWDS look, aria-sort on the header cell, total, exports
 

@@ -67,7 +67,8 @@ class CountyUserForm(EditForm):
 
 
 class CountyUserChangeForm(EditForm):
-    versioned = False
+    """A person's role and sign-in, with the version the administrator saw (a second administrator's stale
+    form is told what changed)."""
     parsers = {"role": edit_fields.text(20, required=True), "is_active": edit_fields.yes_no}
     role = forms.CharField(label="Role", required=False, widget=forms.Select(choices=COUNTY_ROLE_CHOICES))
     is_active = forms.BooleanField(label="May sign in (uncheck to deactivate)", required=False)

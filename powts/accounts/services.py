@@ -160,20 +160,23 @@ def county_user_create(*, by: User, username: str, email: str, role: str, reason
 
 @transaction.atomic
 def county_user_update(*, by: User, person: User, role: str | None = None, is_active: bool | None = None,
-                       reason: str) -> User:
-    """Change a county person's role (staff or administrator) or sign-in (deactivate, reactivate)."""
+                       reason: str, version=None) -> User:
+    """Change a county person's role (staff or administrator) or sign-in (deactivate, reactivate).
+    `version`: the one the administrator saw; when another saved the person meanwhile, StaleEdit says what
+    they changed and nothing is saved (None: a change no editor saw, which still moves the version on)."""
     _check_county_person(by=by, person=person)
     if person.pk == by.pk:
         raise AccountRefused("you cannot change your own role or deactivate yourself; ask another administrator",
                              field="role" if role is not None and role != person.role else "is_active")
-    before = snapshot(person, ["role", "is_active"])
-    if role is not None and role != person.role:
-        if person.role not in COUNTY_ROLES or role not in COUNTY_ROLES:
-            raise AccountRefused("only county staff and administrators change role here", field="role")
+    before = snapshot(person, ["role", "is_active", "version"])
+    if role is not None and role != person.role and (person.role not in COUNTY_ROLES or role not in COUNTY_ROLES):
+        raise AccountRefused("only county staff and administrators change role here", field="role")
+    claim_version(person, version)
+    if role is not None:
         person.role = role
     if is_active is not None:
         person.is_active = is_active
-    person.save(update_fields=["role", "is_active"])
+    person.save(update_fields=["role", "is_active", "version"])
     event = audit_update(person, before=before, action=with_reason(f"account changed by {by.display_name}", reason))
     if event and is_active is False:
         credentials_revoke(user=person, reason="account deactivated")

@@ -97,12 +97,12 @@ def user_edit(request, pk: int):
         raise Http404
     back = reverse("accounts:user-list")
     return edit_page(request, form_class=forms.CountyUserChangeForm,
-                     initial={"role": person.role, "is_active": person.is_active},
+                     initial={"role": person.role, "is_active": person.is_active, "version": person.version},
                      title=f"Change {person.display_name}", back=back, crumbs=[("Users", back)],
                      done=f"{person.display_name} saved.",
                      save=lambda data, version, reason: services.county_user_update(
                          by=request.user, person=person, role=data["role"] if person.role != "owner" else None,
-                         is_active=data["is_active"], reason=reason))
+                         is_active=data["is_active"], reason=reason, version=version))
 
 
 @login_required

@@ -170,6 +170,9 @@ class Notice(models.Model):
     to_email = models.EmailField(blank=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
     email_error = models.CharField(max_length=300, blank=True)
+    # A bounce that came back after the mail server had accepted the message (powts.maintenance.bounces).
+    bounced_at = models.DateTimeField(null=True, blank=True, help_text="When the owner's mail server said the e-mail could not be delivered.")
+    bounce_reason = models.CharField(max_length=300, blank=True, default="", db_default="")
     pdf_path = models.CharField(max_length=500, blank=True)
     citation = models.CharField(max_length=300, blank=True)
     language = models.CharField(max_length=3, default="en", db_default="en", help_text="The letter's language; English always goes with a translation.")

@@ -8,13 +8,14 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from django.db.models import Avg, Case, Count, F, FloatField, Func, IntegerField, Q, Sum, Value, When
+from django.db.models import Avg, Case, Count, F, FloatField, Min, Q, Sum, Value, When
 from django.db.models.functions import Cast
 
 from powts.core.refusals import Refused
 from powts.inventory import selectors as inventory_selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.maps import grid, policies
+from powts.maps.expressions import MAX_STRIPS, STRIP, GridIndex
 from powts.maps.models import MapCell
 
 # Standing, worst first; "off_cycle" is a system on no maintenance cycle (exempt, abandoned or replaced).
@@ -101,22 +102,6 @@ def _in_box(qs, bbox: grid.BBox, prefix: str = "parcel__"):
     return qs.filter(**{f"{prefix}longitude__range": q, f"{prefix}latitude__range": r})
 
 
-class GridIndex(Func):
-    """The grid cell number of a coordinate: floor((value + offset) / size), an integer on both databases."""
-
-    output_field = IntegerField()
-
-    def __init__(self, expression, offset: float, size: float):
-        super().__init__(expression, Value(offset), Value(size))
-
-    def as_sql(self, compiler, connection, **extra):
-        sql, params = compiler.compile(self.source_expressions[0])
-        offset, size = self.source_expressions[1].value, self.source_expressions[2].value
-        if connection.vendor == "sqlite":  # the value plus the offset is never negative: truncation is floor
-            return f"CAST(({sql} + {offset!r}) / {size!r} AS INTEGER)", params
-        return f"CAST(FLOOR(({sql} + {offset!r}) / {size!r}) AS BIGINT)", params
-
-
 def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict:
     """A GeoJSON FeatureCollection: single systems when the box holds few enough of them at a close zoom,
     otherwise one feature per grid cell with its count and counts by standing."""
@@ -126,7 +111,7 @@ def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict
     # The counted cells over the box hold at least the systems in it: when they hold far more than the cap,
     # the points query would only be thrown away, so it is not run.
     if zoom >= grid.POINT_ZOOM and (live or (_counted_in_box(user=user, params=params, bbox=bbox) or 0) <= 2 * grid.POINT_CAP):
-        rows = list(in_box.annotate(standing=standing(as_of)).order_by().values_list(
+        rows = list(_in_strips(in_box, bbox).annotate(standing=standing(as_of)).order_by().values_list(
             "pk", "system_id", "parcel__latitude", "parcel__longitude", "parcel__site_address", "standing")[:grid.POINT_CAP + 1])
         if len(rows) <= grid.POINT_CAP:
             return _collection([_point(*r) for r in rows], kind="points", zoom=zoom)
@@ -137,6 +122,15 @@ def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict
             features, counted_on = counted
             return _collection(features, kind="clusters", zoom=level, counted_on=counted_on)
     return _collection(_live_cells(in_box, level=level, as_of=as_of), kind="clusters", zoom=level, counted_on=as_of)
+
+
+def _in_strips(in_box, bbox: grid.BBox):
+    """The box's systems read through the parcel's strip index (parcel_map_strip): one latitude range in
+    each longitude strip the box crosses."""
+    first, last = int((bbox.west + 180) // STRIP), int((bbox.east + 180) // STRIP)
+    if last - first + 1 > MAX_STRIPS:
+        return in_box
+    return in_box.alias(strip=GridIndex(F("parcel__longitude"), 180, STRIP)).filter(strip__in=range(first, last + 1))
 
 
 def _point(pk, system_id, lat, lon, address, standing_) -> dict:
@@ -185,11 +179,16 @@ def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str):
         return None
     cells = _scoped_cells(user=user, params=params, level=level, facet=facet)
     x0, y0, x1, y1 = bbox.cells(level)
-    rows = (cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).order_by().values("cx", "cy")
-            .annotate(n=Sum("systems"), lat=Sum("lat_sum"), lon=Sum("lon_sum"), **{k: Sum(k) for k in STANDINGS})
-            .order_by("cx", "cy"))
+    rows = list(cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).order_by().values("cx", "cy")
+                .annotate(n=Sum("systems"), lat=Sum("lat_sum"), lon=Sum("lon_sum"), on=Min("computed_on"),
+                          **{k: Sum(k) for k in STANDINGS})
+                .order_by("cx", "cy"))
     features = [_cluster(r["n"], r["lat"] / r["n"], r["lon"] / r["n"], {k: r[k] for k in STANDINGS}) for r in rows if r["n"]]
-    counted_on = cells.order_by("computed_on").values_list("computed_on", flat=True).first()
+    # The day the cells shown were counted (the oldest among them), read with them: not a sort of every
+    # cell of the level, which took longer than the cells themselves at a million systems. A box with no
+    # cells takes any cell's day (a rebuild counts them all on one day).
+    counted_on = min((r["on"] for r in rows), default=None) or next(
+        iter(cells.order_by().values_list("computed_on", flat=True)[:1]), None)
     return features, counted_on
 
 

@@ -17,7 +17,8 @@ from powts.audit.services import build_event
 from powts.inventory.models import System
 from powts.maps import grid
 from powts.maps.models import MapCell
-from powts.maps.selectors import FACETS, STANDINGS, GridIndex, standing
+from powts.maps.expressions import GridIndex
+from powts.maps.selectors import FACETS, STANDINGS, standing
 
 _COLUMNS = ("systems", "lat_sum", "lon_sum", *STANDINGS)
 

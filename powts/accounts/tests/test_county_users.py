@@ -6,6 +6,7 @@ import re
 import smtplib
 
 import pytest
+from django.test import Client
 from django.core import mail
 
 from powts.accounts.models import License, User
@@ -144,20 +145,53 @@ def test_create_a_staff_member_who_chooses_a_password_from_the_email(as_admin, c
 def test_change_a_role_and_deactivate(as_admin, make_user, dane, admin):
     sam = make_user("sam", "county_staff", dane)
     assert as_admin.post(f"/accounts/users/{sam.pk}/edit/", {"role": "county_admin", "is_active": "on",
-                                                             "reason": "deputy"}).status_code == 302
+                                                             "reason": "deputy", "version": "1"}).status_code == 302
     assert User.objects.get(pk=sam.pk).role == "county_admin"
-    assert as_admin.post(f"/accounts/users/{sam.pk}/edit/", {"role": "county_admin", "reason": "left"}).status_code == 302
+    assert as_admin.post(f"/accounts/users/{sam.pk}/edit/", {"role": "county_admin", "reason": "left",
+                                                             "version": "2"}).status_code == 302
     assert not User.objects.get(pk=sam.pk).is_active
     events = AuditEvent.objects.filter(object_id=sam.pk, content_type__model="user", verb="update").order_by("id")
     assert [e.action for e in events][:2] == ["account changed by Ada Admin: deputy", "account changed by Ada Admin: left"]
     # not themselves: another administrator does that
-    response = as_admin.post(f"/accounts/users/{admin.pk}/edit/", {"role": "county_staff", "is_active": "on", "reason": "x"})
+    response = as_admin.post(f"/accounts/users/{admin.pk}/edit/", {"role": "county_staff", "is_active": "on", "reason": "x",
+                                                                   "version": "1"})
     assert response.status_code == 400 and User.objects.get(pk=admin.pk).role == "county_admin"
+
+
+def test_two_administrators_changing_one_person_the_second_is_told(as_admin, make_user, dane):
+    """Issue 10 item 1 ("concurrent edits of one record do not silently overwrite each other") for the
+    county's users: both open Sam's page at version 1; the first saves; the second's save is refused with
+    what the first changed, and Sam keeps the first's change."""
+    sam = make_user("sam", "county_staff", dane)
+    client = Client()
+    client.force_login(make_user("otto", "county_admin", dane))
+    form = as_admin.get(f"/accounts/users/{sam.pk}/edit/").context["form"]
+    assert form.initial["version"] == 1 and client.get(f"/accounts/users/{sam.pk}/edit/").status_code == 200
+    assert as_admin.post(f"/accounts/users/{sam.pk}/edit/", {"role": "county_admin", "is_active": "on",
+                                                             "reason": "deputy", "version": "1"}).status_code == 302
+    stale = client.post(f"/accounts/users/{sam.pk}/edit/", {"role": "county_staff", "reason": "left", "version": "1"})
+    page = stale.content.decode()
+    assert stale.status_code == 400 and "Changed by someone else" in page and "role county_staff → county_admin" in page
+    sam.refresh_from_db()
+    assert (sam.role, sam.is_active, sam.version) == ("county_admin", True, 2)
+    # the second administrator's form now carries the current version: saving again is deliberate, and applies
+    assert stale.context["form"].data["version"] == "2"
+    assert client.post(f"/accounts/users/{sam.pk}/edit/", {"role": "county_staff", "reason": "left", "version": "2"}).status_code == 302
+    sam.refresh_from_db()
+    assert (sam.role, sam.is_active, sam.version) == ("county_staff", False, 3)
+
+
+def test_a_change_of_a_person_without_the_version_seen_is_refused(as_admin, make_user, dane):
+    """The web form always carries the version; a post without one saves nothing."""
+    sam = make_user("sam", "county_staff", dane)
+    response = as_admin.post(f"/accounts/users/{sam.pk}/edit/", {"role": "county_admin", "is_active": "on", "reason": "x"})
+    assert response.status_code == 400 and User.objects.get(pk=sam.pk).role == "county_staff"
 
 
 def test_a_role_outside_the_county_is_refused(as_admin, make_user, dane):
     sam = make_user("sam", "county_staff", dane)
-    response = as_admin.post(f"/accounts/users/{sam.pk}/edit/", {"role": "state_auditor", "is_active": "on", "reason": "x"})
+    response = as_admin.post(f"/accounts/users/{sam.pk}/edit/", {"role": "state_auditor", "is_active": "on", "reason": "x",
+                                                                 "version": "1"})
     assert response.status_code == 400 and "only county staff and administrators" in response.content.decode()
     response = as_admin.post("/accounts/users/new/", {"username": "z", "email": "z@example.com", "role": "dsps", "reason": "x"})
     assert response.status_code == 400 and not User.objects.filter(username="z").exists()

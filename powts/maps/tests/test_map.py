@@ -276,3 +276,47 @@ def test_a_file_that_cannot_be_read_changes_nothing_and_says_why(cli, unplaced, 
     code, out, err = cli("inventory", "centroids", "load", str(path), "--county", "dane")
     assert code == 1 and words in err
     assert not Parcel.objects.filter(latitude__isnull=False).exists()
+
+
+# ---------------------------------------------------------------- speed: the close-zoom points read by strip
+
+def test_points_read_by_strip_are_those_of_the_box_at_strip_edges(api, dane):
+    """Issue 10, Speed (map p95 < 150 ms at 1,000,000 systems): at a close zoom the box's systems are read
+    through the parcel's strip index (one latitude range per longitude strip). A system just either side
+    of a strip edge and of the box's edges: the box gives exactly those inside it, as the plain range did."""
+    from powts.maps.expressions import STRIP
+
+    edge = round(33023 * STRIP - 180, 6)  # a strip edge near -89.3 (strips are STRIP wide from -180)
+    west, east = edge - 3.5 * STRIP, edge + 0.5 * STRIP
+    spots = {"W-OUT": west - 0.00001, "W-IN": west + 0.00001, "EDGE-": edge - 0.000001, "EDGE": edge,
+             "E-IN": east - 0.00001, "E-OUT": east + 0.00001}
+    for sid, lon in spots.items():
+        s = system_create(jurisdiction=dane, system_id=sid, parcel_number=f"08-{sid}", system_type="conventional",
+                          owner_name=f"Owner {sid}", site_address=f"{sid} Lake Rd", municipality="Town of Dunn")
+        place(s, 43.0, round(lon, 6))
+    body = geo(api, bbox=f"{west:.6f},42.99,{east:.6f},43.01", zoom=16).json()
+    assert body["properties"]["kind"] == "points"
+    assert sorted(f["properties"]["label"] for f in body["features"]) == ["System E-IN", "System EDGE", "System EDGE-", "System W-IN"]
+    # a box wider than MAX_STRIPS strips reads the plain longitude range, with the same answer
+    wide = geo(api, bbox="-100,42.99,-80,43.01", zoom=16).json()
+    assert wide["properties"]["kind"] == "points" and len(wide["features"]) == 6, wide["properties"]
+
+
+def test_the_strip_expression_is_the_indexs_word_for_word(dane):
+    """The strip filter the points query uses (selectors._in_strips) is the expression parcel_map_strip
+    indexes, so the database reads that index: its plan names it (PostgreSQL told to avoid a full scan, as a
+    table of a million parcels would)."""
+    from django.db import connection, transaction
+    from django.db.models import F
+
+    from powts.maps.expressions import STRIP, GridIndex
+
+    query = (Parcel.objects.alias(strip=GridIndex(F("longitude"), 180, STRIP))
+             .filter(strip__in=range(32700, 32711), latitude__range=(Decimal("42.99"), Decimal("43.01"))).values_list("pk"))
+    sql, params = query.query.sql_with_params()
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(("EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN ") + sql, params)
+        plan = " ".join(str(row) for row in cursor.fetchall())
+    assert "parcel_map_strip" in plan, plan

@@ -3,6 +3,7 @@
   due            --jurisdiction SLUG --as-of DATE [--format text|csv|json]   the due list (read-only)
   notices send   --jurisdiction SLUG --as-of DATE [--output DIR] [--no-email]  record and render notices
                  [--dry-run]                                                  the same preview as the notices page; sends nothing
+  bounces read DIR                                                           late e-mail bounces (delivery reports) onto their notices
   sync           --jurisdiction SLUG                                         schedules in step with the inventory
   reports upload FILE --jurisdiction SLUG [--json]                          a contractor's CSV of reports
   annual-report  --jurisdiction SLUG --year YYYY --output FILE(.csv|.pdf)   the SPS 383.255 summary
@@ -42,7 +43,7 @@ class Command(BaseCommand):
     help = "The maintenance program: due list, notices, report uploads, annual summary (Wis. Stat. s. 145.20(5))."
 
     def add_arguments(self, parser):
-        sub = parser.add_subparsers(dest="sub", required=True, metavar="{due,notices,sync,reports,annual-report,demo}")
+        sub = parser.add_subparsers(dest="sub", required=True, metavar="{due,notices,bounces,sync,reports,annual-report,demo}")
         due = sub.add_parser("due", help="List the systems whose notice is due on a date; changes nothing.")
         due.add_argument("--jurisdiction", required=True)
         due.add_argument("--as-of", required=True)
@@ -54,6 +55,9 @@ class Command(BaseCommand):
         notices.add_argument("--output", type=Path, default=None, help="folder for the letters (default: the data directory's letters/)")
         notices.add_argument("--no-email", action="store_true")
         notices.add_argument("--dry-run", action="store_true", help="print the batch the notices page previews; record and send nothing")
+        bounces = sub.add_parser("bounces", help="bounces read DIR: delivery reports of notices' e-mails that bounced late")
+        bounces.add_argument("action", choices=["read"])
+        bounces.add_argument("folder", type=Path, help="a folder of delivery reports, one message a file (read ones move to done/)")
         sync = sub.add_parser("sync", help="Bring maintenance schedules in step with the inventory.")
         sync.add_argument("--jurisdiction", required=True)
         reports = sub.add_parser("reports", help="reports upload FILE ...")
@@ -166,6 +170,21 @@ class Command(BaseCommand):
                 out.write(f"  {p.system_ref:<16} {p.to_name}: {p.address_problem}")
             if len(found.held) > shown:
                 out.write(f"  ... {len(found.held) - shown:,} more")
+
+    def do_bounces(self, action, folder, **o):
+        from powts.maintenance.bounces import read_folder
+
+        if not folder.is_dir():
+            raise CommandError(f"{folder}: not a folder")
+        out = read_folder(folder)
+        self.stdout.write(f"{out['files']} files read: {out['bounced']} notices marked bounced "
+                          "(their letters went on paper with the batch).")
+        for line in out["unmatched"]:
+            self.stdout.write(f"  no notice e-mailed to {line.split(': ', 1)[1]} ({line.split(': ', 1)[0]})")
+        for line in out["refused"]:
+            self.stderr.write(f"  left in place: {line}")
+        if out["refused"]:
+            raise CommandError(f"{len(out['refused'])} files were not delivery reports; nothing was recorded from them")
 
     def do_sync(self, jurisdiction, **o):
         from powts.maintenance.services import schedule_sync
