@@ -27,6 +27,7 @@ class Outcome:
     reasons: list  # [{test, citation, text}] per row: the failed tests
     explanation: list
     error: list
+    cols: object = None  # the engine's parsed input columns (batch.GrantColumns): stored as parsed
 
     def __len__(self):
         return len(self.decided)
@@ -89,16 +90,26 @@ def decide_rows(rows: list[dict]) -> Outcome:
     return decide_columns({k: [r.get(k) for r in rows] for k in keys}, len(rows))
 
 
-def decide_columns(columns: dict, n: int, line_errors: dict[int, str] | None = None) -> Outcome:
-    """Decide n rows given as columns (lists or polars Series), the engine's batch path, in one call."""
+def evaluate_columns(columns: dict, n: int, line_errors: dict[int, str] | None = None):
+    """The engine's batch decision (no words yet) of n rows given as columns (lists or polars Series)."""
     cols = batch.read_columns(columns, n)
     for i, msg in (line_errors or {}).items():
         cols.errors.msg[i], cols.errors.any[i] = msg, True
-    r = batch.evaluate(cols)
+    return batch.evaluate(cols)
+
+
+def outcome(r) -> Outcome:
+    """Decisions, failed tests with citations and explanations of a batch result, written column-wise."""
+    n = r.cols.n
     frame = grant_frame(r, explain=True, reason_list=True) if n else None
     error = [None if e is None else str(e) for e in r.error.tolist()] if n else []
     return Outcome(
         decided=r.decided.copy(), eligible=r.eligible & r.decided, amount=np.where(r.decided, r.amount, 0),
         share=np.where(r.decided, r.share, 0), category=np.where(r.decided, r.category, 0).astype(np.int64),
         version=list(r.versions()), reasons=frame["reason_list"].to_list() if n else [],
-        explanation=frame["explanation"].to_list() if n else [], error=error)
+        explanation=frame["explanation"].to_list() if n else [], error=error, cols=r.cols)
+
+
+def decide_columns(columns: dict, n: int, line_errors: dict[int, str] | None = None) -> Outcome:
+    """Decide n rows in one call into the engine, with their words."""
+    return outcome(evaluate_columns(columns, n, line_errors))
