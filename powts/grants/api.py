@@ -5,6 +5,7 @@ field and the citation (powts.core.api), someone else's application a 404, a ste
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -103,9 +104,8 @@ def applications(request):
     det_id = fields.integer("failure_determination", data.get("failure_determination"), minimum=1, maximum=2**62,
                             required=True)
     det = selectors.determinations_for(user).filter(pk=det_id).first()
-    if det is None:
-        raise Refused("no determination of failure with this id that you may apply on", field="failure_determination",
-                      citation=services.CITE_DETERMINATION)
+    if det is None:  # someone else's record: not told it exists
+        raise Http404("No such determination of failure.")
     values = forms.parse(data, staff=staff, today=timezone.localdate())
     app = services.application_create(by=user, failure_determination=det,
                                       source=c.ApplicationSource.PAPER if staff else c.ApplicationSource.ONLINE, **values)

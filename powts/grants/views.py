@@ -18,6 +18,7 @@ from powts.grants.tables import GrantApplicationTable
 
 
 @login_required
+@require_safe
 def application_list(request):
     if not policies.can_browse(request.user):
         raise PermissionDenied("Grant applications are for the county's staff, the state and the owners who applied.")
@@ -47,8 +48,8 @@ def application_new(request):
             det_id = fields.integer("failure_determination", request.POST.get("failure_determination"), minimum=1,
                                     maximum=2**62, required=True)
             det = determinations.filter(pk=det_id).first()
-            if det is None:
-                raise Refused("choose one of the determinations of failure listed", field="failure_determination")
+            if det is None:  # someone else's record: not told it exists
+                raise Http404("No such determination of failure.")
             data = forms.parse(request.POST, staff=staff, today=timezone.localdate())
             source = c.ApplicationSource.PAPER if staff else c.ApplicationSource.ONLINE
             app = create_with_files(

@@ -65,7 +65,7 @@ def test_refused_form_shows_the_field_and_citation_and_saves_nothing(owner_user,
 def test_owner_cannot_apply_on_someone_elses_determination(make_user, determination):
     stranger = make_user("sid", "owner")
     r = client_for(stranger).post("/grants/apply/", owner_form(determination))
-    assert r.status_code == 400 and not GrantApplication.objects.exists()
+    assert r.status_code == 404 and not GrantApplication.objects.exists()
 
 
 @pytest.mark.django_db
