@@ -169,7 +169,7 @@ def application_decide(*, application: GrantApplication, by) -> GrantDecision:
     """The county's decision: the law engine decides the application as stored, with its failure
     determination and any grant found before for the same residence in any county; the decision
     keeps the law version, the reasons with their citations, the explanation, who and when."""
-    app = GrantApplication.objects.select_for_update().select_related(
+    app = GrantApplication.objects.select_for_update(of=("self",)).select_related(
         "failure_determination__system", "jurisdiction").get(pk=application.pk)
     if by is not None and not policies.can_decide(by, app):
         raise GrantRefused("only the county's staff decide its grant applications", field="status")
