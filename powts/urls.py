@@ -16,12 +16,14 @@ urlpatterns = [
     path("permits/", include("powts.permits.urls")),
     path("attachments/", include("powts.attachments.urls")),  # documents and photos on a record
     path("map/", include("powts.maps.urls")),
+    path("grants/", include("powts.grants.urls")),
     path("counties/", include("powts.jurisdictions.urls")),
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api.urls")),
     path("api/", include("powts.attachments.api_urls")),
     path("api/", include("powts.maps.api_urls")),
+    path("api/", include("powts.grants.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads Swagger UI's start-up code as a script file, and our template
     # (templates/drf_spectacular/swagger_ui.html) its page rules as a style sheet: the CSP stays strict here too.

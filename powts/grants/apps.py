@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class GrantsConfig(AppConfig):
+    name = "powts.grants"
+    label = "grants"
+    verbose_name = "Wisconsin Fund grants"
+
+    def ready(self):
+        from powts.core import registry
+        from powts.grants import demo
+
+        registry.register("demo_loader", "grants (a fiscal year of applications)", demo.load, order=30)
