@@ -66,7 +66,7 @@ def load(*, participations) -> Caseload:
                          "application__applicant_type", "application__imported_failure",
                          "application__failure_determination__conditions",
                          "application__failure_determination__determined_on",
-                         "application__system__installed_on", "application__applied_on",
+                         "application__failure_determination__system__installed_on", "application__applied_on",
                          "application__work_started_on", "application__sewer_available",
                          "application__principal_residence", "application__annual_family_income",
                          "application__annual_gross_revenue", "application__daily_flow_gpd",

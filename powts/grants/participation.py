@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.core.refusals import Refused
-from powts.grants import fiscal
+from powts.grants import program_year as fiscal
 from powts.grants import program_policies as may
 from powts.grants.models import (
     PARTICIPATING,

@@ -16,7 +16,8 @@ from decimal import Decimal
 import numpy as np
 
 from powts.core.refusals import Refused
-from powts.grants import allocating, fiscal
+from powts.grants import allocating
+from powts.grants import program_year as fiscal
 from powts.grants import caseload as caseloads
 from powts.grants.models import AllocationRun
 from powts.law.allocation import allocate
