@@ -30,6 +30,7 @@ from powts.grants.models import (
     Disbursement,
     ParticipationApplication,
 )
+from powts.core.bulk import insert_rows
 from powts.law import columns as C
 from powts.law.allocation import Allocation, allocate
 from powts.law.batch import GrantColumns, GrantResults, segments
@@ -103,13 +104,14 @@ def run_allocation(*, fiscal_year: str, funds_cents: int, user=None) -> Allocati
     day = np.vectorize(lambda d: EPOCH + dt.timedelta(days=int(d)), otypes=[object])
     applied = day(results.cols.applied) if load.n else []
     received = day(results.cols.gu_received) if load.n else []
-    lines = [AllocationLine(run=run, application_id=load.application_ids[i], jurisdiction_id=load.jurisdiction_ids[i],
-                            category=int(a.category[i]) or None, state_share=int(results.share[i]),
-                            award=int(a.award[i]), status=a.status[i], note=a.note[i],
-                            experimental=bool(results.cols.experimental[i]), business=bool(results.cols.business[i]),
-                            applied_on=applied[i], received_on=received[i])
-             for i in range(load.n)]
-    AllocationLine.objects.bulk_create(lines, batch_size=5000)
+    # plain tuples (powts.core.bulk): a state's caseload is 100,000 lines, where bulk_create's per-row
+    # model instances cost more than the allocation itself
+    cat, share, award = a.category.tolist(), results.share.tolist(), a.award.tolist()
+    exp, biz = results.cols.experimental.tolist(), results.cols.business.tolist()
+    insert_rows(AllocationLine, ["run_id", "application_id", "jurisdiction_id", "category", "state_share", "award",
+                                 "status", "note", "experimental", "business", "applied_on", "received_on"],
+                [(run.pk, load.application_ids[i], load.jurisdiction_ids[i], cat[i] or None, share[i], award[i],
+                  a.status[i], a.note[i], exp[i], biz[i], applied[i], received[i]) for i in range(load.n)])
     total = int(a.award.sum())
     audit_create(run, action=f"allocation for fiscal year {fy.label}: {_money(total)} of {_money(funds_cents)} "
                              f"to {len(run.parameters['counties'])} counties, {load.n} applications")

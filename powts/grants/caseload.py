@@ -55,33 +55,36 @@ def _day(d):
     return "" if d is None else d.isoformat()
 
 
-def load(*, participations) -> Caseload:
-    """The included applications of the given participation applications, in application id order."""
-    from powts.grants.models import ParticipationItem
+def load(*, participations, carried_only: bool = True) -> Caseload:
+    """The applications of the given participation applications, in application id order: those each
+    carries (the allocation), or every application of those counties for the fiscal year that the
+    department has not taken out (the what-if, where a changed test may bring in an application that
+    is not eligible today)."""
+    from powts.grants.models import GrantApplication
 
-    received = {p.pk: (p.jurisdiction.slug, p.received_on) for p in participations}
-    rows = (ParticipationItem.objects.filter(participation__in=list(received), included=True)
-            .order_by("application_id")
-            .values_list("participation_id", "application_id", "application__jurisdiction_id",
-                         "application__applicant_type", "application__imported_failure",
-                         "application__failure_determination__conditions",
-                         "application__failure_determination__determined_on",
-                         "application__failure_determination__system__installed_on", "application__applied_on",
-                         "application__work_started_on", "application__sewer_available",
-                         "application__principal_residence", "application__annual_family_income",
-                         "application__annual_gross_revenue", "application__daily_flow_gpd",
-                         "application__units_served", "application__funding_table_amount",
-                         "application__components", "application__design_flow_gpd", "application__experimental",
-                         "application__prior_grant", "application__intentionally_caused",
-                         "application__on_support_lien_docket", "application__has_payment_agreement"))
+    parts = list(participations)
+    received = {p.jurisdiction_id: (p.jurisdiction.slug, p.received_on) for p in parts}
+    if carried_only:
+        qs = GrantApplication.objects.filter(participation_items__participation__in=parts,
+                                             participation_items__included=True)
+    else:
+        years = {p.fiscal_year for p in parts}
+        qs = (GrantApplication.objects.filter(jurisdiction_id__in=list(received), fiscal_year__in=years)
+              .exclude(participation_items__included=False))
+    rows = qs.order_by("id").values_list(
+        "id", "jurisdiction_id", "applicant_type", "imported_failure", "failure_determination__conditions",
+        "failure_determination__determined_on", "failure_determination__system__installed_on", "applied_on",
+        "work_started_on", "sewer_available", "principal_residence", "annual_family_income", "annual_gross_revenue",
+        "daily_flow_gpd", "units_served", "funding_table_amount", "components", "design_flow_gpd", "experimental",
+        "prior_grant", "intentionally_caused", "on_support_lien_docket", "has_payment_agreement")
     cols: dict[str, list] = {k: [] for k in FIELDS}
     ids, juris = [], []
-    for (part, app, jid, kind, imported, conds, determined, installed, applied, work, sewer, principal, income,
+    for (app, jid, kind, imported, conds, determined, installed, applied, work, sewer, principal, income,
          revenue, flow, units, table, components, design, experimental, prior, intentional, lien, agreement) in rows:
         imported = imported or {}
         ids.append(app)
         juris.append(jid)
-        slug, on = received[part]
+        slug, on = received[jid]
         put = cols
         put["id"].append(str(app))
         put["applicant_type"].append(kind)

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
+from powts.core.bulk import insert_rows
 from powts.core.refusals import Refused
 from powts.grants import program_year as fiscal
 from powts.grants import program_policies as may
@@ -136,8 +137,8 @@ def submit(*, jurisdiction, fiscal_year: str, user, received_on: dt.date | None 
     part = ParticipationApplication.objects.create(jurisdiction=jurisdiction, fiscal_year=fy.label,
                                                    received_on=received_on, certification=cert, submitted_by=user,
                                                    submitted_at=timezone.now())
-    ParticipationItem.objects.bulk_create([ParticipationItem(participation=part, application_id=a) for a in app_ids],
-                                          batch_size=5000)
+    insert_rows(ParticipationItem, ["participation_id", "application_id", "included", "revised_reason"],
+                [(part.pk, a, True, "") for a in app_ids])
     audit_create(part, action=f"application for participation for {fy.label} received on {received_on.isoformat()} "
                               f"with {len(app_ids)} eligible applications")
     return part

@@ -106,7 +106,7 @@ def run(*, fiscal_year: str, funds_cents: int, income_limit_cents: int | None = 
     if base_funds_cents is None:
         last = AllocationRun.objects.filter(fiscal_year=fy.label).order_by("-run_at", "-id").first()
         base_funds_cents = last.funds if last else funds_cents
-    load = caseloads.load(participations=parts)
+    load = caseloads.load(participations=parts, carried_only=False)
     base = load.evaluate()
     base_alloc = allocate(base, base_funds_cents, fy.label)
     params = with_values(default_parameters(), changes) if changes else default_parameters()

@@ -149,6 +149,13 @@ def test_whatif_income_limit_and_funds(dane, lincoln, staff, lstaff, dsps):
     lower = whatif.run(fiscal_year=FY, funds_cents=1_000_000_00, income_limit_cents=40000_00)
     by = {c.slug: c for c in lower.counties}
     assert by["dane"].no_longer_eligible == 1 and by["dane"].losers == 1 and by["lincoln"].losers == 0
+    higher = whatif.run(fiscal_year=FY, funds_cents=1_000_000_00, income_limit_cents=50000_00)
+    assert higher.applications == 3 and higher.winners == 0  # nobody over the limit applied yet
+    application(dane, table="5000", income="46000")  # over $45,000: not eligible, not carried
+    higher = whatif.run(fiscal_year=FY, funds_cents=1_000_000_00, income_limit_cents=50000_00)
+    by = {c.slug: c for c in higher.counties}
+    assert higher.applications == 4 and by["dane"].newly_eligible == 1 and by["dane"].winners == 1
+    assert higher.cost - higher.base_cost == 800_00  # 5,000 - 30% x (46,000 - 32,000), s. 145.246(6)(d)
     bigger = whatif.run(fiscal_year=FY, funds_cents=1_000_000_00, table_percent=Decimal("110"))
     assert bigger.cost > bigger.base_cost and bigger.winners == 3
     assert not AllocationLine.objects.exists()
