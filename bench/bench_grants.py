@@ -6,7 +6,8 @@ and the department's what-if over the same caseload.
     DATABASE_URL=postgres://postgres@127.0.0.1:54329/powts_bench_grants .venv/bin/python bench/bench_grants.py
 
 Stored path (what `powts grants import` + `certify` + `submit` + `allocate` do, in bulk): the engine decides
-every row (powts.law.batch), applications and decisions are bulk-inserted with an audit event each, each
+every row (powts.law.batch), applications and decisions are inserted as plain tuples (powts.core.bulk, as the
+inventory import does) with an audit event each, each
 county certifies (s. 145.246(8)) and applies for participation ((7)(a)), and the department's allocation
 run re-reads the carried applications, decides them again at the start of the fiscal year ((11)(a)),
 allocates ((11)-(12), powts.law.allocation) and stores one line per application.
@@ -75,14 +76,15 @@ def main() -> None:
     if connection.vendor == "postgresql":
         call_command("flush", interactive=False, verbosity=0)
     call_command("migrate", verbosity=0)
-    import numpy as np
+    import orjson
+    from django.contrib.contenttypes.models import ContentType
     from django.utils import timezone
 
     from powts.accounts.services import user_create
     from powts.audit.choices import Channel
     from powts.audit.context import acting
     from powts.audit.models import AuditEvent
-    from powts.audit.services import build_event
+    from powts.core.bulk import allocate_ids, insert_rows
     from powts.grants import allocating, participation, whatif
     from powts.grants.models import GrantApplication, GrantDecision
     from powts.inventory.services import system_create
@@ -112,38 +114,44 @@ def main() -> None:
     print(f"bare engine (read + decide + allocate):        {t_bare:7.2f} s  ({int(a.award.sum()) / 100:,.2f} allocated)")
 
     # -- stored path ------------------------------------------------------------------------------------
-    by_slug = {u.slug: u for u in units}
     t0 = time.perf_counter()
     with acting(channel=Channel.IMPORT, actor_label="bench grants import"):
         r = evaluate(read_columns(cols, n))
         t1 = time.perf_counter()
         now = timezone.now()
-        apps = []
+        ids = allocate_ids(GrantApplication, n)
+        by_id = {u.slug: u.pk for u in units}
+        app_rows, dec_rows, events = [], [], []
+        versions = r.versions()
+        ct = ContentType.objects.get_for_model(GrantApplication).pk
         for i in range(n):
             biz = cols["applicant_type"][i] == "business"
-            conds = cols["failure_conditions"][i].split(";")
-            apps.append(GrantApplication(
-                jurisdiction=by_slug[cols["governmental_unit"][i]], fiscal_year=FY, owner_name=f"Owner {i}",
-                imported_failure={"conditions": conds, "determined_on": cols["failure_determined_on"][i],
-                                  "system_installed_on": cols["system_installed_on"][i]},
-                applicant_type="business" if biz else "residence", applied_on=dt.date.fromisoformat(cols["applied_on"][i]),
-                annual_family_income=None if biz else int(cols["annual_family_income"][i]) * 100, income_tax_year=2024,
-                income_evidence="prior_year_return",
-                annual_gross_revenue=int(cols["annual_gross_revenue"][i]) * 100 if biz else None,
-                daily_flow_gpd=float(cols["daily_flow_gpd"][i]) if biz else None,
-                funding_table_amount=int(round(float(cols["funding_table_amount"][i]) * 100)),
-                experimental=bool(cols["experimental"][i]), residence_key=f"bench-{i}",
-                status="eligible" if r.eligible[i] else "ineligible", source="import", external_id=str(i),
-                created_at=now))
-        GrantApplication.objects.bulk_create(apps, batch_size=2000)
-        ids = list(GrantApplication.objects.order_by("id").values_list("id", flat=True))
-        versions = r.versions()
-        GrantDecision.objects.bulk_create([GrantDecision(
-            application_id=ids[i], eligible=bool(r.eligible[i]), amount=int(r.amount[i]), state_share=int(r.share[i]),
-            category=int(r.category[i]) or None, law_version=versions[i] or "", decided_at=now) for i in range(n)],
-            batch_size=2000)
-        AuditEvent.objects.bulk_create([build_event(x, action="grant application imported and decided", verb="create",
-                                                    changes={}, at=now) for x in apps], batch_size=2000)
+            failure = orjson.dumps({"conditions": cols["failure_conditions"][i].split(";"),
+                                    "determined_on": cols["failure_determined_on"][i],
+                                    "system_installed_on": cols["system_installed_on"][i]}).decode()
+            app_rows.append((
+                ids[i], by_id[cols["governmental_unit"][i]], FY, f"Owner {i}", failure,
+                "business" if biz else "residence", cols["applied_on"][i], True, False,
+                None if biz else int(cols["annual_family_income"][i]) * 100, 2024 if not biz else None,
+                "prior_year_return" if not biz else "", int(cols["annual_gross_revenue"][i]) * 100 if biz else None,
+                float(cols["daily_flow_gpd"][i]) if biz else None, 1, "[]", bool(cols["experimental"][i]),
+                int(round(float(cols["funding_table_amount"][i]) * 100)), True, True, False, False, False, False,
+                f"bench-{i}", "eligible" if r.eligible[i] else "ineligible", "import", str(i), now))
+            dec_rows.append((ids[i], bool(r.eligible[i]), int(r.amount[i]), int(r.share[i]), int(r.category[i]) or None,
+                             versions[i] or "", "[]", "", now))
+            events.append((now, None, "bench grants import", Channel.IMPORT, "grant application imported and decided",
+                           "create", ct, ids[i], f"Grant application {ids[i]} ({FY})", "{}", ""))
+        insert_rows(GrantApplication, [
+            "id", "jurisdiction_id", "fiscal_year", "owner_name", "imported_failure", "applicant_type", "applied_on",
+            "principal_residence", "sewer_available", "annual_family_income", "income_tax_year", "income_evidence",
+            "annual_gross_revenue", "daily_flow_gpd", "units_served", "components", "experimental",
+            "funding_table_amount", "meets_code_minimum", "least_costly_method", "prior_grant", "intentionally_caused",
+            "on_support_lien_docket", "has_payment_agreement", "residence_key", "status", "source", "external_id",
+            "created_at"], app_rows)
+        insert_rows(GrantDecision, ["application_id", "eligible", "amount", "state_share", "category", "law_version",
+                                    "reasons", "explanation", "decided_at"], dec_rows)
+        insert_rows(AuditEvent, ["at", "actor_id", "actor_label", "channel", "action", "verb", "content_type_id",
+                                 "object_id", "object_repr", "changes", "batch"], events)
     t2 = time.perf_counter()
     for u in units:
         with acting(actor=staff[u.pk], channel=Channel.CLI, actor_label="bench"):
@@ -173,7 +181,6 @@ def main() -> None:
     bare2 = evaluate(read_columns(cols, n))
     allocate(bare2, funds, FY)
     print(f"bare engine, one side of the what-if:          {time.perf_counter() - t:7.2f} s")
-    del np
 
 
 if __name__ == "__main__":

@@ -10,9 +10,10 @@ file gave).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from powts.law.batch import GrantResults, evaluate, read_columns
+from powts.law.batch import GrantColumns, GrantResults, evaluate, read_columns
 from powts.law.engine import ParameterSet
 
 FIELDS = ("id", "applicant_type", "failure_conditions", "failure_determined_on", "applied_on", "system_installed_on",
@@ -29,22 +30,80 @@ class Caseload:
     application_ids: list[int]
     jurisdiction_ids: list[int]
     columns: dict[str, list]
+    _parsed: GrantColumns | None = None
+    _base: GrantResults | None = None
+    _base_allocations: dict = dataclasses.field(default_factory=dict)
 
     @property
     def n(self) -> int:
         return len(self.application_ids)
 
-    def evaluate(self, params: ParameterSet | None = None, *, table_scale: tuple[int, int] | None = None,
-                 base: GrantResults | None = None) -> GrantResults:
-        """The engine's decisions. `table_scale` (numerator, denominator) scales each application's
-        funding-table amount as `base` (the decisions under the law as it is) found it."""
-        cols = read_columns(self.columns, self.n)
-        if table_scale and base is not None:
+    def parsed(self) -> GrantColumns:
+        if self._parsed is None:
+            self._parsed = read_columns(self.columns, self.n)
+        return self._parsed
+
+    def base(self) -> GrantResults:
+        """The engine's decisions under the law as it is (kept: the what-if compares every scenario with it)."""
+        if self._base is None:
+            self._base = evaluate(self.parsed())
+        return self._base
+
+    def base_allocation(self, funds_cents: int, fiscal_year: str):
+        """The law's allocation of the base decisions with these funds (kept per amount)."""
+        from powts.law.allocation import allocate
+
+        key = (funds_cents, fiscal_year)
+        if key not in self._base_allocations:
+            self._base_allocations[key] = allocate(self.base(), funds_cents, fiscal_year)
+        return self._base_allocations[key]
+
+    def evaluate(self, params: ParameterSet | None = None, *, table_scale: tuple[int, int] | None = None) -> GrantResults:
+        """The engine's decisions under `params`. `table_scale` (numerator, denominator) scales each
+        application's funding-table amount as the law as it is found it (given, or from its components)."""
+        if params is None and not table_scale:
+            return self.base()
+        cols = self.parsed()
+        if table_scale:
             num, den = table_scale
+            base = self.base()
+            table = cols.table.copy()
             known = base.table >= 0
-            cols.table = cols.table.copy()
-            cols.table[known] = (base.table[known] * num + den // 2) // den
+            table[known] = (base.table[known] * num + den // 2) // den
+            cols = dataclasses.replace(cols, table=table)
         return evaluate(cols, params)
+
+
+# The what-if's caseload, kept between requests while nothing it reads has changed: the department tries
+# several parameter sets in a row, and reading 100,000 applications costs more than deciding them.
+_KEPT: dict[tuple, tuple[tuple, Caseload]] = {}
+
+
+def fingerprint(parts) -> tuple:
+    """What the caseload of these participation applications depends on: the applications and decisions
+    (every change to an application is decided again), the items taken out, the participations' statuses."""
+    from django.db.models import Count, Max
+
+    from powts.grants.models import GrantApplication, GrantDecision, ParticipationItem
+
+    apps = GrantApplication.objects.aggregate(n=Count("id"), top=Max("id"))
+    return (tuple((p.pk, p.status, p.received_on) for p in parts), apps["n"], apps["top"],
+            GrantDecision.objects.aggregate(top=Max("id"))["top"],
+            ParticipationItem.objects.filter(included=False).count(), ParticipationItem.objects.aggregate(top=Max("id"))["top"])
+
+
+def load_kept(*, participations, carried_only: bool = False) -> Caseload:
+    """`load`, from memory when nothing it depends on has changed since the last call."""
+    parts = list(participations)
+    key = (tuple(sorted(p.pk for p in parts)), carried_only)
+    mark = fingerprint(parts)
+    hit = _KEPT.get(key)
+    if hit and hit[0] == mark:
+        return hit[1]
+    load_ = load(participations=parts, carried_only=carried_only)
+    _KEPT.clear()  # one caseload kept: a state's is the size of a few tens of megabytes
+    _KEPT[key] = (mark, load_)
+    return load_
 
 
 def _cents(c):

@@ -106,12 +106,13 @@ def run(*, fiscal_year: str, funds_cents: int, income_limit_cents: int | None = 
     if base_funds_cents is None:
         last = AllocationRun.objects.filter(fiscal_year=fy.label).order_by("-run_at", "-id").first()
         base_funds_cents = last.funds if last else funds_cents
-    load = caseloads.load(participations=parts, carried_only=False)
-    base = load.evaluate()
-    base_alloc = allocate(base, base_funds_cents, fy.label)
-    params = with_values(default_parameters(), changes) if changes else default_parameters()
-    scen = load.evaluate(params, table_scale=scale, base=base) if (changes or scale) else base
-    alloc = allocate(scen, funds_cents, fy.label, params)
+    load = caseloads.load_kept(participations=parts, carried_only=False)
+    base = load.base()
+    base_alloc = load.base_allocation(base_funds_cents, fy.label)
+    params = with_values(default_parameters(), changes) if changes else None
+    scen = load.evaluate(params, table_scale=scale)
+    alloc = allocate(scen, funds_cents, fy.label, params) if (changes or scale) \
+        else load.base_allocation(funds_cents, fy.label)
     return _compare(fy.label, load, parts, base, base_alloc, scen, alloc, base_funds_cents, funds_cents,
                     {"income_limit": income_limit_cents, "max_share": max_share_cents,
                      "table_percent": str(table_percent) if table_percent is not None else None})
