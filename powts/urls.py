@@ -19,6 +19,7 @@ urlpatterns = [
     path("attachments/", include("powts.attachments.urls")),  # documents and photos on a record
     path("map/", include("powts.maps.urls")),
     path("counties/", include("powts.jurisdictions.urls")),
+    path("grants/program/", include("powts.grants.urls_program")),  # county certification ... DSPS allocation
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api.urls")),

@@ -60,3 +60,10 @@ def label_of(day: dt.date) -> str:
     """The fiscal year a day falls in."""
     y = day.year if day.month >= 7 else day.year - 1
     return f"{y}-{(y + 1) % 100:02d}"
+
+
+def upcoming(today: dt.date) -> str:
+    """The fiscal year a county is applying for on `today`: the one whose deadline (February 1 before it
+    starts) has not passed; from February 1 on, the year after next."""
+    y = today.year if today < dt.date(today.year, 2, 1) else today.year + 1
+    return f"{y}-{(y + 1) % 100:02d}"
