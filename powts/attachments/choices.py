@@ -8,6 +8,7 @@ class Kind(models.TextChoices):
     RECORDED_DOCUMENT = "recorded_document", "Recorded document"
     RECEIPT = "receipt", "Receipt"
     PHOTO = "photo", "Photo"
+    INCOME_EVIDENCE = "income_evidence", "Income tax return or income evidence"
     OTHER = "other", "Other document"
 
 
@@ -25,6 +26,7 @@ ALLOWED = {
     Kind.RECORDED_DOCUMENT: PAPER,
     Kind.RECEIPT: PAPER,
     Kind.PHOTO: PICTURE,
+    Kind.INCOME_EVIDENCE: PAPER,
     Kind.OTHER: PAPER + (HEIC, WEBP),
 }
 
@@ -33,5 +35,7 @@ RECORD_KINDS = {
     "permit": (Kind.PLAN, Kind.SOIL_REPORT, Kind.RECORDED_DOCUMENT, Kind.RECEIPT, Kind.PHOTO, Kind.OTHER),
     "report": (Kind.PHOTO, Kind.RECEIPT, Kind.OTHER),
     "complaint": (Kind.PHOTO,),
+    "grant_application": (Kind.INCOME_EVIDENCE, Kind.RECEIPT, Kind.PHOTO, Kind.OTHER),
 }
-RECORD_WORDS = {"permit": "permit", "report": "maintenance report", "complaint": "complaint"}
+RECORD_WORDS = {"permit": "permit", "report": "maintenance report", "complaint": "complaint",
+                "grant_application": "grant application"}

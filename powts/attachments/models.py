@@ -12,7 +12,15 @@ from django.db.models import Q
 
 from powts.attachments.choices import Kind
 
-RECORD_FIELDS = ("permit", "report", "complaint")
+RECORD_FIELDS = ("permit", "report", "complaint", "grant_application")
+
+
+def _exactly_one(fields) -> Q:
+    """Exactly one of the record keys is set."""
+    condition = Q()
+    for name in fields:
+        condition |= Q(**{f"{name}__isnull": False}, **{f"{other}__isnull": True for other in fields if other != name})
+    return condition
 
 
 class Attachment(models.Model):
@@ -22,6 +30,8 @@ class Attachment(models.Model):
                                related_name="attachments")
     complaint = models.ForeignKey("permits.Complaint", null=True, blank=True, on_delete=models.PROTECT,
                                   related_name="attachments")
+    grant_application = models.ForeignKey("grants.GrantApplication", null=True, blank=True, on_delete=models.PROTECT,
+                                          related_name="attachments")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     title = models.CharField(max_length=200, blank=True)
     original_name = models.CharField(max_length=200, help_text="The file's name as uploaded (shown, never used as a path).")
@@ -42,12 +52,7 @@ class Attachment(models.Model):
     class Meta:
         ordering = ["uploaded_at", "id"]
         constraints = [
-            models.CheckConstraint(
-                name="attachment_one_record",
-                condition=(Q(permit__isnull=False, report__isnull=True, complaint__isnull=True)
-                           | Q(permit__isnull=True, report__isnull=False, complaint__isnull=True)
-                           | Q(permit__isnull=True, report__isnull=True, complaint__isnull=False)),
-            ),
+            models.CheckConstraint(name="attachment_one_record", condition=_exactly_one(RECORD_FIELDS)),
         ]
 
     def __str__(self) -> str:

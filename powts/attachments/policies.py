@@ -6,7 +6,8 @@ from powts.accounts.policies import is_county_staff_of, reads_every_county
 
 
 def record_type(record) -> str:
-    return {"Permit": "permit", "Report": "report", "Complaint": "complaint"}[type(record).__name__]
+    return {"Permit": "permit", "Report": "report", "Complaint": "complaint",
+            "GrantApplication": "grant_application"}[type(record).__name__]
 
 
 def may_view_record(user, record) -> bool:
@@ -30,6 +31,10 @@ def may_attach(user, record) -> bool:
         return acts_for_permit(user, record)
     if kind == "report":
         return bool(is_county_staff_of(user, record.jurisdiction_id) or (record.filed_by_id and record.filed_by_id == user.pk))
+    if kind == "grant_application":
+        from powts.grants.policies import can_add_evidence
+
+        return can_add_evidence(user, record)
     return is_county_staff_of(user, record.jurisdiction_id)
 
 

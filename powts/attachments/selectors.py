@@ -18,7 +18,7 @@ def visible_for(*, user, record) -> list[Attachment]:
 
 def attachment_get(*, user, pk: int) -> Attachment:
     """One file, only for someone who may see its record: anyone else gets a 404 (its existence is not told)."""
-    att = (Attachment.objects.select_related("permit", "report", "complaint").filter(pk=pk).first())
+    att = (Attachment.objects.select_related("permit", "report", "complaint", "grant_application").filter(pk=pk).first())
     if att is None or not may_view_record(user, att.record):
         raise Http404("No such file.")
     return att

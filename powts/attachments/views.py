@@ -16,10 +16,11 @@ from powts.core.refusals import Refused
 
 
 def record_get(record: str, pk: int):
+    from powts.grants.models import GrantApplication
     from powts.maintenance.models import Report
     from powts.permits.models import Complaint, Permit
 
-    model = {"permit": Permit, "report": Report, "complaint": Complaint}.get(record)
+    model = {"permit": Permit, "report": Report, "complaint": Complaint, "grant_application": GrantApplication}.get(record)
     if model is None:
         raise Http404("No such record.")
     return get_object_or_404(model, pk=pk)
@@ -35,6 +36,8 @@ def record_page(request, record) -> str:
         return record.get_absolute_url()
     if kind == "report":
         return "/maintenance/mine/"
+    if kind == "grant_application":
+        return record.get_absolute_url()
     return "/permits/site/"
 
 

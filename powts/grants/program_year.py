@@ -7,15 +7,11 @@ citation come from the law parameters of the version in force when the fiscal ye
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 
-from powts.core.refusals import Refused
-from powts.law.allocation import fiscal_year_start
+from powts.grants import fiscal as labels
 from powts.law.engine import default_parameters
 from powts.law.grants import PROGRAM
-
-LABEL = re.compile(r"^(\d{4})-(\d{2})$")
 
 # The subsections of the version in force that the county's side rests on (the numbering differs
 # between s. 145.245 and s. 145.246; only versions with a program in force are listed).
@@ -45,25 +41,15 @@ class FiscalYear:
 
 
 def parse(label, field: str = "fiscal_year") -> FiscalYear:
-    """'2026-27' -> the fiscal year; anything else is refused naming the field."""
-    text = str(label or "").strip()
-    m = LABEL.match(text)
-    if not m or (int(m.group(1)) + 1) % 100 != int(m.group(2)):
-        raise Refused(f"{field} {text!r} is not a fiscal year like 2026-27", field=field)
-    start = fiscal_year_start(text)
+    """'2026-27' -> the fiscal year with its deadline; anything else is refused naming the field (powts.grants.fiscal)."""
+    text = labels.parse(field, label)
+    start = labels.start(text)
     snap = default_parameters().snapshot(PROGRAM, start)  # LawDateError (a Refused) when no program is in force
     month, day = snap["gu_application_deadline"]
     return FiscalYear(text, start, dt.date(start.year + 1, 6, 30), dt.date(start.year, month, day), snap.version)
 
 
-def label_of(day: dt.date) -> str:
-    """The fiscal year a day falls in."""
-    y = day.year if day.month >= 7 else day.year - 1
-    return f"{y}-{(y + 1) % 100:02d}"
-
-
 def upcoming(today: dt.date) -> str:
-    """The fiscal year a county is applying for on `today`: the one whose deadline (February 1 before it
-    starts) has not passed; from February 1 on, the year after next."""
-    y = today.year if today < dt.date(today.year, 2, 1) else today.year + 1
-    return f"{y}-{(y + 1) % 100:02d}"
+    """The fiscal year a county is applying for on `today` (the one an owner's application received today
+    goes into, powts.grants.fiscal.for_application)."""
+    return labels.for_application(today)

@@ -62,6 +62,8 @@ class GrantApplication(models.Model):
     # minimum; a holding tank is not the benchmark.
     meets_code_minimum = models.BooleanField(default=False)
     least_costly_method = models.BooleanField(default=False)
+    cost_benchmark = models.CharField(max_length=30, blank=True,
+                                      help_text="The method the least cost was measured by (a system type).")
     prior_grant = models.BooleanField(default=False, help_text="A grant already received for this residence "
                                                                "or establishment (stated or found).")
     intentionally_caused = models.BooleanField(default=False)
@@ -91,6 +93,17 @@ class GrantApplication(models.Model):
 
     def __str__(self):
         return f"Grant application {self.pk} ({self.fiscal_year})"
+
+    def get_absolute_url(self):
+        from django.urls import reverse
+
+        return reverse("grants:detail", args=[self.pk])
+
+    @property
+    def current_decision(self):
+        """The latest decision (prefetched as `decisions` where lists need it)."""
+        decisions = list(self.decisions.all())
+        return max(decisions, key=lambda d: (d.decided_at, d.id)) if decisions else None
 
 
 class GrantDecision(models.Model):

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grants', '0001_initial'),
+        ('grants', '0002_application_cost_benchmark'),
         ('jurisdictions', '0002_slug_help_text_without_repository_path'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
