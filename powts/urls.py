@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/", include("powts.permits.api.urls")),
     path("api/", include("powts.attachments.api_urls")),
     path("api/", include("powts.maps.api_urls")),
+    path("api/", include("powts.grants.api_program_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads Swagger UI's start-up code as a script file, so script-src stays 'self'; only
     # its template's small inline <style> needs style-src relaxed, on this page alone.

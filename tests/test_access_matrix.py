@@ -347,6 +347,16 @@ TABLE: dict[str, Case | list[Case]] = {
     "grants_program:pay": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.allocation.pk},
                                body=lambda w: {"jurisdiction": w.participation.jurisdiction_id, "paid_on": _iso()},
                                note="A was paid already: the refusal comes back as a message"),
+    "grants-api-certifications": Case(write=STAFF, api=True, body=lambda w: {"fiscal_year": "2027-28", "official_title": "Sanitarian"},
+                                      note="staff of B certify B's own county (refused: no inventory, a 400)"),
+    "grants-api-participations": Case(read=STAFF | {AU, DS}, write=STAFF, api=True, body=lambda w: {"fiscal_year": "2027-28"},
+                                      note="each county's staff their own; the refusal (not certified) is a 400"),
+    "grants-api-participation-review": Case(write=frozenset({DS}), api=True, kwargs=lambda w: {"pk": w.participation.pk},
+                                            a_object=True, body=lambda w: {"meets_conditions": True}),
+    "grants-api-allocations": Case(read=frozenset({AU, DS}), write=frozenset({DS}), api=True,
+                                   body=lambda w: {"fiscal_year": "2026-27", "funds": "5000"}),
+    "grants-api-allocation": Case(read=frozenset({AU, DS}), kwargs=lambda w: {"pk": w.allocation.pk}),
+    "grants-api-what-if": Case(write=frozenset({DS}), api=True, body=lambda w: {"fiscal_year": "2026-27", "funds": "5000"}),
     "grants_program:whatif": Case(read=frozenset({DS}), query="?fiscal_year=2026-27&funds=5000&income_limit=50000"),
 }
 # Whole areas classified at once (a new URL there needs no entry): Django's admin.
