@@ -388,7 +388,7 @@ _MB = 1024 * 1024
 # The largest file of each kind (a phone's photo is a few MB; a scanned plan set can be tens).
 POWTS_ATTACHMENT_MAX_BYTES = {
     "plan": 25 * _MB, "soil_report": 25 * _MB, "recorded_document": 25 * _MB, "receipt": 10 * _MB,
-    "photo": 15 * _MB, "other": 25 * _MB,
+    "photo": 15 * _MB, "other": 25 * _MB, "income_evidence": 25 * _MB,
 }
 # Anonymous uploads (photos with a public complaint): one small photo per post, on the public-post throttle.
 POWTS_PUBLIC_UPLOAD_MAX_BYTES = 8 * _MB

@@ -18,6 +18,7 @@ urlpatterns = [
     path("permits/", include("powts.permits.urls")),
     path("attachments/", include("powts.attachments.urls")),  # documents and photos on a record
     path("map/", include("powts.maps.urls")),
+    path("grants/", include("powts.grants.urls")),
     path("counties/", include("powts.jurisdictions.urls")),
     path("grants/program/", include("powts.grants.urls_program")),  # county certification ... DSPS allocation
     path("api/", include("powts.inventory.api.urls", namespace="api")),
@@ -26,6 +27,7 @@ urlpatterns = [
     path("api/", include("powts.attachments.api_urls")),
     path("api/", include("powts.maps.api_urls")),
     path("api/", include("powts.grants.api_program_urls")),
+    path("api/", include("powts.grants.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads Swagger UI's start-up code as a script file, so script-src stays 'self'; only
     # its template's small inline <style> needs style-src relaxed, on this page alone.

@@ -48,6 +48,7 @@ STAFF = STAFF_A | {SB}  # staff acting in their own county (B's own county is Li
 SYSTEM_READERS = STAFF_A | {AU, DS, DN, OW}
 PERMIT_READERS = STAFF_A | {AU, DS, PL}  # the permit's plumber; DNR reads no permits
 REPORT_FILERS = STAFF_A | {PL, PU}
+GRANT_READERS = STAFF_A | {AU, DS, OW}  # a grant application on MX-1: A's staff, the state's readers, the owner
 MARKER = "Quintessa Markerowner"  # the owner of county A's system MX-1
 TODAY = dt.date.today()
 
@@ -107,6 +108,13 @@ PLAN = {"type": "FeatureCollection", "features": [
 def _report(**kw):
     return {"jurisdiction": "dane", "system_id": "MX-1", "kind": "pumping", "work_date": _iso(-2), "license_number": "SSO-44556",
             "gallons_pumped": "900", **kw}
+
+
+def _grant_form(w):
+    """A valid grant application on the marked system's determination of failure (dollars, as typed)."""
+    return {"failure_determination": w.grant.failure_determination_id, "annual_family_income": "30000",
+            "income_tax_year": w.grant.failure_determination.determined_on.year - 1,
+            "income_evidence": "prior_year_return", "funding_table_amount": "5200"}
 
 
 def _edit(**fields):
@@ -308,8 +316,13 @@ TABLE: dict[str, Case | list[Case]] = {
              body=lambda w: {"kind": "photo", "file": _jpeg()}, note="the report's filer and its county's staff"),
         Case(write=STAFF_A, kwargs=lambda w: {"record": "complaint", "pk": w.complaint.pk}, a_object=True,
              body=lambda w: {"kind": "photo", "file": _jpeg()}, note="the public adds photos with the complaint itself"),
+        Case(write=STAFF_A | {OW}, kwargs=lambda w: {"record": "grant_application", "pk": w.grant.pk}, a_object=True,
+             body=lambda w: {"kind": "income_evidence", "file": _pdf("return.pdf")},
+             note="the applicant's evidence: the owner and the county's staff"),
     ],
     "attachments:download": [
+        Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant_file.pk}, a_object=True,
+             note="an owner's tax return: whoever reads the grant application"),
         Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True),
         Case(read=SYSTEM_READERS | {PU}, kwargs=lambda w: {"pk": w.report_photo.pk}, a_object=True,
              note="whoever reads the report: its filer, the system's owner, county A, the state, DNR"),
@@ -358,6 +371,19 @@ TABLE: dict[str, Case | list[Case]] = {
     "grants-api-allocation": Case(read=frozenset({AU, DS}), kwargs=lambda w: {"pk": w.allocation.pk}),
     "grants-api-what-if": Case(write=frozenset({DS}), api=True, body=lambda w: {"fiscal_year": "2026-27", "funds": "5000"}),
     "grants_program:whatif": Case(read=frozenset({DS}), query="?fiscal_year=2026-27&funds=5000&income_limit=50000"),
+    # -- Wisconsin Fund grant applications (issue 11, items 1 and 6)
+    "grants:list": Case(read=STAFF | {AU, DS, OW}, note="staff their county's, the state all, an owner their own"),
+    "grants:new": Case(read=STAFF | {OW}, write=STAFF_A | {OW}, body=lambda w: _grant_form(w),
+                       note="the owner online, staff from a paper form; B's staff cannot apply on A's determination"),
+    "grants:detail": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
+    "grants:letter": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
+    "grants:decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
+    "grants:withdraw": Case(write=STAFF_A | {OW}, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
+    "grants-api-applications": Case(read=STAFF | {AU, DS, OW}, write=STAFF_A | {OW}, api=True,
+                                    body=lambda w: _grant_form(w)),
+    "grants-api-application": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
+    "grants-api-decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True, api=True),
+    "grants-api-withdraw": Case(write=STAFF_A | {OW}, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True, api=True),
 }
 # Whole areas classified at once (a new URL there needs no entry): Django's admin.
 PREFIXES: list[tuple[str, Case]] = [("admin/", ADMIN)]
@@ -453,6 +479,8 @@ class World:
     notice: object = None
     notice_batch: object = None
     due_system: object = None
+    grant: object = None
+    grant_file: object = None
     attachment: object = None
     report_photo: object = None
     complaint_photo: object = None
@@ -558,6 +586,15 @@ def world(db, tmp_path, settings):
     w.allocation = allocating.run_allocation(fiscal_year="2026-27", funds_cents=1_000_000, user=w.users[DS])
     w.county_payment = allocating.pay_county(run=w.allocation, jurisdiction=dane, user=w.users[DS],
                                              paid_on=dt.date(2026, 7, 10))
+    # A decided grant application on the marked system (eligible, so another may be filed), with a tax return.
+    from powts.grants import services as grants
+
+    failing = enf.failure_determine(system=w.marked, conditions=["b"], on=TODAY - dt.timedelta(days=30), basis="order")
+    w.grant = grants.application_create(by=w.users[SA], failure_determination=failing, applied_on=TODAY, source="paper",
+                                        annual_family_income=3_000_000, income_tax_year=failing.determined_on.year - 1,
+                                        income_evidence="prior_year_return", funding_table_amount=520_000)
+    grants.application_decide(application=w.grant, by=w.users[SA])
+    w.grant_file = attachment_add(record=w.grant, kind="income_evidence", upload=_pdf("return.pdf"), uploaded_by=w.users[OW])
     # Staff of A previewed an inventory file: the token for confirm and rejects.
     c = Client()
     c.force_login(w.users[SA])

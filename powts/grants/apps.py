@@ -7,4 +7,7 @@ class GrantsConfig(AppConfig):
     verbose_name = "Wisconsin Fund grants"
 
     def ready(self):
-        pass
+        from powts.core import registry
+        from powts.grants import demo
+
+        registry.register("demo_loader", "grants (a fiscal year of applications)", demo.load, order=30)
