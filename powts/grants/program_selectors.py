@@ -51,7 +51,10 @@ def totals(run: AllocationRun) -> list[dict]:
                                                         "prorated": 0})
         for k in ("applications", "share", "award", "prorated"):
             c[k] += out[-1][k]
-    return out + list(county.values())
+    rows = out + list(county.values())
+    for r in rows:  # the share of the state share asked that was allocated: 100% unless prorated or denied
+        r["funded_percent"] = f"{r['award'] * 100 / r['share']:.1f}%" if r["share"] else ""
+    return rows
 
 
 def payments(run: AllocationRun) -> dict[int, CountyPayment]:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from powts.core import lists
-from powts.core.refusals import Refused, refused_text
+from powts.core.refusals import Refused
 from powts.grants import allocating, participation, program_selectors, whatif
 from powts.grants import program_policies as may
 from powts.grants import program_year as fiscal
@@ -45,11 +45,18 @@ def _cents(raw, name):
     return F.parse_cents(name, raw) if raw else None
 
 
+def said(exc: Refused) -> str:
+    """A refusal in plain words for the page: the reasons and the citation, without the field codes."""
+    text = "; ".join(m for ms in exc.errors.values() for m in ms)
+    text = text[:1].upper() + text[1:]
+    return f"{text} ({exc.citation})" if exc.citation else text
+
+
 def _back(request, url: str, fn, ok: str):
     try:
         fn()
     except Refused as exc:
-        messages.error(request, refused_text(exc))
+        messages.error(request, said(exc))
     else:
         messages.success(request, ok)
     return redirect(url)
@@ -193,7 +200,7 @@ def allocations(request):
             run = allocating.run_allocation(fiscal_year=fy, funds_cents=_cents(request.POST.get("funds"), "funds") or 0,
                                             user=request.user)
         except Refused as exc:
-            messages.error(request, refused_text(exc))
+            messages.error(request, said(exc))
             return redirect(reverse("grants_program:allocations") + f"?fiscal_year={fy}")
         messages.success(request, f"Allocation for {fy} stored.")
         return redirect("grants_program:run", pk=run.pk)
@@ -253,6 +260,6 @@ def whatif_page(request):
                                 income_limit_cents=_cents(g.get("income_limit"), "income_limit"),
                                 max_share_cents=_cents(g.get("max_share"), "max_share"), table_percent=pct)
         except Refused as exc:
-            error = refused_text(exc)
+            error = said(exc)
     return render(request, "grants/program/whatif.html", {"fiscal_year": fy, "result": result, "error": error,
                                                            "values": g}, status=400 if error else 200)

@@ -47,6 +47,7 @@ def test_county_certifies_and_submits_then_dsps_allocates_pays_and_county_disbur
     assert r.status_code == 302 and r["Location"].endswith(f"/state/allocations/{run.pk}/")
     page = dsps.get(f"/grants/program/state/allocations/{run.pk}/")
     assert page.status_code == 200 and b"$7,000.00" in page.content and b"prorated" in page.content
+    assert b"66.7%" in page.content  # category 2: 2,000 of 3,000 asked ((12)(b))
     csv = dsps.get(f"/grants/program/state/allocations/{run.pk}/?export=csv")
     body = b"".join(csv.streaming_content) if hasattr(csv, "streaming_content") else csv.content
     assert csv.status_code == 200 and b"2000.00" in body
