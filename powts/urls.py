@@ -18,11 +18,13 @@ urlpatterns = [
     path("map/", include("powts.maps.urls")),
     path("grants/", include("powts.grants.urls")),
     path("counties/", include("powts.jurisdictions.urls")),
+    path("grants/program/", include("powts.grants.urls_program")),  # county certification ... DSPS allocation
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api.urls")),
     path("api/", include("powts.attachments.api_urls")),
     path("api/", include("powts.maps.api_urls")),
+    path("api/", include("powts.grants.api_program_urls")),
     path("api/", include("powts.grants.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads Swagger UI's start-up code as a script file, and our template

@@ -346,6 +346,41 @@ TABLE: dict[str, Case | list[Case]] = {
     "attachments-api-detail": Case(read=PERMIT_READERS, write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.attachment.pk},
                                    a_object=True, method="delete"),
     "attachments-api-download": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True),
+    # -- the Wisconsin Fund program (issue 11, items 2-3): county staff for their county; DSPS acts, auditors read
+    "grants_program:county": Case(read=STAFF, note="each county's own certification, submission and payments"),
+    "grants_program:certify": Case(write=STAFF, body=lambda w: {
+        "fiscal_year": "2027-28", "official_name": "Sam", "official_title": "Sanitarian", "eligibility_and_costs": "1",
+        "installed_and_maintained": "1", "disbursed_to_eligible": "1"}, note="staff of B certify B's own (refused: no inventory)"),
+    "grants_program:submit": Case(write=STAFF, body=lambda w: {"fiscal_year": "2027-28"},
+                                  note="the refusal (not certified for that year) comes back as a message"),
+    "grants_program:disburse": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.county_payment.pk}, a_object=True,
+                                    body=lambda w: {"paid_on": _iso()}),
+    "grants_program:queue": Case(read=frozenset({AU, DS})),
+    "grants_program:participation": Case(read=frozenset({AU, DS}), kwargs=lambda w: {"pk": w.participation.pk},
+                                         a_object=True),
+    "grants_program:review": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.participation.pk}, a_object=True,
+                                  body=lambda w: {"decision": "meets"}),
+    "grants_program:revise": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.participation.pk}, a_object=True,
+                                  body=lambda w: {"reason": "maintenance program not administered"}),
+    "grants_program:revise-item": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.participation.items.first().pk},
+                                       a_object=True, body=lambda w: {"reason": "income over the limit"}),
+    "grants_program:allocations": Case(read=frozenset({AU, DS}), write=frozenset({DS}),
+                                       body=lambda w: {"fiscal_year": "2026-27", "funds": "5000"}),
+    "grants_program:run": Case(read=frozenset({AU, DS}), kwargs=lambda w: {"pk": w.allocation.pk}),
+    "grants_program:pay": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.allocation.pk},
+                               body=lambda w: {"jurisdiction": w.participation.jurisdiction_id, "paid_on": _iso()},
+                               note="A was paid already: the refusal comes back as a message"),
+    "grants-api-certifications": Case(write=STAFF, api=True, body=lambda w: {"fiscal_year": "2027-28", "official_title": "Sanitarian"},
+                                      note="staff of B certify B's own county (refused: no inventory, a 400)"),
+    "grants-api-participations": Case(read=STAFF | {AU, DS}, write=STAFF, api=True, body=lambda w: {"fiscal_year": "2027-28"},
+                                      note="each county's staff their own; the refusal (not certified) is a 400"),
+    "grants-api-participation-review": Case(write=frozenset({DS}), api=True, kwargs=lambda w: {"pk": w.participation.pk},
+                                            a_object=True, body=lambda w: {"meets_conditions": True}),
+    "grants-api-allocations": Case(read=frozenset({AU, DS}), write=frozenset({DS}), api=True,
+                                   body=lambda w: {"fiscal_year": "2026-27", "funds": "5000"}),
+    "grants-api-allocation": Case(read=frozenset({AU, DS}), kwargs=lambda w: {"pk": w.allocation.pk}),
+    "grants-api-what-if": Case(write=frozenset({DS}), api=True, body=lambda w: {"fiscal_year": "2026-27", "funds": "5000"}),
+    "grants_program:whatif": Case(read=frozenset({DS}), query="?fiscal_year=2026-27&funds=5000&income_limit=50000"),
     # -- Wisconsin Fund grant applications (issue 11, items 1 and 6)
     "grants:list": Case(read=STAFF | {AU, DS, OW}, note="staff their county's, the state all, an owner their own"),
     "grants:new": Case(read=STAFF | {OW}, write=STAFF_A | {OW}, body=lambda w: _grant_form(w),
@@ -459,6 +494,9 @@ class World:
     attachment: object = None
     report_photo: object = None
     complaint_photo: object = None
+    participation: object = None
+    allocation: object = None
+    county_payment: object = None
 
 
 @pytest.fixture
@@ -547,6 +585,17 @@ def world(db, tmp_path, settings):
     w.attachment = attachment_add(record=w.permit, kind="plan", upload=_pdf(), uploaded_by=w.users[PL])
     w.report_photo = attachment_add(record=w.failure_report, kind="photo", upload=_jpeg(), uploaded_by=w.users[PU])
     w.complaint_photo = attachment_add(record=w.complaint, kind="photo", upload=_jpeg(), public=True)
+    # The Wisconsin Fund program (issue 11): county A certified and applied for 2026-27, DSPS allocated and paid A.
+    from powts.grants import allocating, participation
+    from powts.grants.tests.program_helpers import application
+
+    application(dane, table="5000")
+    participation.certify(jurisdiction=dane, fiscal_year="2026-27", user=w.users[SA], official_title="Sanitarian")
+    w.participation = participation.submit(jurisdiction=dane, fiscal_year="2026-27", user=w.users[SA],
+                                           received_on=dt.date(2026, 1, 15))
+    w.allocation = allocating.run_allocation(fiscal_year="2026-27", funds_cents=1_000_000, user=w.users[DS])
+    w.county_payment = allocating.pay_county(run=w.allocation, jurisdiction=dane, user=w.users[DS],
+                                             paid_on=dt.date(2026, 7, 10))
     # A decided grant application on the marked system (eligible, so another may be filed), with a tax return.
     from powts.grants import services as grants
 

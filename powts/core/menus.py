@@ -36,6 +36,8 @@ MENU: tuple[Entry, ...] = (
     Entry("Reports", "maintenance:reports", "powts.maintenance.policies.can_list_reports"),
     Entry("Permits", "permits:list", "powts.permits.policies.can_browse"),
     Entry("Soil and orders", "permits:site", "powts.permits.policies.can_open_site_work"),
+    Entry("Wisconsin Fund", "grants_program:county", "powts.grants.program_policies.can_view_county_side"),
+    Entry("Grant program", "grants_program:queue", "powts.grants.program_policies.can_view_state_side"),
     Entry("Grants", "grants:list", "powts.grants.policies.can_browse"),
     Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),

@@ -11,3 +11,7 @@ class GrantsConfig(AppConfig):
         from powts.grants import demo
 
         registry.register("demo_loader", "grants (a fiscal year of applications)", demo.load, order=30)
+        from powts.grants import program_demo
+
+        registry.register("demo_loader", "grants program (certification, participation, allocation)", program_demo.load,
+                          order=31)

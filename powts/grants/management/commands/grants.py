@@ -9,6 +9,8 @@
 
 To add a step, write `add_<name>(subparsers)` and `handle_<name>(command, options)` and list it in
 SUBCOMMANDS; `handle` dispatches by name.
+
+  powts grants certify|submit|allocate ...: see powts.grants.program_commands.
 """
 import json
 
@@ -72,8 +74,19 @@ def handle_import(command, options) -> None:
             command.stderr.write(f"... and {len(result.rejected) - 50} more rejected row(s) (use --json for all)")
 
 
+def _program(action):
+    """The county's and the department's steps (powts.grants.program_commands)."""
+    from powts.grants import program_commands
+
+    return (lambda sub: getattr(program_commands, f"add_{action}")(sub),
+            lambda command, options: program_commands.handle(command, action, options))
+
+
 SUBCOMMANDS = {
     "import": (add_import, handle_import),
+    "certify": _program("certify"),
+    "submit": _program("submit"),
+    "allocate": _program("allocate"),
 }
 
 

@@ -1,0 +1,187 @@
+"""Wisconsin Fund program at state scale: 100,000 owner applications across 72 counties stored, decided,
+certified, submitted and allocated through the services, beside the bare batch engine on the same rows;
+and the department's what-if over the same caseload.
+
+    .venv/bin/python bench/bench_grants.py [--applications 100000] [--counties 72] [--workdir /tmp/powts-bench-grants]
+    DATABASE_URL=postgres://postgres@127.0.0.1:54329/powts_bench_grants .venv/bin/python bench/bench_grants.py
+
+Stored path (what `powts grants import` + `certify` + `submit` + `allocate` do, in bulk): the engine decides
+every row (powts.law.batch), applications and decisions are inserted as plain tuples (powts.core.bulk, as the
+inventory import does) with an audit event each, each
+county certifies (s. 145.246(8)) and applies for participation ((7)(a)), and the department's allocation
+run re-reads the carried applications, decides them again at the start of the fiscal year ((11)(a)),
+allocates ((11)-(12), powts.law.allocation) and stores one line per application.
+Baseline: the same rows through read_columns + evaluate + allocate alone (no database).
+Not a test: nothing here asserts; targets are < 60 s stored and < 2 s what-if.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+FY = "2026-27"
+
+
+def rows(n: int, slugs: list[str], seed: int = 11) -> dict[str, list]:
+    rnd = random.Random(seed)
+    cols: dict[str, list] = {k: [] for k in (
+        "id", "applicant_type", "failure_conditions", "failure_determined_on", "applied_on", "system_installed_on",
+        "annual_family_income", "annual_gross_revenue", "daily_flow_gpd", "funding_table_amount", "experimental",
+        "governmental_unit", "gu_application_received_on")}
+    for i in range(n):
+        business = rnd.random() < 0.05
+        cols["id"].append(str(i + 1))
+        cols["applicant_type"].append("business" if business else "residence")
+        cols["failure_conditions"].append(rnd.choice(["a", "b", "c", "d", "a;d", "e"]))
+        cols["failure_determined_on"].append(f"2025-{rnd.randint(1, 9):02d}-{rnd.randint(1, 28):02d}")
+        cols["applied_on"].append(f"2025-{rnd.randint(10, 12):02d}-{rnd.randint(1, 28):02d}")
+        cols["system_installed_on"].append(f"{rnd.randint(1950, 1985)}-05-01")
+        cols["annual_family_income"].append("" if business else str(rnd.randint(10, 60) * 1000))
+        cols["annual_gross_revenue"].append(str(rnd.randint(50, 400) * 1000) if business else "")
+        cols["daily_flow_gpd"].append(str(rnd.randint(500, 6000)) if business else "")
+        cols["funding_table_amount"].append(f"{rnd.randint(2000, 9000)}.{rnd.randint(0, 99):02d}")
+        cols["experimental"].append(rnd.random() < 0.02)
+        cols["governmental_unit"].append(slugs[i % len(slugs)])
+        cols["gu_application_received_on"].append("2026-01-15")
+    return cols
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--applications", type=int, default=100_000)
+    ap.add_argument("--counties", type=int, default=72)
+    ap.add_argument("--funds", default="150000000")
+    ap.add_argument("--workdir", default="/tmp/powts-bench-grants")
+    args = ap.parse_args()
+    os.environ["POWTS_DATA_DIR"] = args.workdir
+    Path(args.workdir).mkdir(parents=True, exist_ok=True)
+    if not os.environ.get("DATABASE_URL"):
+        db = Path(args.workdir) / "powts.sqlite3"
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "powts.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        call_command("flush", interactive=False, verbosity=0)
+    call_command("migrate", verbosity=0)
+    import orjson
+    from django.contrib.contenttypes.models import ContentType
+    from django.utils import timezone
+
+    from powts.accounts.services import user_create
+    from powts.audit.choices import Channel
+    from powts.audit.context import acting
+    from powts.audit.models import AuditEvent
+    from powts.core.bulk import allocate_ids, insert_rows
+    from powts.grants import allocating, participation, whatif
+    from powts.grants.models import GrantApplication, GrantDecision
+    from powts.inventory.services import system_create
+    from powts.jurisdictions.models import Jurisdiction
+    from powts.law import fields as F
+    from powts.law.allocation import allocate
+    from powts.law.batch import evaluate, read_columns
+
+    funds = F.parse_cents("--funds", args.funds)
+    units = [Jurisdiction.objects.create(slug=f"county-{k:02d}", name=f"County {k:02d}", profile_slug="state")
+             for k in range(1, args.counties + 1)]
+    staff = {}
+    for u in units:
+        system_create(jurisdiction=u, system_id="S-1", parcel_number="P-1", system_type="conventional", owner_name="Owner")
+        staff[u.pk] = user_create(username=f"staff-{u.slug}", password="a-long-bench-password", role="county_staff",
+                                  jurisdiction=u)
+    dsps = user_create(username="dsps", password="a-long-bench-password", role="dsps")
+    cols = rows(args.applications, [u.slug for u in units])
+    n = args.applications
+    print(f"{n:,} applications, {len(units)} counties, {connection.vendor}, funds {args.funds}")
+
+    # -- baseline: the bare batch engine on the same rows --------------------------------------------
+    t = time.perf_counter()
+    bare = evaluate(read_columns(cols, n))
+    a = allocate(bare, funds, FY)
+    t_bare = time.perf_counter() - t
+    print(f"bare engine (read + decide + allocate):        {t_bare:7.2f} s  ({int(a.award.sum()) / 100:,.2f} allocated)")
+
+    # -- stored path ------------------------------------------------------------------------------------
+    t0 = time.perf_counter()
+    with acting(channel=Channel.IMPORT, actor_label="bench grants import"):
+        r = evaluate(read_columns(cols, n))
+        t1 = time.perf_counter()
+        now = timezone.now()
+        ids = allocate_ids(GrantApplication, n)
+        by_id = {u.slug: u.pk for u in units}
+        app_rows, dec_rows, events = [], [], []
+        versions = r.versions()
+        ct = ContentType.objects.get_for_model(GrantApplication).pk
+        for i in range(n):
+            biz = cols["applicant_type"][i] == "business"
+            failure = orjson.dumps({"conditions": cols["failure_conditions"][i].split(";"),
+                                    "determined_on": cols["failure_determined_on"][i],
+                                    "system_installed_on": cols["system_installed_on"][i]}).decode()
+            app_rows.append((
+                ids[i], by_id[cols["governmental_unit"][i]], FY, f"Owner {i}", failure,
+                "business" if biz else "residence", cols["applied_on"][i], True, False,
+                None if biz else int(cols["annual_family_income"][i]) * 100, 2024 if not biz else None,
+                "prior_year_return" if not biz else "", int(cols["annual_gross_revenue"][i]) * 100 if biz else None,
+                float(cols["daily_flow_gpd"][i]) if biz else None, 1, "[]", bool(cols["experimental"][i]),
+                int(round(float(cols["funding_table_amount"][i]) * 100)), True, True, False, False, False, False,
+                f"bench-{i}", "eligible" if r.eligible[i] else "ineligible", "import", str(i), now))
+            dec_rows.append((ids[i], bool(r.eligible[i]), int(r.amount[i]), int(r.share[i]), int(r.category[i]) or None,
+                             versions[i] or "", "[]", "", now))
+            events.append((now, None, "bench grants import", Channel.IMPORT, "grant application imported and decided",
+                           "create", ct, ids[i], f"Grant application {ids[i]} ({FY})", "{}", ""))
+        insert_rows(GrantApplication, [
+            "id", "jurisdiction_id", "fiscal_year", "owner_name", "imported_failure", "applicant_type", "applied_on",
+            "principal_residence", "sewer_available", "annual_family_income", "income_tax_year", "income_evidence",
+            "annual_gross_revenue", "daily_flow_gpd", "units_served", "components", "experimental",
+            "funding_table_amount", "meets_code_minimum", "least_costly_method", "prior_grant", "intentionally_caused",
+            "on_support_lien_docket", "has_payment_agreement", "residence_key", "status", "source", "external_id",
+            "created_at"], app_rows)
+        insert_rows(GrantDecision, ["application_id", "eligible", "amount", "state_share", "category", "law_version",
+                                    "reasons", "explanation", "decided_at"], dec_rows)
+        insert_rows(AuditEvent, ["at", "actor_id", "actor_label", "channel", "action", "verb", "content_type_id",
+                                 "object_id", "object_repr", "changes", "batch"], events)
+    t2 = time.perf_counter()
+    for u in units:
+        with acting(actor=staff[u.pk], channel=Channel.CLI, actor_label="bench"):
+            participation.certify(jurisdiction=u, fiscal_year=FY, user=staff[u.pk], official_title="Sanitarian")
+            participation.submit(jurisdiction=u, fiscal_year=FY, user=staff[u.pk], received_on=dt.date(2026, 1, 15))
+    t3 = time.perf_counter()
+    with acting(actor=dsps, channel=Channel.CLI, actor_label="bench"):
+        run = allocating.run_allocation(fiscal_year=FY, funds_cents=funds, user=dsps)
+    t4 = time.perf_counter()
+    stored = dict(run.lines.values_list("application_id", "award"))
+    same = all(stored.get(ids[i], 0) == int(a.award[i]) for i in range(n) if bare.eligible[i])
+    print(f"stored: decide {t1 - t0:.2f} s + store {t2 - t1:.2f} s + certify/submit {t3 - t2:.2f} s "
+          f"+ allocate {t4 - t3:.2f} s")
+    print(f"stored path total:                             {t4 - t0:7.2f} s  (x{(t4 - t0) / t_bare:.1f} the bare engine; "
+          f"awards equal to the bare engine's: {same})")
+
+    # -- what-if ------------------------------------------------------------------------------------------
+    times = []
+    for k in range(3):
+        t = time.perf_counter()
+        w = whatif.run(fiscal_year=FY, funds_cents=funds, income_limit_cents=50000_00 + k)
+        times.append(time.perf_counter() - t)
+    print(f"what-if (income limit $50,000, {w.applications:,} applications): best {min(times):.2f} s, "
+          f"worst {max(times):.2f} s; cost {w.base_cost / 100:,.2f} -> {w.cost / 100:,.2f}, "
+          f"{w.winners:,} gain, {w.losers:,} lose")
+    t = time.perf_counter()
+    bare2 = evaluate(read_columns(cols, n))
+    allocate(bare2, funds, FY)
+    print(f"bare engine, one side of the what-if:          {time.perf_counter() - t:7.2f} s")
+
+
+if __name__ == "__main__":
+    main()
