@@ -39,6 +39,7 @@ class WellClaim:
     annual_family_income: int
     eligible_costs: list[tuple[str | None, int]]  # (item, cents); item None when a total was given
     claimed_on: dt.date
+    completed_on: dt.date | None = None  # (5)(c): the day the department had a complete claim
 
 
 @dataclass
@@ -50,6 +51,7 @@ class WellDecision(FailedTests):
     arithmetic: str = ""
     error: str | None = None
     claimed_on: dt.date | None = None
+    completed_on: dt.date | None = None
 
     @property
     def explanation(self) -> str:
@@ -100,6 +102,9 @@ def parse_claim(raw: dict[str, Any], params: ParameterSet | None = None) -> Well
         units = F.parse_int("dwelling_units", raw.get("dwelling_units"), minimum=0)
     dates = [F.parse_date("sample_dates", d) for d in F.parse_list("sample_dates", raw.get("sample_dates"))]
     claimed_on = F.parse_date("claimed_on", raw.get("claimed_on"))
+    completed_on = F.parse_date("completed_on", raw.get("completed_on"), required=False)
+    if completed_on is not None and completed_on < claimed_on:
+        raise F.FieldError("completed_on", f"{completed_on.isoformat()} is before the claim was made ({claimed_on.isoformat()})")
     try:
         items = params.snapshot(PROGRAM, claimed_on)["eligible_cost_items"]
     except LawDateError:
@@ -111,7 +116,7 @@ def parse_claim(raw: dict[str, Any], params: ParameterSet | None = None) -> Well
         department_advisory=F.parse_bool("department_advisory", raw.get("department_advisory")),
         annual_family_income=F.parse_cents("annual_family_income", raw.get("annual_family_income")),
         eligible_costs=_costs(raw.get("eligible_costs"), items) if items else [(None, 0)],
-        claimed_on=claimed_on,
+        claimed_on=claimed_on, completed_on=completed_on,
     )
 
 
@@ -205,7 +210,7 @@ def evaluate(claims: list[WellClaim], params: ParameterSet | None = None) -> Wel
 def decision(r: WellResults, i: int) -> WellDecision:
     c = r.claims[i]
     if r.error[i]:
-        return WellDecision(c.id, False, 0, error=r.error[i], claimed_on=c.claimed_on)
+        return WellDecision(c.id, False, 0, error=r.error[i], claimed_on=c.claimed_on, completed_on=c.completed_on)
     snap = r.snaps[i]
     cites = snap["test_citations"]
     T, t = r.tests, r.trace
@@ -228,7 +233,7 @@ def decision(r: WellResults, i: int) -> WellDecision:
     tests.append(Test("income_limit", cites["income_limit"], ok, fill(WELL_SENTENCES, "income_limit", ok, {
         "income": money(c.annual_family_income), "income_limit": money(limit)})))
     return WellDecision(c.id, bool(r.eligible[i]), int(r.award[i]), tests, _arithmetic(r, i, snap),
-                        claimed_on=c.claimed_on)
+                        claimed_on=c.claimed_on, completed_on=c.completed_on)
 
 
 def _proof(r: WellResults, i: int, cites) -> Test:
@@ -321,10 +326,19 @@ class Payment:
     position: int | None
 
 
-def pay_in_order(decisions: list[WellDecision], funds_cents: int) -> list[Payment]:
-    """(5)(f): money goes to completed claims in the order received; a claim the appropriation cannot
-    pay in full is conditionally approved and paid as soon as funds become available."""
-    order = sorted((d for d in decisions if d.eligible and d.award > 0), key=lambda d: (d.claimed_on, d.id))
+def pay_in_order(decisions: list[WellDecision], funds_cents: int, *, waiting: frozenset[str] | set[str] = frozenset()) -> list[Payment]:
+    """(5)(f): "allocate money for the payment of claims according to the order in which completed claims
+    are received": the order is the day each claim became complete (`completed_on`; where a file gives
+    none, the claim was complete when made, its `claimed_on`), then the order the claims were received
+    (claim date, then their order in `decisions`), not the claim date alone. A claim the appropriation
+    cannot pay in full is conditionally approved and "paid as soon as funds become available": the ids
+    in `waiting` (conditionally approved by an earlier run) are paid first, in the same order."""
+    position = {id(d): n for n, d in enumerate(decisions)}
+
+    def key(d: WellDecision):
+        return (d.id not in waiting, d.completed_on or d.claimed_on, d.claimed_on, position[id(d)])
+
+    order = sorted((d for d in decisions if d.eligible and d.award > 0), key=key)
     out, left = {}, funds_cents
     for pos, d in enumerate(order, start=1):
         if d.award <= left:
