@@ -33,5 +33,6 @@ RECORD_KINDS = {
     "permit": (Kind.PLAN, Kind.SOIL_REPORT, Kind.RECORDED_DOCUMENT, Kind.RECEIPT, Kind.PHOTO, Kind.OTHER),
     "report": (Kind.PHOTO, Kind.RECEIPT, Kind.OTHER),
     "complaint": (Kind.PHOTO,),
+    "well_claim": (Kind.OTHER, Kind.RECEIPT, Kind.PHOTO),  # affidavit, sample results, tax returns, cost receipts
 }
-RECORD_WORDS = {"permit": "permit", "report": "maintenance report", "complaint": "complaint"}
+RECORD_WORDS = {"permit": "permit", "report": "maintenance report", "complaint": "complaint", "well_claim": "well compensation claim"}

@@ -12,7 +12,15 @@ from django.db.models import Q
 
 from powts.attachments.choices import Kind
 
-RECORD_FIELDS = ("permit", "report", "complaint")
+RECORD_FIELDS = ("permit", "report", "complaint", "well_claim")
+
+
+def _exactly_one(names) -> Q:
+    """Exactly one of the record keys is set."""
+    out = Q()
+    for name in names:
+        out |= Q(**{f"{n}__isnull": n != name for n in names})
+    return out
 
 
 class Attachment(models.Model):
@@ -22,6 +30,8 @@ class Attachment(models.Model):
                                related_name="attachments")
     complaint = models.ForeignKey("permits.Complaint", null=True, blank=True, on_delete=models.PROTECT,
                                   related_name="attachments")
+    well_claim = models.ForeignKey("wells.WellClaim", null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="attachments")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     title = models.CharField(max_length=200, blank=True)
     original_name = models.CharField(max_length=200, help_text="The file's name as uploaded (shown, never used as a path).")
@@ -44,9 +54,7 @@ class Attachment(models.Model):
         constraints = [
             models.CheckConstraint(
                 name="attachment_one_record",
-                condition=(Q(permit__isnull=False, report__isnull=True, complaint__isnull=True)
-                           | Q(permit__isnull=True, report__isnull=False, complaint__isnull=True)
-                           | Q(permit__isnull=True, report__isnull=True, complaint__isnull=False)),
+                condition=_exactly_one(RECORD_FIELDS),
             ),
         ]
 

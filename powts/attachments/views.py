@@ -18,8 +18,9 @@ from powts.core.refusals import Refused
 def record_get(record: str, pk: int):
     from powts.maintenance.models import Report
     from powts.permits.models import Complaint, Permit
+    from powts.wells.models import WellClaim
 
-    model = {"permit": Permit, "report": Report, "complaint": Complaint}.get(record)
+    model = {"permit": Permit, "report": Report, "complaint": Complaint, "well_claim": WellClaim}.get(record)
     if model is None:
         raise Http404("No such record.")
     return get_object_or_404(model, pk=pk)
@@ -35,6 +36,8 @@ def record_page(request, record) -> str:
         return record.get_absolute_url()
     if kind == "report":
         return "/maintenance/mine/"
+    if kind == "well_claim":
+        return record.get_absolute_url()
     return "/permits/site/"
 
 

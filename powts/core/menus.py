@@ -36,6 +36,7 @@ MENU: tuple[Entry, ...] = (
     Entry("Reports", "maintenance:reports", "powts.maintenance.policies.can_list_reports"),
     Entry("Permits", "permits:list", "powts.permits.policies.can_browse"),
     Entry("Soil and orders", "permits:site", "powts.permits.policies.can_open_site_work"),
+    Entry("Well claims", "wells:claim-list", "powts.wells.policies.can_read_claims"),
     Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
@@ -51,7 +52,7 @@ HOMES: dict[str, tuple[str, ...]] = {
     "owner": ("maintenance:mine",),
     "state_auditor": ("jurisdictions:list",),
     "dsps": ("jurisdictions:list",),
-    "dnr": ("jurisdictions:list",),
+    "dnr": ("wells:claim-list", "jurisdictions:list"),
 }
 FALLBACK_HOMES = ("maintenance:dashboard", "inventory:system-list", "accounts:account")
 
