@@ -308,6 +308,8 @@ TABLE: dict[str, Case | list[Case]] = {
              body=lambda w: {"kind": "photo", "file": _jpeg()}, note="the report's filer and its county's staff"),
         Case(write=STAFF_A, kwargs=lambda w: {"record": "complaint", "pk": w.complaint.pk}, a_object=True,
              body=lambda w: {"kind": "photo", "file": _jpeg()}, note="the public adds photos with the complaint itself"),
+        Case(write=frozenset({DN}), kwargs=lambda w: {"record": "well_claim", "pk": w.well_claim.pk},
+             body=lambda w: {"kind": "other", "file": _pdf("affidavit.pdf")}, note="DNR's claims: DNR only"),
     ],
     "attachments:download": [
         Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True),
@@ -315,6 +317,7 @@ TABLE: dict[str, Case | list[Case]] = {
              note="whoever reads the report: its filer, the system's owner, county A, the state, DNR"),
         Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.complaint_photo.pk}, a_object=True,
              note="the public's photos: the county's staff and the state's readers only"),
+        Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.claim_doc.pk}, note="a well claim's tax returns: DNR only"),
     ],
     "attachments:delete": Case(write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True,
                                note="county staff, or the plumber who uploaded it"),
@@ -323,6 +326,23 @@ TABLE: dict[str, Case | list[Case]] = {
     "attachments-api-detail": Case(read=PERMIT_READERS, write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.attachment.pk},
                                    a_object=True, method="delete"),
     "attachments-api-download": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True),
+    # -- well compensation claims (issue 11, item 4): DNR receives, completes and pays them (s. 281.75)
+    "wells:claim-list": Case(read=frozenset({DN})),
+    "wells:claim-detail": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk}),
+    "wells:claim-act": Case(write=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk, "action": "notice"},
+                            body=lambda w: {"on": _iso()}),
+    "wells:claim-letter": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk, "kind": "completeness"}),
+    "wells:run-list": Case(read=frozenset({DN}), write=frozenset({DN}), body=lambda w: {"funds": "100", "on": _iso()}),
+    "wells:run-detail": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_run.pk}),
+    "wells-api-claims": Case(read=frozenset({DN}), write=frozenset({DN}), api=True, body=lambda w: {
+        "id": "WC-NEW", "supply_id": "WS-NEW", "claimant_type": "landowner", "supply_use": "residential", "well_kind": "drilled",
+        "dwelling_units": 1, "sample_dates": ["2024-01-01", "2024-01-15"], "lab_certified": True,
+        "annual_family_income": "30000", "eligible_costs": "8000", "claimed_on": "2024-02-01"}),
+    "wells-api-claim": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk}),
+    "wells-api-claim-action": Case(write=frozenset({DN}), api=True, kwargs=lambda w: {"pk": w.well_claim.pk, "action": "notice"},
+                                   body=lambda w: {"on": _iso()}),
+    "wells-api-runs": Case(read=frozenset({DN}), write=frozenset({DN}), api=True, body=lambda w: {"funds": "100"}),
+    "wells-api-run": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_run.pk}),
 }
 # Whole areas classified at once (a new URL there needs no entry): Django's admin.
 PREFIXES: list[tuple[str, Case]] = [("admin/", ADMIN)]
@@ -421,6 +441,9 @@ class World:
     attachment: object = None
     report_photo: object = None
     complaint_photo: object = None
+    well_claim: object = None
+    well_run: object = None
+    claim_doc: object = None
 
 
 @pytest.fixture
@@ -509,6 +532,17 @@ def world(db, tmp_path, settings):
     w.attachment = attachment_add(record=w.permit, kind="plan", upload=_pdf(), uploaded_by=w.users[PL])
     w.report_photo = attachment_add(record=w.failure_report, kind="photo", upload=_jpeg(), uploaded_by=w.users[PU])
     w.complaint_photo = attachment_add(record=w.complaint, kind="photo", upload=_jpeg(), public=True)
+    # DNR's well claim (incomplete: no affidavit yet), on a supply in county A, with a document, and a payment run.
+    from powts.wells import services as wells
+
+    w.well_claim = wells.claim_create(data={
+        "id": "WC-1", "supply_id": "WS-1", "claimant_type": "landowner", "supply_use": "residential", "well_kind": "drilled",
+        "dwelling_units": 1, "sample_dates": "2024-01-01;2024-01-15", "lab_certified": True, "annual_family_income": "30000",
+        "eligible_costs": "8000", "claimed_on": "2024-02-01", "tax_returns_on": "2024-02-01"})
+    w.well_claim.supply.jurisdiction = dane
+    w.well_claim.supply.save()
+    w.claim_doc = attachment_add(record=w.well_claim, kind="other", upload=_pdf("returns.pdf"), uploaded_by=w.users[DN])
+    w.well_run = wells.payment_run(funds=0, on=TODAY)
     # Staff of A previewed an inventory file: the token for confirm and rejects.
     c = Client()
     c.force_login(w.users[SA])

@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from powts.core import lists
 from powts.core.refusals import Refused, refused_text
@@ -33,6 +33,7 @@ def _day(request, name="on") -> dt.date:
 
 
 @login_required
+@require_safe
 def claim_list(request):
     _dnr(request)
     filterset, rows = lists.filtered(request, ClaimFilterSet, selectors.claims())
@@ -43,6 +44,7 @@ def claim_list(request):
 
 
 @login_required
+@require_safe
 def claim_detail(request, pk):
     _dnr(request)
     claim = get_object_or_404(selectors.claims(), pk=pk)
@@ -80,6 +82,7 @@ def claim_act(request, pk, action):
 
 
 @login_required
+@require_safe
 def claim_letter(request, pk, kind):
     _dnr(request)
     claim = get_object_or_404(selectors.claims(), pk=pk)
@@ -110,6 +113,7 @@ def run_list(request):
 
 
 @login_required
+@require_safe
 def run_detail(request, pk):
     _dnr(request)
     run = get_object_or_404(WellPaymentRun, pk=pk)
