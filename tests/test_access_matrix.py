@@ -209,8 +209,10 @@ TABLE: dict[str, Case | list[Case]] = {
         Case(write=STAFF | {PL}, kwargs=lambda w: {"what": "emergency"},
              body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-1", "plumber_license": "MP-222333", "on": _iso(),
                              "work_started_on": _iso(), "description": "Pump failed"}),
-        Case(write=STAFF_A, kwargs=lambda w: {"what": "variance-decide"},
+        Case(kwargs=lambda w: {"what": "variance-decide"}, note="s. 145.24(3): the department decides (permits:variances), not the county",
              body=lambda w: {"jurisdiction": "dane", "variance": w.variance.pk, "on": _iso(), "reason": "no"}),
+        Case(write=STAFF, kwargs=lambda w: {"what": "variance"}, note="the county petitions the department for the owner",
+             body=lambda w: {"jurisdiction": "dane", "system_id": "DA-6", "standard": "design", "on": _iso()}),
     ],
     "permits:detail": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),
     "permits:card": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),
@@ -297,9 +299,21 @@ TABLE: dict[str, Case | list[Case]] = {
     "permits-api-orders": Case(read=STAFF, write=STAFF, api=True,
                                body=lambda w: {"system_id": "DA-7", "correct_by": _iso(30), "requirement": "Replace the tank"}),
     "permits-api-order-update": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.order.pk, "what": "close"}, a_object=True, api=True),
-    "permits-api-variances": Case(write=STAFF, api=True, body=lambda w: {"system_id": "DA-7", "standard": "siting"}),
-    "permits-api-variance-decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.variance.pk}, a_object=True, api=True,
-                                        body=lambda w: {"grant": False, "reason": "no"}),
+    "permits-api-variances": Case(read=STAFF | {OW, DS}, write=STAFF | {OW}, api=True, note="owners petition for their own systems",
+                                  body=lambda w: {"system_id": "MX-1", "standard": "siting"}),
+    "permits-api-variance-decide": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.variance.pk}, api=True,
+                                        body=lambda w: {"grant": False, "reason": "no"}, note="s. 145.24(3): the department"),
+    "permits-api-variance-rescind": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.granted_variance.pk}, api=True,
+                                         body=lambda w: {"ground": "contaminates", "reason": "nitrate in the well"}),
+    "permits:variances": Case(read=STAFF | {OW, DS}),
+    "permits:variance-post": [
+        Case(write=STAFF_A | {OW}, kwargs=lambda w: {"what": "petition"}, body=lambda w: {"system_id": "MX-1", "standard": "design", "on": _iso()},
+             note="the owner of MX-1 or county A's staff"),
+        Case(write=frozenset({DS}), kwargs=lambda w: {"what": "decide"},
+             body=lambda w: {"variance": w.variance.pk, "grant": "0", "reason": "no", "on": _iso()}),
+        Case(write=frozenset({DS}), kwargs=lambda w: {"what": "rescind"},
+             body=lambda w: {"variance": w.granted_variance.pk, "ground": "failing", "reason": "failed", "on": _iso()}),
+    ],
     # -- documents and photos (issue 10, item 5): a file is seen by those who see its record
     "attachments:upload": [
         Case(write=STAFF_A | {PL}, kwargs=lambda w: {"record": "permit", "pk": w.permit.pk}, a_object=True,
@@ -430,6 +444,7 @@ class World:
     soil: object = None
     order: object = None
     variance: object = None
+    granted_variance: object = None
     token: str = ""
     uploads: object = None
     component: object = None
@@ -506,6 +521,8 @@ def world(db, tmp_path, settings):
     w.order = CorrectionOrder.objects.filter(jurisdiction=dane).first()
     w.variance = enf.variance_petition(system=System.objects.get(jurisdiction=dane, system_id="DA-8"), standard="siting",
                                        on=TODAY, reason="small lot")
+    w.granted_variance = enf.variance_decide(variance=enf.variance_petition(
+        system=System.objects.get(jurisdiction=dane, system_id="DA-9"), standard="design", on=TODAY), grant=True, on=TODAY)
     # The pumper reports on the marked system (which gives them no read access) and on one not in the inventory.
     w.failure_report = maint.report_submit(jurisdiction=dane, filed_by=w.users[PU], data=_report(
         work_date=_iso(-20), failure_observed="yes")).report

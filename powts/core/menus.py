@@ -36,6 +36,7 @@ MENU: tuple[Entry, ...] = (
     Entry("Reports", "maintenance:reports", "powts.maintenance.policies.can_list_reports"),
     Entry("Permits", "permits:list", "powts.permits.policies.can_browse"),
     Entry("Soil and orders", "permits:site", "powts.permits.policies.can_open_site_work"),
+    Entry("Variances", "permits:variances", "powts.permits.policies.can_see_variances"),
     Entry("Well claims", "wells:claim-list", "powts.wells.policies.can_read_claims"),
     Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
