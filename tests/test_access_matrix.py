@@ -307,8 +307,8 @@ TABLE: dict[str, Case | list[Case]] = {
                                          body=lambda w: {"ground": "contaminates", "reason": "nitrate in the well"}),
     "permits:variances": Case(read=STAFF | {OW, DS}),
     "permits:variance-post": [
-        Case(write=STAFF_A | {OW}, kwargs=lambda w: {"what": "petition"}, body=lambda w: {"system_id": "MX-1", "standard": "design", "on": _iso()},
-             note="the owner of MX-1 or county A's staff"),
+        Case(write=STAFF | {OW}, kwargs=lambda w: {"what": "petition"}, body=lambda w: {"system_id": "MX-1", "standard": "design", "on": _iso()},
+             note="the owner of MX-1 or county staff (B's staff are told MX-1 is not in their county)"),
         Case(write=frozenset({DS}), kwargs=lambda w: {"what": "decide"},
              body=lambda w: {"variance": w.variance.pk, "grant": "0", "reason": "no", "on": _iso()}),
         Case(write=frozenset({DS}), kwargs=lambda w: {"what": "rescind"},
