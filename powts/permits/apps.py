@@ -17,3 +17,4 @@ class PermitsConfig(AppConfig):
         registry.register("dashboard_panel", "complaints", panels.dashboard_complaints,
                           template="permits/_dashboard_complaints.html", order=20)
         registry.register("demo_loader", "permits", demo.load, order=20)
+        registry.register("demo_loader", "variances (for DSPS)", demo.load_variances, order=25)

@@ -109,3 +109,13 @@ def test_failure_still_rescinds_by_itself(world, dane):
     enf.failure_determine(system=world["system"], conditions=["a"], on=D(2026, 9, 1), basis="inspection", inspector_license=lic)
     v.refresh_from_db()
     assert (v.status, v.rescission_ground, v.rescinded_on) == (c.VarianceStatus.RESCINDED, "failing", D(2026, 9, 1))
+
+
+def test_demo_has_variances_for_dsps(dane, make_user):
+    """Issue 11: DSPS can do its part on the demo data: petitions to decide and a granted variance to rescind."""
+    from powts.permits import demo
+
+    for i in range(3):
+        system_create(jurisdiction=dane, system_id=f"DV-{i}", parcel_number=f"DVP-{i}", system_type="conventional", owner_name=f"O {i}")
+    assert demo.load_variances(dane) == "3 variances" and demo.load_variances(dane) == "already loaded"
+    assert sorted(Variance.objects.values_list("status", flat=True)) == ["granted", "petitioned", "petitioned"]
