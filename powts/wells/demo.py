@@ -10,7 +10,7 @@ from django.utils import timezone
 from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.wells import services
-from powts.wells.models import WaterSupply, WellClaim
+from powts.wells.models import WellClaim
 
 
 def _rows(slug: str, today: dt.date) -> list[dict]:
@@ -20,7 +20,7 @@ def _rows(slug: str, today: dt.date) -> list[dict]:
         received = start + dt.timedelta(days=30 * i)
         complete = i not in (3, 9, 11)  # three still incomplete
         rows.append({
-            "id": f"{slug.upper()}-WC-{i + 1:03d}", "supply_id": f"{slug.upper()}-WS-{i + 1:03d}",
+            "id": f"{slug.upper()}-WC-{i + 1:03d}", "supply_id": f"{slug.upper()}-WS-{i + 1:03d}", "county": slug,
             "claimant_name": f"Demo Claimant {i + 1}", "claimant_address": f"{100 + i} County Road\nWisconsin",
             "claimant_type": "lessee" if i == 5 else "landowner", "supply_use": "livestock" if i == 7 else "residential",
             "well_kind": "drilled" if i % 3 else "driven", "dwelling_units": 1 if i != 7 else "",
@@ -45,7 +45,6 @@ def load(jurisdiction) -> str:
     today = timezone.localdate()
     with acting(channel=Channel.CLI, actor_label="powts demo"):
         r = services.claims_import(rows=_rows(slug, today))
-        WaterSupply.objects.filter(supply_id__startswith=f"{slug.upper()}-WS-").update(jurisdiction=jurisdiction)
         # a run that pays the first claims and conditionally approves the next (the appropriation is short)
         run = services.payment_run(funds=2_000_000, on=today - dt.timedelta(days=30))
     return f"{r.stored} claims ({r.incomplete} incomplete, {r.consolidated} consolidated), payment run {run.pk}"

@@ -40,6 +40,7 @@ class Parsed:
     claimant_name: str = ""
     claimant_address: str = ""
     location: str = ""
+    county: str = ""  # the county (profile slug) where the supply is: its documents are kept there
     affidavit_on: dt.date | None = None
     tax_returns_on: dt.date | None = None
     line: int | None = None
@@ -80,7 +81,7 @@ def parse(raw: dict[str, Any]) -> Parsed:
         if received[name] and received[name] < claim.claimed_on - dt.timedelta(days=366):
             raise LF.FieldError(name, f"{received[name].isoformat()} is more than a year before the claim")
     return Parsed(claim, supply_id, _text(raw, "claimant_name", 200), _text(raw, "claimant_address", 500),
-                  _text(raw, "location", 200), received["affidavit_on"], received["tax_returns_on"])
+                  _text(raw, "location", 200), _text(raw, "county", 60).lower(), received["affidavit_on"], received["tax_returns_on"])
 
 
 def missing_items(claim: WellClaim) -> list[str]:
@@ -196,6 +197,9 @@ def claims_import(*, rows: list[dict], line_errors: dict[int, str] | None = None
         p.line = i
         parsed.append(p)
     existing = set(WellClaim.objects.filter(claim_id__in=seen).values_list("claim_id", flat=True))
+    from powts.jurisdictions.models import Jurisdiction
+
+    counties = {j.slug: j for j in Jurisdiction.objects.filter(slug__in={p.county for p in parsed if p.county})}
     supplies = {s.supply_id: s for s in WaterSupply.objects.filter(supply_id__in={p.supply_id for p in parsed})}
     kept: list[Parsed] = []
     for p in parsed:
@@ -203,11 +207,15 @@ def claims_import(*, rows: list[dict], line_errors: dict[int, str] | None = None
         if p.claim.id in existing:
             reject(p.line, raw, Refused(f"claim {p.claim.id!r} is already recorded", field="id"))
             continue
+        if p.county and p.county not in counties:
+            reject(p.line, raw, Refused(f"county {p.county!r} is not a county set up here", field="county"))
+            continue
         s = supplies.get(p.supply_id)
         c = p.claim
         if s is None:
             s = supplies[p.supply_id] = WaterSupply(supply_id=p.supply_id, well_kind=c.well_kind, supply_use=c.supply_use,
-                                                    dwelling_units=c.dwelling_units, location=p.location)
+                                                    dwelling_units=c.dwelling_units, location=p.location,
+                                                    jurisdiction=counties.get(p.county))
         elif (s.well_kind, s.supply_use) != (c.well_kind, c.supply_use):
             reject(p.line, raw, ClaimRefused(
                 f"supply {p.supply_id} is recorded as a {s.supply_use} {s.well_kind} well; this claim says "

@@ -155,3 +155,10 @@ def test_pay_with_bad_funds_exits_non_zero_changes_nothing(tmp_path):
     with pytest.raises(CommandError, match="funds"):
         call_command("wells", "pay", "--funds", "lots", "--output", str(tmp_path / "x.csv"))
     assert not WellPaymentRun.objects.exists()
+
+
+def test_county_column_places_the_supply_unknown_county_refused(dane):
+    """The supply's county (where its documents are kept); a county not set up is refused, naming the field."""
+    r = services.claims_import(rows=[row("A", "S1", county="dane"), row("B", "S2", county="atlantis")])
+    assert r.stored == 1 and "county" in r.rejected[0]["reason"]
+    assert WaterSupply.objects.get(supply_id="S1").jurisdiction == dane

@@ -2,7 +2,9 @@
 
   import FILE [--json]                              claims (.csv or .jsonl): the fields of `powts rules evaluate
                                                     well-compensation` plus supply_id and completed_on (absent: not
-                                                    yet complete); stored and decided in one transaction
+                                                    yet complete); optional: county (slug), claimant_name,
+                                                    claimant_address, location, affidavit_on, tax_returns_on;
+                                                    stored and decided in one transaction
   pay --funds AMOUNT [--on DATE] --output FILE.csv  one payment run, in the order completed claims were received
 """
 import datetime as dt
