@@ -119,3 +119,20 @@ def test_demo_has_variances_for_dsps(dane, make_user):
         system_create(jurisdiction=dane, system_id=f"DV-{i}", parcel_number=f"DVP-{i}", system_type="conventional", owner_name=f"O {i}")
     assert demo.load_variances(dane) == "3 variances" and demo.load_variances(dane) == "already loaded"
     assert sorted(Variance.objects.values_list("status", flat=True)) == ["granted", "petitioned", "petitioned"]
+
+
+@pytest.mark.parametrize("what,data", [("decide", {"variance": "x"}), ("rescind", {"variance": "1.5"}),
+                                       ("decide", {"variance": "1", "on": "2026-13-45"})])
+def test_department_forms_with_bad_numbers_are_messages(world, client, what, data):
+    """Bad input on the department's forms: a message on the page (or 404 for no such variance), never a 500."""
+    client.force_login(world["dsps"])
+    r = client.post(f"/permits/variances/{what}/", data, follow=True)
+    assert r.status_code in (200, 404)
+
+
+def test_county_can_no_longer_decide_on_the_site_page(world, client):
+    """s. 145.24(3): the county's old decide form is refused (403) and changes nothing."""
+    v = enf.variance_petition(system=world["system"], standard="siting", on=D(2026, 5, 1))
+    client.force_login(world["staff"])
+    r = client.post("/permits/site/variance-decide/", {"variance": v.pk, "grant": "1", "on": "2026-05-02"})
+    assert r.status_code == 403 and Variance.objects.get().status == c.VarianceStatus.PETITIONED
