@@ -8,6 +8,7 @@ import io
 
 from reportlab.pdfgen.canvas import Canvas
 
+from powts.core.refusals import Refused
 from powts.law.explain import money
 from powts.maintenance.letters import ADDRESS_LEADING, ADDRESS_SIZE, ADDRESS_TOP, ADDRESS_WIDTH, ADDRESS_X, HEIGHT, LEFT, WIDTH, fit, wrap
 from powts.wells.choices import ClaimStatus, Missing
@@ -20,8 +21,8 @@ TITLES = {"completeness": "Your well compensation claim: completeness", "decisio
           "conditional": "Your claim is approved on condition of funds", "payment": "Payment of your well compensation claim"}
 
 
-class LetterRefused(Exception):
-    pass
+class LetterRefused(Refused):
+    """No such letter for the claim in its present state."""
 
 
 def available(claim: WellClaim) -> list[str]:
