@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "powts.inventory",
     "powts.maintenance",
     "powts.permits",
+    "powts.wells",
     "powts.attachments",
     "powts.maps",
     "powts.grants",

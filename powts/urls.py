@@ -17,6 +17,7 @@ urlpatterns = [
     path("attachments/", include("powts.attachments.urls")),  # documents and photos on a record
     path("map/", include("powts.maps.urls")),
     path("grants/", include("powts.grants.urls")),
+    path("wells/", include("powts.wells.urls")),  # DNR: well compensation claims
     path("counties/", include("powts.jurisdictions.urls")),
     path("grants/program/", include("powts.grants.urls_program")),  # county certification ... DSPS allocation
     path("api/", include("powts.inventory.api.urls", namespace="api")),
@@ -26,6 +27,7 @@ urlpatterns = [
     path("api/", include("powts.maps.api_urls")),
     path("api/", include("powts.grants.api_program_urls")),
     path("api/", include("powts.grants.api_urls")),
+    path("api/", include("powts.wells.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads Swagger UI's start-up code as a script file, and our template
     # (templates/drf_spectacular/swagger_ui.html) its page rules as a style sheet: the CSP stays strict here too.

@@ -222,8 +222,10 @@ TABLE: dict[str, Case | list[Case]] = {
         Case(write=STAFF | {PL}, kwargs=lambda w: {"what": "emergency"},
              body=lambda w: {"jurisdiction": "dane", "parcel_number": "PA-1", "plumber_license": "MP-222333", "on": _iso(),
                              "work_started_on": _iso(), "description": "Pump failed"}),
-        Case(write=STAFF_A, kwargs=lambda w: {"what": "variance-decide"},
+        Case(kwargs=lambda w: {"what": "variance-decide"}, note="s. 145.24(3): the department decides (permits:variances), not the county",
              body=lambda w: {"jurisdiction": "dane", "variance": w.variance.pk, "on": _iso(), "reason": "no"}),
+        Case(write=STAFF, kwargs=lambda w: {"what": "variance"}, note="the county petitions the department for the owner",
+             body=lambda w: {"jurisdiction": "dane", "system_id": "DA-6", "standard": "design", "on": _iso()}),
     ],
     "permits:detail": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),
     "permits:card": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.permit.pk}, a_object=True),
@@ -315,9 +317,21 @@ TABLE: dict[str, Case | list[Case]] = {
     "permits-api-orders": Case(read=STAFF, write=STAFF, api=True,
                                body=lambda w: {"system_id": "DA-7", "correct_by": _iso(30), "requirement": "Replace the tank"}),
     "permits-api-order-update": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.order.pk, "what": "close"}, a_object=True, api=True),
-    "permits-api-variances": Case(write=STAFF, api=True, body=lambda w: {"system_id": "DA-7", "standard": "siting"}),
-    "permits-api-variance-decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.variance.pk}, a_object=True, api=True,
-                                        body=lambda w: {"grant": False, "reason": "no"}),
+    "permits-api-variances": Case(read=STAFF | {OW, DS}, write=STAFF | {OW}, api=True, note="owners petition for their own systems",
+                                  body=lambda w: {"system_id": "MX-1", "standard": "siting"}),
+    "permits-api-variance-decide": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.variance.pk}, api=True,
+                                        body=lambda w: {"grant": False, "reason": "no"}, note="s. 145.24(3): the department"),
+    "permits-api-variance-rescind": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.granted_variance.pk}, api=True,
+                                         body=lambda w: {"ground": "contaminates", "reason": "nitrate in the well"}),
+    "permits:variances": Case(read=STAFF | {OW, DS}),
+    "permits:variance-post": [
+        Case(write=STAFF | {OW}, kwargs=lambda w: {"what": "petition"}, body=lambda w: {"system_id": "MX-1", "standard": "design", "on": _iso()},
+             note="the owner of MX-1 or county staff (B's staff are told MX-1 is not in their county)"),
+        Case(write=frozenset({DS}), kwargs=lambda w: {"what": "decide"},
+             body=lambda w: {"variance": w.variance.pk, "grant": "0", "reason": "no", "on": _iso()}),
+        Case(write=frozenset({DS}), kwargs=lambda w: {"what": "rescind"},
+             body=lambda w: {"variance": w.granted_variance.pk, "ground": "failing", "reason": "failed", "on": _iso()}),
+    ],
     # -- documents and photos (issue 10, item 5): a file is seen by those who see its record
     "attachments:upload": [
         Case(write=STAFF_A | {PL}, kwargs=lambda w: {"record": "permit", "pk": w.permit.pk}, a_object=True,
@@ -329,6 +343,8 @@ TABLE: dict[str, Case | list[Case]] = {
         Case(write=STAFF_A | {OW}, kwargs=lambda w: {"record": "grant_application", "pk": w.grant.pk}, a_object=True,
              body=lambda w: {"kind": "income_evidence", "file": _pdf("return.pdf")},
              note="the applicant's evidence: the owner and the county's staff"),
+        Case(write=frozenset({DN}), kwargs=lambda w: {"record": "well_claim", "pk": w.well_claim.pk},
+             body=lambda w: {"kind": "other", "file": _pdf("affidavit.pdf")}, note="DNR's claims: DNR only"),
     ],
     "attachments:download": [
         Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant_file.pk}, a_object=True,
@@ -338,6 +354,7 @@ TABLE: dict[str, Case | list[Case]] = {
              note="whoever reads the report: its filer, the system's owner, county A, the state, DNR"),
         Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.complaint_photo.pk}, a_object=True,
              note="the public's photos: the county's staff and the state's readers only"),
+        Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.claim_doc.pk}, note="a well claim's tax returns: DNR only"),
     ],
     "attachments:delete": Case(write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True,
                                note="county staff, or the plumber who uploaded it"),
@@ -394,6 +411,23 @@ TABLE: dict[str, Case | list[Case]] = {
     "grants-api-application": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
     "grants-api-decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True, api=True),
     "grants-api-withdraw": Case(write=STAFF_A | {OW}, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True, api=True),
+    # -- well compensation claims (issue 11, item 4): DNR receives, completes and pays them (s. 281.75)
+    "wells:claim-list": Case(read=frozenset({DN})),
+    "wells:claim-detail": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk}),
+    "wells:claim-act": Case(write=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk, "action": "notice"},
+                            body=lambda w: {"on": _iso()}),
+    "wells:claim-letter": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk, "kind": "completeness"}),
+    "wells:run-list": Case(read=frozenset({DN}), write=frozenset({DN}), body=lambda w: {"funds": "100", "on": _iso()}),
+    "wells:run-detail": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_run.pk}),
+    "wells-api-claims": Case(read=frozenset({DN}), write=frozenset({DN}), api=True, body=lambda w: {
+        "id": "WC-NEW", "supply_id": "WS-NEW", "claimant_type": "landowner", "supply_use": "residential", "well_kind": "drilled",
+        "dwelling_units": 1, "sample_dates": ["2024-01-01", "2024-01-15"], "lab_certified": True,
+        "annual_family_income": "30000", "eligible_costs": "8000", "claimed_on": "2024-02-01"}),
+    "wells-api-claim": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk}),
+    "wells-api-claim-action": Case(write=frozenset({DN}), api=True, kwargs=lambda w: {"pk": w.well_claim.pk, "action": "notice"},
+                                   body=lambda w: {"on": _iso()}),
+    "wells-api-runs": Case(read=frozenset({DN}), write=frozenset({DN}), api=True, body=lambda w: {"funds": "100"}),
+    "wells-api-run": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_run.pk}),
 }
 # Whole areas classified at once (a new URL there needs no entry): Django's admin.
 PREFIXES: list[tuple[str, Case]] = [("admin/", ADMIN)]
@@ -481,6 +515,7 @@ class World:
     soil: object = None
     order: object = None
     variance: object = None
+    granted_variance: object = None
     token: str = ""
     uploads: object = None
     component: object = None
@@ -497,6 +532,9 @@ class World:
     participation: object = None
     allocation: object = None
     county_payment: object = None
+    well_claim: object = None
+    well_run: object = None
+    claim_doc: object = None
 
 
 @pytest.fixture
@@ -559,6 +597,8 @@ def world(db, tmp_path, settings):
     w.order = CorrectionOrder.objects.filter(jurisdiction=dane).first()
     w.variance = enf.variance_petition(system=System.objects.get(jurisdiction=dane, system_id="DA-8"), standard="siting",
                                        on=TODAY, reason="small lot")
+    w.granted_variance = enf.variance_decide(variance=enf.variance_petition(
+        system=System.objects.get(jurisdiction=dane, system_id="DA-9"), standard="design", on=TODAY), grant=True, on=TODAY)
     # The pumper reports on the marked system (which gives them no read access) and on one not in the inventory.
     w.failure_report = maint.report_submit(jurisdiction=dane, filed_by=w.users[PU], data=_report(
         work_date=_iso(-20), failure_observed="yes")).report
@@ -605,6 +645,17 @@ def world(db, tmp_path, settings):
                                         income_evidence="prior_year_return", funding_table_amount=520_000)
     grants.application_decide(application=w.grant, by=w.users[SA])
     w.grant_file = attachment_add(record=w.grant, kind="income_evidence", upload=_pdf("return.pdf"), uploaded_by=w.users[OW])
+    # DNR's well claim (incomplete: no affidavit yet), on a supply in county A, with a document, and a payment run.
+    from powts.wells import services as wells
+
+    w.well_claim = wells.claim_create(data={
+        "id": "WC-1", "supply_id": "WS-1", "claimant_type": "landowner", "supply_use": "residential", "well_kind": "drilled",
+        "dwelling_units": 1, "sample_dates": "2024-01-01;2024-01-15", "lab_certified": True, "annual_family_income": "30000",
+        "eligible_costs": "8000", "claimed_on": "2024-02-01", "tax_returns_on": "2024-02-01"})
+    w.well_claim.supply.jurisdiction = dane
+    w.well_claim.supply.save()
+    w.claim_doc = attachment_add(record=w.well_claim, kind="other", upload=_pdf("returns.pdf"), uploaded_by=w.users[DN])
+    w.well_run = wells.payment_run(funds=0, on=TODAY)
     # Staff of A previewed an inventory file: the token for confirm and rejects.
     c = Client()
     c.force_login(w.users[SA])

@@ -63,7 +63,11 @@ def demo(transactional_db):
 
     call_command("demo", jurisdiction="dane", systems=60, stdout=open(os.devnull, "w"))
     dane = Jurisdiction.objects.get(slug="dane")
+    from powts.accounts.models import User
+
     for username, role in (("admin", "county_admin"), ("dsps", "dsps"), ("dnr", "dnr")):
+        if User.objects.filter(username=username).exists():  # the demo makes DSPS and DNR sign-ins now (issue 11)
+            continue
         user_create(username=username, password=PASSWORD, role=role, jurisdiction=dane if role == "county_admin" else None)
     owner_system = System.objects.filter(parcel__owner__user__username="owner").first() or System.objects.first()
     return {

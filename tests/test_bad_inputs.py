@@ -231,7 +231,7 @@ def test_web_payment_with_bad_invoice_or_amount_is_a_message(world, data, field)
     assert invoice.payments.count() == 0
 
 
-@pytest.mark.parametrize("what,data", [("order-close", {"order": "abc"}), ("variance-decide", {"variance": "x"}),
+@pytest.mark.parametrize("what,data", [("order-close", {"order": "abc"}), ("variance", {"system_id": "DA-1", "on": "2026-13-45"}),
                                        ("complaint-close", {"complaint": "1.5"}), ("verify", {"evaluation": "abc"}),
                                        ("clearance", {"parcel_number": "P-DA-1", "kind": "addition", "bedrooms_before": "abc"}),
                                        ("clearance", {"parcel_number": "P-DA-1", "kind": "addition",

@@ -62,7 +62,7 @@ def _record(params):
     """The one record named by permit=, report=, complaint= or grant_application=."""
     named = [(name, params.get(name)) for name in RECORD_FIELDS if params.get(name) not in (None, "")]
     if len(named) != 1:
-        raise Refused("name exactly one record: permit, report, complaint or grant_application (its id)", field="record")
+        raise Refused("name exactly one record: permit, report, complaint, grant_application or well_claim (its id)", field="record")
     name, raw = named[0]
     pk = fields.integer(name, raw, required=True, minimum=1, maximum=2**62, thousands=False)
     return record_get(name, pk)

@@ -36,6 +36,7 @@ RECORD_KINDS = {
     "report": (Kind.PHOTO, Kind.RECEIPT, Kind.OTHER),
     "complaint": (Kind.PHOTO,),
     "grant_application": (Kind.INCOME_EVIDENCE, Kind.RECEIPT, Kind.PHOTO, Kind.OTHER),
+    "well_claim": (Kind.OTHER, Kind.RECEIPT, Kind.PHOTO),  # affidavit, sample results, tax returns, cost receipts
 }
 RECORD_WORDS = {"permit": "permit", "report": "maintenance report", "complaint": "complaint",
-                "grant_application": "grant application"}
+                "grant_application": "grant application", "well_claim": "well compensation claim"}

@@ -12,15 +12,15 @@ from django.db.models import Q
 
 from powts.attachments.choices import Kind
 
-RECORD_FIELDS = ("permit", "report", "complaint", "grant_application")
+RECORD_FIELDS = ("permit", "report", "complaint", "grant_application", "well_claim")
 
 
-def _exactly_one(fields) -> Q:
+def _exactly_one(names) -> Q:
     """Exactly one of the record keys is set."""
-    condition = Q()
-    for name in fields:
-        condition |= Q(**{f"{name}__isnull": False}, **{f"{other}__isnull": True for other in fields if other != name})
-    return condition
+    out = Q()
+    for name in names:
+        out |= Q(**{f"{n}__isnull": n != name for n in names})
+    return out
 
 
 class Attachment(models.Model):
@@ -32,6 +32,8 @@ class Attachment(models.Model):
                                   related_name="attachments")
     grant_application = models.ForeignKey("grants.GrantApplication", null=True, blank=True, on_delete=models.PROTECT,
                                           related_name="attachments")
+    well_claim = models.ForeignKey("wells.WellClaim", null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="attachments")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     title = models.CharField(max_length=200, blank=True)
     original_name = models.CharField(max_length=200, help_text="The file's name as uploaded (shown, never used as a path).")

@@ -7,13 +7,17 @@ from powts.accounts.policies import is_county_staff_of, reads_every_county
 
 def record_type(record) -> str:
     return {"Permit": "permit", "Report": "report", "Complaint": "complaint",
-            "GrantApplication": "grant_application"}[type(record).__name__]
+            "GrantApplication": "grant_application", "WellClaim": "well_claim"}[type(record).__name__]
 
 
 def may_view_record(user, record) -> bool:
     if user is None or not user.is_authenticated:
         return False
     kind = record_type(record)
+    if kind == "well_claim":  # DNR's claims hold tax returns: DNR only
+        from powts.wells.policies import can_read_claims
+
+        return can_read_claims(user)
     if kind == "complaint":  # the public's reports name people: the county's staff and the state's readers
         return bool(user.is_superuser or is_county_staff_of(user, record.jurisdiction_id) or reads_every_county(user))
     return type(record).objects.restrict(user, "view").filter(pk=record.pk).exists()
@@ -29,6 +33,10 @@ def may_attach(user, record) -> bool:
         from powts.permits.policies import acts_for_permit
 
         return acts_for_permit(user, record)
+    if kind == "well_claim":
+        from powts.wells.policies import can_act_on_claims
+
+        return can_act_on_claims(user)
     if kind == "report":
         return bool(is_county_staff_of(user, record.jurisdiction_id) or (record.filed_by_id and record.filed_by_id == user.pk))
     if kind == "grant_application":

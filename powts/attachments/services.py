@@ -79,6 +79,8 @@ def attachment_add(*, record, kind: str, upload, uploaded_by=None, title: str = 
     """Attach `upload` (a Django UploadedFile) to `record` (a permit, maintenance report or complaint).
     Who may do so is the caller's check (policies.may_attach); what the file is, is checked here."""
     rtype = record_type(record)
+    if record.jurisdiction_id is None:  # a well claim's supply whose county is not yet recorded
+        raise Refused(f"record the county of this {c.RECORD_WORDS[rtype]} before adding files", field="record")
     name = display_name(getattr(upload, "name", ""))
     if kind not in c.RECORD_KINDS[rtype]:
         allowed = ", ".join(str(c.Kind(k).label).lower() for k in c.RECORD_KINDS[rtype])

@@ -19,8 +19,10 @@ def record_get(record: str, pk: int):
     from powts.grants.models import GrantApplication
     from powts.maintenance.models import Report
     from powts.permits.models import Complaint, Permit
+    from powts.wells.models import WellClaim
 
-    model = {"permit": Permit, "report": Report, "complaint": Complaint, "grant_application": GrantApplication}.get(record)
+    model = {"permit": Permit, "report": Report, "complaint": Complaint, "grant_application": GrantApplication,
+             "well_claim": WellClaim}.get(record)
     if model is None:
         raise Http404("No such record.")
     return get_object_or_404(model, pk=pk)
@@ -36,7 +38,7 @@ def record_page(request, record) -> str:
         return record.get_absolute_url()
     if kind == "report":
         return "/maintenance/mine/"
-    if kind == "grant_application":
+    if kind in ("grant_application", "well_claim"):
         return record.get_absolute_url()
     return "/permits/site/"
 

@@ -39,6 +39,8 @@ MENU: tuple[Entry, ...] = (
     Entry("Wisconsin Fund", "grants_program:county", "powts.grants.program_policies.can_view_county_side"),
     Entry("Grant program", "grants_program:queue", "powts.grants.program_policies.can_view_state_side"),
     Entry("Grants", "grants:list", "powts.grants.policies.can_browse"),
+    Entry("Variances", "permits:variances", "powts.permits.policies.can_see_variances"),
+    Entry("Well claims", "wells:claim-list", "powts.wells.policies.can_read_claims"),
     Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
@@ -54,7 +56,7 @@ HOMES: dict[str, tuple[str, ...]] = {
     "owner": ("maintenance:mine",),
     "state_auditor": ("jurisdictions:list",),
     "dsps": ("jurisdictions:list",),
-    "dnr": ("jurisdictions:list",),
+    "dnr": ("wells:claim-list", "jurisdictions:list"),
 }
 FALLBACK_HOMES = ("maintenance:dashboard", "inventory:system-list", "accounts:account")
 

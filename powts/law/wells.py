@@ -43,6 +43,7 @@ class WellClaim:
     annual_family_income: int
     eligible_costs: list[tuple[str | None, int]]  # (item, cents); item None when a total was given
     claimed_on: dt.date
+    completed_on: dt.date | None = None  # (5)(c): the day the department had a complete claim
 
 
 @dataclass
@@ -55,6 +56,7 @@ class WellDecision(FailedTests):
     error: str | None = None
     claimed_on: dt.date | None = None
     explanation: str = ""
+    completed_on: dt.date | None = None
 
 
 def item_name(raw: Any) -> str:
@@ -99,6 +101,9 @@ def parse_claim(raw: dict[str, Any], params: ParameterSet | None = None) -> Well
         units = F.parse_int("dwelling_units", raw.get("dwelling_units"), minimum=0)
     dates = [F.parse_date("sample_dates", d) for d in F.parse_list("sample_dates", raw.get("sample_dates"))]
     claimed_on = F.parse_date("claimed_on", raw.get("claimed_on"))
+    completed_on = F.parse_date("completed_on", raw.get("completed_on"), required=False)
+    if completed_on is not None and completed_on < claimed_on:
+        raise F.FieldError("completed_on", _completed_before(completed_on, claimed_on))
     try:
         items = params.snapshot(PROGRAM, claimed_on)["eligible_cost_items"]
     except LawDateError:
@@ -110,7 +115,7 @@ def parse_claim(raw: dict[str, Any], params: ParameterSet | None = None) -> Well
         department_advisory=F.parse_bool("department_advisory", raw.get("department_advisory")),
         annual_family_income=F.parse_cents("annual_family_income", raw.get("annual_family_income")),
         eligible_costs=_costs(raw.get("eligible_costs"), items) if items else [(None, 0)],
-        claimed_on=claimed_on,
+        claimed_on=claimed_on, completed_on=completed_on,
     )
 
 
@@ -149,6 +154,7 @@ class WellColumns:
     kind: np.ndarray  # object: the well kind
     units: np.ndarray  # int64, 0 where not given
     claimed: np.ndarray  # int64 day numbers
+    completed: np.ndarray  # int64 day numbers, NAT where not yet complete (or not given)
     lab: np.ndarray
     advisory: np.ndarray
     income: np.ndarray  # int64 cents
@@ -246,6 +252,14 @@ def _cents(s: pl.Series) -> pl.Series:
     return (s.cast(pl.Decimal(16, 2)) * 100).cast(pl.Int64)
 
 
+def _day(number) -> dt.date:
+    return EPOCH + dt.timedelta(days=int(number))
+
+
+def _completed_before(completed: dt.date, claimed: dt.date) -> str:
+    return f"{completed.isoformat()} is before the claim was made ({claimed.isoformat()})"
+
+
 def _column(cols: dict, name: str, n: int):
     if name in cols:
         return cols[name]
@@ -284,6 +298,9 @@ def read_columns(cols: dict[str, Any], n: int, params: ParameterSet | None = Non
     units = np.where(residential, units, np.where(given, other, 0))
     samples = _sample_dates(get("sample_dates"), n, E)
     claimed = C.dates("claimed_on", get("claimed_on"), E)
+    completed = C.dates("completed_on", get("completed_on"), E, required=False)
+    early = np.flatnonzero((completed != C.NAT) & (claimed != C.NAT) & (completed < claimed))
+    E.add(early, [f"completed_on: {_completed_before(_day(completed[i]), _day(claimed[i]))}" for i in early])
     segs = segments(params, PROGRAM)
     seg = segs.of(np.where(claimed == C.NAT, -(10**9), claimed))
     snaps = [s for s in segs.snaps if s is not None]
@@ -299,7 +316,8 @@ def read_columns(cols: dict[str, Any], n: int, params: ParameterSet | None = Non
             if E.any.any() else ids
     else:
         out_id = [str(raw or "") if bad else str(raw).strip() for raw, bad in zip(raw_id, E.any)]
-    return WellColumns(n, out_id, E, claimant, residential, kind, units, claimed, lab, advisory, income, samples, costs)
+    return WellColumns(n, out_id, E, claimant, residential, kind, units, claimed, completed, lab, advisory, income,
+                       samples, costs)
 
 
 # -- the computation, over columns -----------------------------------------------------------------
@@ -394,19 +412,22 @@ def decisions(r: WellResults, words: bool = True) -> list[WellDecision]:
     out = []
     for i, row in enumerate(rows):
         # as the per-row path had it: the date of a claim that was read (allocation cites by it)
-        claimed = None if r.cols.errors.any[i] else EPOCH + dt.timedelta(days=int(r.cols.claimed[i]))
+        claimed = None if r.cols.errors.any[i] else _day(r.cols.claimed[i])
+        done = r.cols.completed[i]
+        completed = None if r.cols.errors.any[i] or done == C.NAT else _day(done)
         if not words:
             out.append(WellDecision(row["id"], bool(r.eligible[i]), int(r.award[i]),
-                                    error=None if r.decided[i] else str(r.error[i]), claimed_on=claimed))
+                                    error=None if r.decided[i] else str(r.error[i]), claimed_on=claimed,
+                                    completed_on=completed))
             continue
         if not r.decided[i]:
             out.append(WellDecision(row["id"], False, 0, error=str(r.error[i]), claimed_on=claimed,
-                                    explanation=row["explanation"]))
+                                    explanation=row["explanation"], completed_on=completed))
             continue
         tests = [Test(k, row[f"cite_{k}"], row[f"pass_{k}"], row[f"sentence_{k}"]) for k in TESTS]
         words = " ".join([*(t.line() for t in tests), row["arithmetic"], row["outcome"]])  # as the bulk path joins them
         out.append(WellDecision(row["id"], bool(r.eligible[i]), int(r.award[i]), tests, row["arithmetic"],
-                                claimed_on=claimed, explanation=words))
+                                claimed_on=claimed, explanation=words, completed_on=completed))
     return out
 
 
@@ -430,10 +451,19 @@ class Payment:
     position: int | None
 
 
-def pay_in_order(decisions: list[WellDecision], funds_cents: int) -> list[Payment]:
-    """(5)(f): money goes to completed claims in the order received; a claim the appropriation cannot
-    pay in full is conditionally approved and paid as soon as funds become available."""
-    order = sorted((d for d in decisions if d.eligible and d.award > 0), key=lambda d: (d.claimed_on, d.id))
+def pay_in_order(decisions: list[WellDecision], funds_cents: int, *, waiting: frozenset[str] | set[str] = frozenset()) -> list[Payment]:
+    """(5)(f): "allocate money for the payment of claims according to the order in which completed claims
+    are received": the order is the day each claim became complete (`completed_on`; where a file gives
+    none, the claim was complete when made, its `claimed_on`), then the order the claims were received
+    (claim date, then their order in `decisions`), not the claim date alone. A claim the appropriation
+    cannot pay in full is conditionally approved and "paid as soon as funds become available": the ids
+    in `waiting` (conditionally approved by an earlier run) are paid first, in the same order."""
+    position = {id(d): n for n, d in enumerate(decisions)}
+
+    def key(d: WellDecision):
+        return (d.id not in waiting, d.completed_on or d.claimed_on, d.claimed_on, position[id(d)])
+
+    order = sorted((d for d in decisions if d.eligible and d.award > 0), key=key)
     out, left = {}, funds_cents
     for pos, d in enumerate(order, start=1):
         if d.award <= left:

@@ -19,3 +19,4 @@ class PermitsConfig(AppConfig):
         registry.register("dashboard_panel", "new-parcels", panels.dashboard_new_parcels,
                           template="permits/_dashboard_new_parcels.html", order=21)
         registry.register("demo_loader", "permits", demo.load, order=20)
+        registry.register("demo_loader", "variances (for DSPS)", demo.load_variances, order=25)

@@ -111,6 +111,19 @@ class VarianceStatus(models.TextChoices):
     RESCINDED = "rescinded", "Rescinded"
 
 
+class VariancePetitioner(models.TextChoices):
+    OWNER = "owner", "The owner"
+    COUNTY = "county", "The county, on the owner's behalf"
+
+
+class RescissionGround(models.TextChoices):
+    """s. 145.24(3): "The department shall rescind the variance if the existing private on-site wastewater
+    treatment system becomes a failing private on-site wastewater treatment system or contaminates waters
+    of the state." """
+    FAILING = "failing", "The system became a failing system"
+    CONTAMINATES = "contaminates", "The system contaminates waters of the state"
+
+
 class ClearanceKind(models.TextChoices):
     NEW_STRUCTURE = "new_structure", "New structure needing a private sewage system"
     RECONNECTION = "reconnection", "Structure connected to an existing system"

@@ -154,3 +154,27 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         enf.complaint_create(jurisdiction=jurisdiction, service_code="failing-septic",
                              description="Sewage smell and wet ground next door", address=failing.parcel.site_address or "unknown")
         return len(made)
+
+
+def load_variances(jurisdiction, *, today: dt.date | None = None) -> str:
+    """Demo variances (Wis. Stat. s. 145.24) for DSPS to decide: the demo owner's petition, one the county sent
+    for an owner, and one already granted (to rescind). Idempotent: a county with variances is left alone."""
+    from powts.permits.models import Variance
+
+    if Variance.objects.filter(jurisdiction=jurisdiction).exists():
+        return "already loaded"
+    systems = list(System.objects.filter(jurisdiction=jurisdiction).select_related("parcel__owner").order_by("id")[:3])
+    if len(systems) < 3:
+        return "no inventory"
+    today = today or timezone.localdate()
+    owner = User.objects.filter(username=demo_name("owner", jurisdiction.slug)).first()
+    staff = User.objects.filter(username=demo_name("staff", jurisdiction.slug)).first()
+    with acting(channel=Channel.CLI, actor_label="powts demo variances"), transaction.atomic():
+        enf.variance_petition(system=systems[0], standard="siting", on=today - dt.timedelta(days=20),
+                              reason="The mound sits 20 inches above seasonal saturation; it has worked since 1998.", by=owner)
+        enf.variance_petition(system=systems[1], standard="design", on=today - dt.timedelta(days=12),
+                              reason="The tank is 750 gallons for a 2-bedroom home.", by=staff)
+        granted = enf.variance_petition(system=systems[2], standard="siting", on=today - dt.timedelta(days=90), by=staff)
+        enf.variance_decide(variance=granted, grant=True, on=today - dt.timedelta(days=60),
+                            reason="Not failing; no threat to waters of the state found on inspection.")
+    return "3 variances"

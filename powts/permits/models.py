@@ -304,7 +304,9 @@ class CorrectionOrder(models.Model):
 
 
 class Variance(models.Model):
-    """A variance for an existing system not meeting siting or design standards (Wis. Stat. s. 145.24)."""
+    """A variance for an existing system not meeting siting or design standards (Wis. Stat. s. 145.24): the
+    owner petitions the department (or the county petitions on the owner's behalf), the department
+    (DSPS) decides, and rescinds it when the system fails or contaminates waters of the state."""
 
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
     system = models.ForeignKey("inventory.System", on_delete=models.PROTECT, related_name="variances")
@@ -314,6 +316,13 @@ class Variance(models.Model):
     decided_on = models.DateField(null=True, blank=True)
     rescinded_on = models.DateField(null=True, blank=True)
     reason = models.TextField(blank=True)
+    petitioner = models.CharField(max_length=10, choices=c.VariancePetitioner.choices, default=c.VariancePetitioner.COUNTY)
+    petitioned_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    decision_reason = models.TextField(blank=True)
+    citation = models.CharField(max_length=80, blank=True, help_text="The rule the decision or rescission rests on")
+    rescinded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    rescission_ground = models.CharField(max_length=12, choices=c.RescissionGround.choices, blank=True)
 
     class Meta:
         ordering = ["-petitioned_on", "-id"]

@@ -58,3 +58,27 @@ def can_open_site_work(user) -> bool:
     from powts.accounts.choices import Role
 
     return bool(user.is_authenticated and (user.is_superuser or is_county_staff(user) or user.role == Role.SOIL_TESTER))
+
+
+# -- variances (Wis. Stat. s. 145.24): the owner petitions the department (the county may record it for the
+# owner); the department (DSPS) decides and rescinds.
+
+def can_decide_variances(user) -> bool:
+    from powts.accounts.choices import Role
+
+    return bool(user.is_authenticated and (user.is_superuser or user.role == Role.DSPS))
+
+
+def can_petition_variance(user, system) -> bool:
+    """The system's owner (signed in) or its county's staff."""
+    if not user.is_authenticated:
+        return False
+    owner = system.parcel.owner if system.parcel_id else None
+    return is_county_staff_for(user, system.jurisdiction_id) or bool(owner and owner.user_id and owner.user_id == user.pk)
+
+
+def can_see_variances(user) -> bool:
+    """The variances page: DSPS (every county), county staff (their county's), owners (their systems')."""
+    from powts.accounts.choices import Role
+
+    return bool(user.is_authenticated and (can_decide_variances(user) or is_county_staff(user) or user.role == Role.OWNER))

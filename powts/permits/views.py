@@ -321,7 +321,6 @@ def site_post(request, what: str):
         Complaint,
         CorrectionOrder,
         SoilEvaluation,
-        Variance,
     )
     from powts.permits.services import site
 
@@ -380,12 +379,10 @@ def site_post(request, what: str):
                                            on=on, note=p.get("note", ""))
         elif what == "variance":
             staff_only()
-            enf.variance_petition(system=system(), standard=p.get("standard", ""), on=on, reason=p.get("reason", ""))
+            enf.variance_petition(system=system(), standard=p.get("standard", ""), on=on, reason=p.get("reason", ""), by=user)
         elif what == "variance-decide":
-            staff_only()
-            enf.variance_decide(variance=get_object_or_404(Variance, pk=_id(p, "variance"), jurisdiction=unit),
-                                grant=p.get("grant") == "1", on=on, reason=p.get("reason", ""),
-                                threat_to_waters="threat_to_waters" in p)
+            # s. 145.24(3): the department decides variances now (permits:variances), not the county
+            raise PermissionDenied(f"Variances are decided by the department (DSPS) [{enf.VARIANCE_CITATION}].")
         elif what == "complaint-close":
             staff_only()
             enf.complaint_close(complaint=get_object_or_404(Complaint, pk=_id(p, "complaint"), jurisdiction=unit),
@@ -425,3 +422,64 @@ def site_post(request, what: str):
     else:
         messages.success(request, f"Saved: {what.replace('-', ' ')}.")
     return redirect("permits:site")
+
+
+# -- variances (Wis. Stat. s. 145.24): petitions to the department, its decisions and rescissions -------------
+
+@login_required
+@require_safe
+def variances(request):
+    """DSPS decides and rescinds every county's variances; county staff and owners petition and follow theirs."""
+    from powts.inventory.models import System
+    from powts.permits.models import Variance
+
+    user = request.user
+    if not policies.can_see_variances(user):
+        raise PermissionDenied("Variances are petitioned by owners and counties and decided by the department (DSPS).")
+    rows = Variance.objects.select_related("system", "jurisdiction", "decided_by")
+    deciding = policies.can_decide_variances(user)
+    if not deciding:
+        rows = rows.filter(jurisdiction_id=user.jurisdiction_id) if user.jurisdiction_id else rows.filter(system__parcel__owner__user=user)
+    own = System.objects.filter(parcel__owner__user=user).order_by("system_id")[:50] if not user.jurisdiction_id else []
+    return render(request, "permits/variances.html", {
+        "variances": rows[:300], "deciding": deciding, "own_systems": own, "is_staff": bool(user.jurisdiction_id),
+        "today": timezone.localdate().isoformat(), "grounds": c.RescissionGround.choices, "citation": enf.VARIANCE_CITATION})
+
+
+@login_required
+@require_POST
+def variance_post(request, what: str):
+    from powts.inventory.models import System
+    from powts.permits.models import Variance
+
+    p, user = request.POST, request.user
+    try:
+        on = _date(p.get("on"), "on")
+        if what == "petition":
+            qs = System.objects.filter(system_id=p.get("system_id", "").strip())
+            qs = qs.filter(jurisdiction_id=user.jurisdiction_id) if user.jurisdiction_id else qs.filter(parcel__owner__user=user)
+            system = qs.select_related("parcel__owner").first()
+            if system is None:
+                if not policies.can_see_variances(user) or policies.can_decide_variances(user):
+                    raise PermissionDenied("Variances are petitioned by the system's owner or its county.")
+                raise PermitRefused("no such system of yours", field="system_id")
+            if not policies.can_petition_variance(user, system):
+                raise PermissionDenied("Variances are petitioned by the system's owner or its county.")
+            enf.variance_petition(system=system, standard=p.get("standard", ""), on=on, reason=p.get("reason", ""), by=user)
+        elif what in ("decide", "rescind"):
+            if not policies.can_decide_variances(user):
+                raise PermissionDenied(f"Variances are decided and rescinded by the department (DSPS) [{enf.VARIANCE_CITATION}].")
+            v = get_object_or_404(Variance, pk=_id(p, "variance"))
+            if what == "decide":
+                enf.variance_decide(variance=v, grant=p.get("grant") == "1", on=on, reason=p.get("reason", ""),
+                                    threat_to_waters="threat_to_waters" in p, by=user)
+            else:
+                enf.variance_rescind(variance=v, on=on, reason=p.get("reason", ""), ground=p.get("ground", ""), by=user)
+        else:
+            raise PermitRefused(f"unknown form {what!r}", field="what")
+    except Refused as exc:
+        messages.error(request, refused_text(exc))
+    else:
+        messages.success(request, {"petition": "Petition sent to the department.", "decide": "Decision recorded.",
+                                   "rescind": "Variance rescinded."}[what])
+    return redirect("permits:variances")

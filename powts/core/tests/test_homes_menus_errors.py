@@ -18,7 +18,7 @@ HOMES = {
     "owner": "/maintenance/mine/",
     "state_auditor": "/counties/",
     "dsps": "/counties/",
-    "dnr": "/counties/",
+    "dnr": "/wells/claims/",  # issue 11: DNR's well claims queue
 }
 
 

@@ -14,7 +14,8 @@ def test_each_app_registers_its_panels_hooks_and_demo_loaders_in_ready():
     assert [e.label for e in registry.entries("after_import")] == ["maintenance schedules", "map clusters"]
     assert [e.label for e in registry.entries("dashboard_panel")] == ["complaints"]
     assert [e.label for e in registry.entries("demo_loader")] == ["maintenance (schedules, reports, notices)", "permits",
-                                                                  "grants (a fiscal year of applications)"]
+                                                                  "grants (a fiscal year of applications)",
+                                                                  "variances (for DSPS)", "well compensation claims"]
     assert all(callable(e.target) for kind in registry.KINDS for e in registry.entries(kind))
 
 

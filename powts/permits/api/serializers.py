@@ -219,6 +219,19 @@ class DecideSerializer(serializers.Serializer):
     threat_to_waters = serializers.BooleanField(required=False, default=False)
 
 
+class RescindSerializer(serializers.Serializer):
+    ground = serializers.ChoiceField(choices=["failing", "contaminates"])
+    on = serializers.DateField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+def variance_json(v):
+    return {"id": v.id, "system_id": v.system.system_id, "jurisdiction": v.jurisdiction.slug, "standard": v.standard,
+            "status": v.status, "petitioned_on": v.petitioned_on, "petitioner": v.petitioner, "decided_on": v.decided_on,
+            "decision_reason": v.decision_reason, "rescinded_on": v.rescinded_on, "rescission_ground": v.rescission_ground,
+            "citation": v.citation}
+
+
 def soil_json(ev):
     return {"id": ev.id, "parcel_number": ev.parcel.parcel_number, "soil_tester": ev.soil_tester.number,
             "fieldwork_completed_on": ev.fieldwork_completed_on, "filed_on": ev.filed_on, "areas": ev.areas,

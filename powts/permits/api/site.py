@@ -22,10 +22,12 @@ from powts.permits.api.serializers import (
     FailureSerializer,
     OrderSerializer,
     SoilSerializer,
+    RescindSerializer,
     VarianceSerializer,
     VerifySerializer,
     order_json,
     soil_json,
+    variance_json,
 )
 from powts.permits.models import CorrectionOrder, SoilEvaluation, Variance
 from powts.permits.services import enforcement as enf
@@ -210,22 +212,59 @@ def correction_order_update(request, pk, what):
     return Response(order_json(o))
 
 
-@extend_schema(request=VarianceSerializer, responses={201: OpenApiTypes.OBJECT})
-@api_view(["POST"])
+@extend_schema(request=VarianceSerializer, responses={200: LIST_OF_OBJECTS, 201: OpenApiTypes.OBJECT})
+@api_view(["GET", "POST"])
 def variances(request):
-    unit = _staff_county(request.user)
+    """GET: the variances one may see (DSPS every county's, staff their county's, owners their systems');
+    POST: a petition to the department by the system's owner or its county (Wis. Stat. s. 145.24(1))."""
+    user = request.user
+    if not policies.can_see_variances(user):
+        raise PermissionDenied("Variances are petitioned by owners and counties and decided by the department (DSPS).")
+    if request.method == "GET":
+        rows = Variance.objects.select_related("system", "jurisdiction")
+        if not policies.can_decide_variances(user):
+            rows = rows.filter(jurisdiction_id=user.jurisdiction_id) if user.jurisdiction_id else rows.filter(system__parcel__owner__user=user)
+        return Response([variance_json(v) for v in rows[:1000]])
+    if policies.can_decide_variances(user):
+        raise PermissionDenied("Variances are petitioned by the system's owner or its county.")
     d = _valid(VarianceSerializer, request)
-    v = enf.variance_petition(system=_system(unit, d["system_id"]), standard=d["standard"], on=d.get("on") or timezone.localdate(),
-                              reason=d["reason"])
-    return Response({"id": v.id, "status": v.status}, status=201)
+    if user.jurisdiction_id:
+        system = _system(_staff_county(user), d["system_id"])
+    else:
+        system = System.objects.filter(parcel__owner__user=user, system_id=d["system_id"]).first()
+        if system is None:
+            raise serializers.ValidationError({"system_id": ["no such system of yours"]})
+    if not policies.can_petition_variance(user, system):
+        raise PermissionDenied("Variances are petitioned by the system's owner or its county.")
+    v = enf.variance_petition(system=system, standard=d["standard"], on=d.get("on") or timezone.localdate(),
+                              reason=d["reason"], by=user)
+    return Response({"id": v.id, "status": v.status, "petitioner": v.petitioner}, status=201)
+
+
+def _department(user):
+    if not policies.can_decide_variances(user):
+        raise PermissionDenied(f"Variances are decided and rescinded by the department (DSPS) [{enf.VARIANCE_CITATION}].")
 
 
 @extend_schema(request=DecideSerializer, responses=OpenApiTypes.OBJECT)
 @api_view(["POST"])
 def variance_decide(request, pk):
+    """The department's decision (Wis. Stat. s. 145.24(3)): grant, or deny with the reason."""
+    _department(request.user)
     v = get_object_or_404(Variance.objects.select_related("system", "jurisdiction"), pk=pk)
-    _staff(request.user, v.jurisdiction)
     d = _valid(DecideSerializer, request)
     v = enf.variance_decide(variance=v, grant=d["grant"], on=d.get("on") or timezone.localdate(), reason=d["reason"],
-                            threat_to_waters=d["threat_to_waters"])
-    return Response({"id": v.id, "status": v.status, "citation": enf.VARIANCE_CITATION})
+                            threat_to_waters=d["threat_to_waters"], by=request.user)
+    return Response(variance_json(v))
+
+
+@extend_schema(request=RescindSerializer, responses=OpenApiTypes.OBJECT)
+@api_view(["POST"])
+def variance_rescind(request, pk):
+    """The department rescinds a variance when the system fails or contaminates waters of the state (s. 145.24(3))."""
+    _department(request.user)
+    v = get_object_or_404(Variance.objects.select_related("system", "jurisdiction"), pk=pk)
+    d = _valid(RescindSerializer, request)
+    v = enf.variance_rescind(variance=v, on=d.get("on") or timezone.localdate(), reason=d["reason"], ground=d["ground"],
+                             by=request.user)
+    return Response(variance_json(v))

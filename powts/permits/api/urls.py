@@ -32,4 +32,5 @@ urlpatterns = [
     path("correction-orders/<int:pk>/<str:what>/", site.correction_order_update, name="permits-api-order-update"),
     path("variances/", site.variances, name="permits-api-variances"),
     path("variances/<int:pk>/decide/", site.variance_decide, name="permits-api-variance-decide"),
+    path("variances/<int:pk>/rescind/", site.variance_rescind, name="permits-api-variance-rescind"),
 ]

@@ -55,7 +55,8 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
     audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{failure_citation(on)}]")
     publish("failure.determined", determination=det)  # the inventory marks the system failing
     for variance in Variance.objects.filter(system=system, status=c.VarianceStatus.GRANTED):
-        variance_rescind(variance=variance, on=on, reason="the system became a failing system")
+        variance_rescind(variance=variance, on=on, reason="the system became a failing system",
+                         ground=c.RescissionGround.FAILING)
     return det
 
 
@@ -117,39 +118,77 @@ def correction_orders_mark_overdue(*, today: dt.date) -> int:
 
 # -- variances (Wis. Stat. s. 145.24) -------------------------------------------------------
 
+PETITION_CITATION = "Wis. Stat. s. 145.24(1)"
+
+
+def _user(by):
+    return by if getattr(by, "pk", None) else None
+
+
 @transaction.atomic
-def variance_petition(*, system, standard: str, on: dt.date, reason: str = "") -> Variance:
+def variance_petition(*, system, standard: str, on: dt.date, reason: str = "", by=None) -> Variance:
+    """(1): the owner petitions the department for a variance to the siting or design standards; the county
+    may record the petition on the owner's behalf. Who may petition is the caller's check (policies)."""
     if standard not in ("siting", "design"):
-        refuse("a variance is to the siting or the design standards", "Wis. Stat. s. 145.24(1)", "standard")
-    v = Variance(jurisdiction=system.jurisdiction, system=system, standard=standard, petitioned_on=on, reason=reason)
+        refuse("a variance is to the siting or the design standards", PETITION_CITATION, "standard")
+    if Variance.objects.filter(system=system, standard=standard, status__in=[c.VarianceStatus.PETITIONED, c.VarianceStatus.GRANTED]).exists():
+        refuse(f"this system already has a {standard} variance petitioned or granted", PETITION_CITATION, "standard")
+    owner = getattr(getattr(system, "parcel", None), "owner", None)
+    by_owner = bool(_user(by) and owner is not None and owner.user_id == by.pk)
+    v = Variance(jurisdiction=system.jurisdiction, system=system, standard=standard, petitioned_on=on, reason=reason,
+                 petitioner=c.VariancePetitioner.OWNER if by_owner else c.VariancePetitioner.COUNTY, petitioned_by=_user(by))
     checked(v)
     v.save()
-    audit_create(v, action=f"variance to the {standard} standards petitioned [Wis. Stat. s. 145.24(1)]")
+    audit_create(v, action=f"variance to the {standard} standards petitioned to the department by "
+                           f"{'the owner' if by_owner else 'the county for the owner'} [{PETITION_CITATION}]")
     return v
 
 
 @transaction.atomic
-def variance_decide(*, variance: Variance, grant: bool, on: dt.date, reason: str = "", threat_to_waters: bool = False) -> Variance:
+def variance_decide(*, variance: Variance, grant: bool, on: dt.date, reason: str = "", threat_to_waters: bool = False,
+                    by=None) -> Variance:
+    """(3): the department grants a variance only when the system is not failing and its continued use will
+    not threaten waters of the state; a denial says why. Who decides (DSPS) is the caller's check."""
+    variance = Variance.objects.select_for_update().select_related("system").get(pk=variance.pk)
     if variance.status != c.VarianceStatus.PETITIONED:
         refuse(f"the variance is already {variance.get_status_display().lower()}")
+    if on < variance.petitioned_on:
+        refuse(f"{on.isoformat()} is before the petition ({variance.petitioned_on.isoformat()})", field="on")
     if grant and (variance.system.status == "failing" or threat_to_waters):
         refuse("a variance may be issued only for a system that is not failing and whose continued use will not "
                "threaten waters of the state", VARIANCE_CITATION, "grant")
-    before = snapshot(variance, ["status", "decided_on", "reason"])
+    reason = (reason or "").strip()
+    if not grant and not reason:
+        refuse("say why the variance is denied", VARIANCE_CITATION, "reason")
+    before = snapshot(variance, ["status", "decided_on", "decision_reason", "decided_by_id", "citation"])
     variance.status = c.VarianceStatus.GRANTED if grant else c.VarianceStatus.DENIED
-    variance.decided_on, variance.reason = on, reason or variance.reason
+    variance.decided_on, variance.decision_reason, variance.decided_by = on, reason, _user(by)
+    variance.citation = VARIANCE_CITATION
     variance.save()
-    audit_update(variance, before=before, action=f"variance {'granted' if grant else 'denied'} [{VARIANCE_CITATION}]")
+    audit_update(variance, before=before, action=f"variance {'granted' if grant else 'denied'} by the department [{VARIANCE_CITATION}]")
     return variance
 
 
 @transaction.atomic
-def variance_rescind(*, variance: Variance, on: dt.date, reason: str) -> Variance:
-    before = snapshot(variance, ["status", "rescinded_on", "reason"])
-    variance.status, variance.rescinded_on = c.VarianceStatus.RESCINDED, on
+def variance_rescind(*, variance: Variance, on: dt.date, reason: str, ground: str = c.RescissionGround.FAILING,
+                     by=None) -> Variance:
+    """(3): "The department shall rescind the variance if the existing ... system becomes a failing ...
+    system or contaminates waters of the state": either ground, with the department's reason."""
+    variance = Variance.objects.select_for_update().get(pk=variance.pk)
+    if ground not in c.RescissionGround.values:
+        refuse("the ground is that the system became a failing system or contaminates waters of the state",
+               VARIANCE_CITATION, "ground")
+    if variance.status != c.VarianceStatus.GRANTED:
+        refuse(f"only a granted variance is rescinded; this one is {variance.get_status_display().lower()}", field="status")
+    if variance.decided_on and on < variance.decided_on:
+        refuse(f"{on.isoformat()} is before the variance was granted ({variance.decided_on.isoformat()})", field="on")
+    before = snapshot(variance, ["status", "rescinded_on", "reason", "rescission_ground", "rescinded_by_id", "citation"])
+    variance.status, variance.rescinded_on, variance.rescission_ground = c.VarianceStatus.RESCINDED, on, ground
+    variance.rescinded_by, variance.citation = _user(by), VARIANCE_CITATION
     variance.reason = f"{variance.reason}; rescinded: {reason}".strip("; ")
     variance.save()
-    audit_update(variance, before=before, action=f"variance rescinded: {reason} [{VARIANCE_CITATION}]")
+    audit_update(variance, before=before, action=f"variance rescinded: {c.RescissionGround(ground).label.lower()}"
+                                                 f"{': ' + reason if reason else ''} [{VARIANCE_CITATION}]")
     return variance
 
 

@@ -54,7 +54,10 @@ def test_failure_order_variance(lincoln, make_user):
     st = client_for(staff)
     system_create(jurisdiction=lincoln, system_id="L-9", parcel_number="LP-9", system_type="conventional", owner_name="Lee")
     v = st.post("/api/variances/", {"system_id": "L-9", "standard": "siting", "on": "2026-05-01"}, format="json").json()
-    assert st.post(f"/api/variances/{v['id']}/decide/", {"grant": True, "on": "2026-05-02"}, format="json").json()["status"] == "granted"
+    # s. 145.24(3): the department decides, not the county
+    assert st.post(f"/api/variances/{v['id']}/decide/", {"grant": True, "on": "2026-05-02"}, format="json").status_code == 403
+    dsps = client_for(make_user("dsps1", "dsps"))
+    assert dsps.post(f"/api/variances/{v['id']}/decide/", {"grant": True, "on": "2026-05-02"}, format="json").json()["status"] == "granted"
     r = st.post("/api/failure-determinations/", {"system_id": "L-9", "conditions": ["e"], "basis": "order", "on": "2026-06-01"},
                 format="json")
     assert r.status_code == 201 and r.json()["category"] == 3

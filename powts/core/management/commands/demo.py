@@ -27,6 +27,8 @@ PEOPLE = [
     ("pumper", Role.PUMPER, "Perry", "Pumper", LicenseKind.SEPTAGE_OPERATOR, "SSO-44556"),
     ("soiltester", Role.SOIL_TESTER, "Sol", "Tester", LicenseKind.SOIL_TESTER, "CST-1234"),
     ("owner", Role.OWNER, "Olive", "Owner", None, None),
+    ("dsps", Role.DSPS, "Dale", "Department", None, None),
+    ("dnr", Role.DNR, "Dana", "Resources", None, None),
 ]
 
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('inventory', '0009_search_text_bare_parcel_number'),
+        ('inventory', '0010_parcel_pending'),
         ('jurisdictions', '0002_slug_help_text_without_repository_path'),
     ]
 
