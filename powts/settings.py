@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "powts.permits",
     "powts.attachments",
     "powts.maps",
+    "powts.oversight",
 ]
 
 MIDDLEWARE = [

@@ -19,11 +19,13 @@ urlpatterns = [
     path("attachments/", include("powts.attachments.urls")),  # documents and photos on a record
     path("map/", include("powts.maps.urls")),
     path("counties/", include("powts.jurisdictions.urls")),
+    path("oversight/", include("powts.oversight.urls")),  # the department's audits; flags, referrals, special charges
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api.urls")),
     path("api/", include("powts.attachments.api_urls")),
     path("api/", include("powts.maps.api_urls")),
+    path("api/", include("powts.oversight.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads Swagger UI's start-up code as a script file, so script-src stays 'self'; only
     # its template's small inline <style> needs style-src relaxed, on this page alone.

@@ -37,6 +37,10 @@ MENU: tuple[Entry, ...] = (
     Entry("Permits", "permits:list", "powts.permits.policies.can_browse"),
     Entry("Soil and orders", "permits:site", "powts.permits.policies.can_open_site_work"),
     Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),
+    Entry("County programs", "oversight:state", "powts.oversight.policies.reads_state_view"),
+    Entry("Program audits", "oversight:audits", "powts.oversight.policies.opens_county_pages"),
+    Entry("Flagged reports", "oversight:flags", "powts.oversight.policies.opens_county_pages"),
+    Entry("Special charges", "oversight:assessments", "powts.oversight.policies.opens_county_pages"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
 )

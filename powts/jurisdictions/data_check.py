@@ -13,6 +13,7 @@ def _readers() -> list[tuple[str, Callable[[str], object]]]:
     from powts.calendars.inspections import inspection_rules_for
     from powts.calendars.loading import calendar_for
     from powts.maintenance.profile import maintenance_profile
+    from powts.oversight.profile import oversight_profile
     from powts.permits import rules as permit_rules
     from powts.setbacks.rules import rules_for
 
@@ -23,6 +24,7 @@ def _readers() -> list[tuple[str, Callable[[str], object]]]:
         ("maintenance", maintenance_profile),
         ("permits", permit_rules.permit_rules),
         ("fees", permit_rules._schedules),
+        ("oversight", oversight_profile),
     ]
 
 
