@@ -37,7 +37,7 @@ def world(transactional_db):
     return {"today": today, "issued": issued, "waiting": waiting, "report": report}
 
 
-def sign_in(browser, live_server, username):
+def sign_in(browser, live_server, username):  # noqa: F811 (the imported fixture)
     page = browser.new_context().new_page()
     page.goto(f"{live_server.url}/accounts/login/")
     page.get_by_label("User name").fill(username)
@@ -47,7 +47,7 @@ def sign_in(browser, live_server, username):
     return page
 
 
-def test_the_department_audits_a_county_and_holds_its_issuance(live_server, world, browser):
+def test_the_department_audits_a_county_and_holds_its_issuance(live_server, world, browser):  # noqa: F811 (the imported fixture)
     today = world["today"]
     dept = sign_in(browser, live_server, "dora")
     dept.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="County programs").click()
@@ -85,7 +85,7 @@ def test_the_department_audits_a_county_and_holds_its_issuance(live_server, worl
     assert "Plans approved without review" in staff.content() and "Wis. Stat. s. 145.20(3)(c)" in staff.content()
 
 
-def test_staff_flag_a_report_and_refer_the_licence_holder(live_server, world, browser):
+def test_staff_flag_a_report_and_refer_the_licence_holder(live_server, world, browser):  # noqa: F811 (the imported fixture)
     staff = sign_in(browser, live_server, "sam")
     staff.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Flagged reports").click()
     staff.get_by_role("heading", name="Flagged reports: Dane County").wait_for()

@@ -17,9 +17,19 @@ from powts.oversight import services
 from powts.oversight.models import ProgramAudit
 
 
+def _department_user():
+    """The department's reviewer who signs in to the demo (one for every county: DSPS is the state's)."""
+    from powts.accounts.services import user_create
+    from powts.core.management.commands.demo import DEMO_PASSWORD
+
+    found = User.objects.filter(role=Role.DSPS).order_by("id").first()
+    return found or user_create(username="dsps-demo", password=DEMO_PASSWORD, role=Role.DSPS, first_name="Dana",
+                                last_name="Department")
+
+
 def _acting_user(jurisdiction, role):
     if role == Role.DSPS:
-        return User.objects.filter(role=Role.DSPS).order_by("id").first()
+        return _department_user()
     return User.objects.filter(role__in=(Role.COUNTY_STAFF, Role.COUNTY_ADMIN), jurisdiction=jurisdiction).order_by("id").first()
 
 
