@@ -97,3 +97,24 @@ def test_the_administrator_reassigns_and_a_conflicted_colleague_is_refused(dane,
     assert conflict_reassign(inspection=inspection, to_user=colleague, reason="conflict of interest").inspector == colleague
     with as_user(colleague):
         assert permits.inspection_record(inspection=inspection, result="passed", on=inspection.requested_day).result == "passed"
+
+
+def test_the_administrator_records_firm_and_relatives_on_the_employees_record(client, dane, master, reviewer, make_user, as_user):
+    """s. 145.20(6): the firm and relatives are on the person's record (accounts), kept from the user page."""
+    admin = make_user("ada", "county_admin", dane)
+    client.force_login(admin)
+    response = client.post(f"/accounts/users/{reviewer.pk}/edit/", {
+        "role": "county_staff", "is_active": "on", "firm_name": "Plumber Bros LLC",
+        "relatives": "Pat Owner; sister\nJo Cousin", "reason": "conflict declaration"})
+    assert response.status_code == 302
+    reviewer.refresh_from_db()
+    assert reviewer.firm_name == "Plumber Bros LLC"
+    assert sorted(reviewer.relatives.values_list("name", "relationship")) == [("Jo Cousin", ""), ("Pat Owner", "sister")]
+    permit = file_complete(dane, master)  # owned by Pat Owner
+    with as_user(reviewer), pytest.raises(ConflictRefused, match=r"your relative \(sister\), Pat Owner"):
+        permits.permit_approve(permit=permit, on=D(2026, 4, 1))
+    client.post(f"/accounts/users/{reviewer.pk}/edit/", {"role": "county_staff", "is_active": "on", "firm_name": "",
+                                                          "relatives": "Jo Cousin", "reason": "sister moved"})
+    assert list(reviewer.relatives.values_list("name", flat=True)) == ["Jo Cousin"]
+    with as_user(reviewer):
+        assert permits.permit_approve(permit=permit, on=D(2026, 4, 1)).status == "approved"
