@@ -4,7 +4,7 @@
   sanitary permits verified on site (Wis. Stat. s. 145.20(3)(b)); IssuanceHold, Exemption: its hold on a
   county's issuance and the exemptions it grants a governmental unit (s. 145.20(3)(a)2., (c)).
 - ReportFlag, Referral: reports found falsified or in error and the referral of the licence holder to the
-  licensing agency (s. 145.20(5)(c); Dane County Code s. 46.12).
+  licensing agency (s. 145.20(5)(c); a county text may add its own duty to report errors, cited in its oversight.yaml).
 - Assessment: the cost of pumping an owner did not have done, assessed as a special charge (s. 145.20(4)).
 
 Every write goes through services.py (audited in the same transaction).

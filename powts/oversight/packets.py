@@ -1,4 +1,4 @@
-"""The evidence packet sent with a referral (Wis. Stat. s. 145.20(5)(c); Dane s. 46.12): a PDF letter-size
+"""The evidence packet sent with a referral (Wis. Stat. s. 145.20(5)(c) and the county's own rule, oversight.yaml referral): a PDF letter-size
 summary and a CSV of every flagged report and its evidence. Renders only; services never render."""
 from __future__ import annotations
 

@@ -233,7 +233,7 @@ def exemption_revoke(*, exemption: Exemption, on: dt.date, grounds: str) -> Exem
     return exemption
 
 
-# -- falsified or erroneous reports (s. 145.20(5)(c); Dane s. 46.12) -------------------------------------
+# -- falsified or erroneous reports (s. 145.20(5)(c) and the county's referral rule) ----------------------
 
 def _evidence(items) -> list[dict]:
     out = []

@@ -105,7 +105,7 @@ def audits(request):
     data = _body(request)
     unit = Jurisdiction.objects.filter(slug=str(data.get("jurisdiction") or "")[:60]).first()
     if unit is None:
-        raise FieldError("jurisdiction", "jurisdiction must be a county's slug, e.g. dane")
+        raise FieldError("jurisdiction", "jurisdiction must be a county's slug (its name in lower case)")
     return Response(audit_json(actions.perform("draw", user=request.user, target=unit, data=data)), status=201)
 
 
