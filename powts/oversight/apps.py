@@ -12,4 +12,6 @@ class OversightConfig(AppConfig):
         news.subscribe("permit.issuing", services.on_permit_issuing)
         registry.register("permit_panel", "issuance hold", panels.permit_hold,
                           template="oversight/_permit_hold.html", order=10)
+        registry.register("dashboard_panel", "oversight", panels.dashboard_oversight,
+                          template="oversight/_dashboard_oversight.html", order=30)
         registry.register("demo_loader", "oversight (audits, flags, referrals, assessments)", demo.load, order=90)

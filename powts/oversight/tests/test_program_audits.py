@@ -132,6 +132,8 @@ def test_staff_see_the_hold_on_the_permit_page(client, dane, master, make_user):
     page = client.get(permit.get_absolute_url()).content.decode()
     assert "held this county's permit issuance" in page and "Program review pending" in page
     assert "Wis. Stat. s. 145.20(3)(c)" in page
+    dashboard = client.get("/maintenance/").content.decode()
+    assert "Permit issuance is held" in dashboard and "Program review pending" in dashboard
 
 
 def test_an_exemption_is_recorded_with_its_grounds_and_can_be_revoked(dane):
