@@ -154,9 +154,13 @@ def _county_staff(request):
 @require_safe
 def flag_list(request):
     unit = _county_staff(request)
+    from powts.oversight.profile import oversight_profile
+
     flags = selectors.flags_of(unit.pk)
+    profile = oversight_profile(unit.profile_slug)
     return render(request, "oversight/flags.html", {
         "unit": unit, "flags": flags, "today": timezone.localdate().isoformat(),
+        "must_report": profile.errors_must_be_reported, "referral_citation": profile.citations["referral"],
         "referrals": Referral.objects.filter(jurisdiction=unit).select_related("license")[:50],
     })
 

@@ -138,3 +138,15 @@ def test_the_referral_and_its_outcome_are_on_the_licences_page(client, dane, pum
     pdf = client.get(f"/oversight/referrals/{referral.pk}/evidence.pdf")
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
     assert client.get(f"/oversight/referrals/{referral.pk}/evidence.txt").status_code == 404
+
+
+@pytest.mark.parametrize("slug,told", [("dane", True), ("lincoln", False)])
+def test_dane_staff_are_told_errors_must_be_reported(client, request, make_user, slug, told):
+    """Dane County Code s. 46.12 'shall report errors found'; Lincoln's text has no such duty (the statute's
+    s. 145.20(5)(c) lets the agencies act, it does not oblige the county)."""
+    unit = request.getfixturevalue(slug)
+    client.force_login(make_user("sam", "county_staff", unit))
+    page = client.get("/oversight/flags/").content.decode()
+    assert ('id="must-report"' in page) is told
+    if told:
+        assert "Dane County Code s. 46.12" in page
