@@ -163,11 +163,8 @@ def audit_close(*, audit: ProgramAudit, on: dt.date, note: str) -> ProgramAudit:
 
 # -- the hold on issuance and exemptions (s. 145.20(3)(a)2., (c)) ------------------------------------------
 
-def standing_hold(jurisdiction_id, on: dt.date | None = None) -> IssuanceHold | None:
-    holds = IssuanceHold.objects.filter(jurisdiction_id=jurisdiction_id, lifted_on__isnull=True)
-    if on is not None:
-        holds = holds.filter(placed_on__lte=on)
-    return holds.first()
+def standing_hold(jurisdiction_id) -> IssuanceHold | None:
+    return IssuanceHold.objects.filter(jurisdiction_id=jurisdiction_id, lifted_on__isnull=True).first()
 
 
 @transaction.atomic
@@ -203,8 +200,9 @@ def hold_lift(*, hold: IssuanceHold, on: dt.date, note: str) -> IssuanceHold:
 
 
 def on_permit_issuing(*, permit, on) -> None:
-    """News subscriber: no permit issues while the department holds the county's issuance."""
-    hold = standing_hold(permit.jurisdiction_id, on)
+    """News subscriber: no permit issues while the department holds the county's issuance (whatever date the
+    issuance is given: a hold standing now stops a back-dated issuance too)."""
+    hold = standing_hold(permit.jurisdiction_id)
     if hold is not None:
         raise OversightRefused(f"the department has held {permit.jurisdiction.name}'s permit issuance since "
                                f"{hold.placed_on.isoformat()}: {hold.reason}", field="status", citation=hold.citation)

@@ -103,9 +103,11 @@ def test_a_hold_stops_issuance_with_its_reason_and_lifting_it_restores_it(county
     """s. 145.20(3)(c): the department holds a county's permit issuance; the permits service refuses with the
     reason and citation; after the hold is lifted the permit issues."""
     permit = file_complete(county, master)
-    permits.permit_approve(permit=permit, on=D(2026, 4, 1))
+    permits.permit_approve(permit=permit, on=D(2026, 3, 30))
     with as_user(dsps):
         hold = services.hold_place(jurisdiction=county, on=D(2026, 4, 1), reason="Audit found plans approved without review")
+    with pytest.raises(OversightRefused):
+        permits.permit_issue(permit=permit, on=D(2026, 3, 31))  # back-dated to before the hold: still held
     with pytest.raises(OversightRefused) as exc:
         permits.permit_issue(permit=permit, on=D(2026, 4, 2))
     assert "Audit found plans approved without review" in exc.value.message
