@@ -107,3 +107,38 @@ def test_staff_flag_a_report_and_refer_the_licence_holder(live_server, world, br
     staff.locator("#outcome").get_by_text("License suspended").wait_for()
     staff.get_by_role("link", name="The licence's page").click()
     staff.locator("#referrals").get_by_text("License suspended").wait_for()
+
+
+@pytest.fixture
+def recorded(world):
+    """An audit, a hold, a flag and a referral (made before the browser starts: Playwright's loop forbids the ORM)."""
+    from powts.oversight import services
+
+    today = world["today"]
+    audit = services.audit_draw_sample(jurisdiction=world["waiting"].jurisdiction, period_start=today - dt.timedelta(days=30),
+                                       period_end=today, on=today, seed=5)
+    services.hold_place(jurisdiction=audit.jurisdiction, on=today, reason="Axe check")
+    flag = services.report_flag(report=world["report"], reason="checked", evidence=["statement"], on=today)
+    referral = services.referral_make(license=world["report"].license, flags=[flag], on=today)
+    return {"audit": audit.pk, "referral": referral.pk, "license": referral.license_id,
+            "permit": world["waiting"].get_absolute_url()}
+
+
+def test_the_oversight_pages_have_no_serious_axe_violation(live_server, recorded, browser):  # noqa: F811 (the imported fixture)
+    """Issue 10's rule for every page, on the pages of issue 12 with their records in them."""
+    from tests.test_accessibility import AXE, _axe
+
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed (npm ci)")
+    r = recorded
+    failures = []
+    for username, paths in (("dora", ["/oversight/", f"/oversight/audits/{r['audit']}/", "/oversight/audits/"]),
+                            ("sam", ["/oversight/flags/", f"/oversight/referrals/{r['referral']}/",
+                                     f"/oversight/licenses/{r['license']}/", "/oversight/special-charges/",
+                                     r["permit"], "/maintenance/"])):
+        page = sign_in(browser, live_server, username)
+        for path in paths:
+            page.goto(f"{live_server.url}{path}")
+            failures += [f"{username} {path}: {v['impact']} {v['id']} at {v['nodes']}" for v in _axe(page)
+                         if v["impact"] in ("critical", "serious")]
+    assert not failures, "\n".join(failures)
