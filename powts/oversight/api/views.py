@@ -19,6 +19,9 @@ from powts.oversight.models import Exemption, IssuanceHold, ProgramAudit, Referr
 from powts.permits.models import Inspection
 
 
+LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
+
+
 def _body(request):
     if not hasattr(request.data, "get"):
         raise FieldError("body", "the request body must be a JSON object")
@@ -91,7 +94,7 @@ def programs(request):
     } for r in rows]})
 
 
-@extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT})
+@extend_schema(request=OpenApiTypes.OBJECT, responses={200: LIST_OF_OBJECTS, 201: OpenApiTypes.OBJECT})
 @api_view(["GET", "POST"])
 def audits(request):
     """GET: the audits you may read. POST (the department): draw a random sample of a county's permits,
@@ -143,10 +146,12 @@ def act(request, target, pk, action):
     model = TARGETS[target][0]
     record = get_object_or_404(model, pk=pk)
     result = actions.perform(action, user=request.user, target=record, data=_body(request))
+    if isinstance(result, list):  # the reports powts flagged (counties/<id>/detect)
+        return Response({"flagged": _json(result)}, status=201)
     return Response(_json(result), status=201)
 
 
-@extend_schema(responses={200: OpenApiTypes.OBJECT})
+@extend_schema(responses={200: LIST_OF_OBJECTS})
 @api_view(["GET"])
 def flags(request):
     """Your county's flagged reports (county staff)."""
@@ -164,7 +169,7 @@ def referral(request, pk):
     return Response(referral_json(r))
 
 
-@extend_schema(responses={200: OpenApiTypes.OBJECT})
+@extend_schema(responses={200: LIST_OF_OBJECTS})
 @api_view(["GET"])
 def assessments(request):
     """The special charges for the county treasurer's tax roll (?tax_year=): parcel number, amount, authority."""
