@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "powts.attachments",
     "powts.maps",
     "powts.grants",
+    "powts.oversight",
 ]
 
 MIDDLEWARE = [

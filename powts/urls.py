@@ -20,6 +20,7 @@ urlpatterns = [
     path("wells/", include("powts.wells.urls")),  # DNR: well compensation claims
     path("counties/", include("powts.jurisdictions.urls")),
     path("grants/program/", include("powts.grants.urls_program")),  # county certification ... DSPS allocation
+    path("oversight/", include("powts.oversight.urls")),  # the department's audits; flags, referrals, special charges
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api.urls")),
@@ -28,6 +29,7 @@ urlpatterns = [
     path("api/", include("powts.grants.api_program_urls")),
     path("api/", include("powts.grants.api_urls")),
     path("api/", include("powts.wells.api.urls")),
+    path("api/", include("powts.oversight.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads Swagger UI's start-up code as a script file, and our template
     # (templates/drf_spectacular/swagger_ui.html) its page rules as a style sheet: the CSP stays strict here too.

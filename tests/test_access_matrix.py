@@ -428,6 +428,74 @@ TABLE: dict[str, Case | list[Case]] = {
                                    body=lambda w: {"on": _iso()}),
     "wells-api-runs": Case(read=frozenset({DN}), write=frozenset({DN}), api=True, body=lambda w: {"funds": "100"}),
     "wells-api-run": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_run.pk}),
+    # -- oversight (issue 12, items 1-4): the department (DSPS) audits, holds and exempts; the state's readers read the
+    # state view; a county's staff answer its audits, flag reports, refer licence holders and record special charges;
+    # its administrator reassigns an inspection (s. 145.20(6))
+    "oversight:state": Case(read=frozenset({AU, DS})),
+    "oversight:county-act": [
+        Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.dane.pk, "action": "exempt"}, a_object=True,
+             body=lambda w: {"category": "Holding tanks", "grounds": "Satisfactory audits"}),
+        Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.dane.pk, "action": "hold"}, a_object=True,
+             body=lambda w: {"reason": "already held: the page says so"}),
+        Case(write=STAFF_A, kwargs=lambda w: {"pk": w.dane.pk, "action": "detect"}, a_object=True),
+        Case(write=STAFF_A, kwargs=lambda w: {"pk": w.dane.pk, "action": "assess"}, a_object=True,
+             body=lambda w: {"order": w.order.pk, "parcel_number": w.order.system.parcel.parcel_number, "cost": "385.00",
+                             "work_done_on": _iso(), "work": "Pumped", "authority_kind": "county"}),
+    ],
+    "oversight:hold-lift": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.hold.pk}, a_object=True,
+                                body=lambda w: {"note": "plan accepted"}),
+    "oversight:exemption-revoke": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.exemption.pk}, a_object=True,
+                                       body=lambda w: {"grounds": "unsatisfactory audit"}),
+    "oversight:audits": Case(read=STAFF | {AU, DS}, note="staff see their own county's audits"),
+    "oversight:audit-draw": Case(write=frozenset({DS}), body=lambda w: {"jurisdiction": w.dane.pk, "period_start": _iso(-3650),
+                                                                        "period_end": _iso()}),
+    "oversight:audit": Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.audit.pk}, a_object=True),
+    "oversight:audit-act": [
+        Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.audit.pk, "action": "close"}, a_object=True,
+             body=lambda w: {"note": "done"}),
+        Case(write=STAFF_A, kwargs=lambda w: {"pk": w.audit.pk, "action": "respond"}, a_object=True,
+             body=lambda w: {"response_text": "Inspector retrained"}),
+    ],
+    "oversight:sample-verify": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.sample.pk}, a_object=True,
+                                    body=lambda w: {"outcome": "satisfactory", "verified_on": _iso()}),
+    "oversight:flags": Case(read=STAFF),
+    "oversight:flag-new": Case(write=STAFF, body=lambda w: {"report": w.failure_report.pk, "reason": "owner says not pumped"},
+                               note="staff of B naming county A's report: the page says it is not theirs"),
+    "oversight:flag-act": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.flag.pk, "action": "evidence"}, a_object=True,
+                               body=lambda w: {"what": "photo"}),
+    "oversight:referral-new": Case(write=STAFF, body=lambda w: {"license": w.pumper_license.pk, "flags": str(w.flag.pk)}),
+    "oversight:referral": Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.referral.pk}, a_object=True),
+    "oversight:referral-outcome": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.referral.pk}, a_object=True,
+                                       body=lambda w: {"outcome": "warned", "on": _iso()}),
+    "oversight:referral-packet": Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.referral.pk, "fmt": "csv"}, a_object=True),
+    "oversight:license": Case(read=STAFF | {AU, DS}, kwargs=lambda w: {"pk": w.pumper_license.pk},
+                              note="licences are the state's; staff see their own county's referrals of it"),
+    "oversight:assessments": Case(read=STAFF),
+    "oversight:inspection-reassign": Case(write=frozenset({AA}), kwargs=lambda w: {"pk": w.inspection.pk}, a_object=True,
+                                          body=lambda w: {"to_user": w.users[SA].pk, "reason": "conflict of interest"}),
+    "oversight-api-programs": Case(read=frozenset({AU, DS})),
+    "oversight-api-audits": Case(read=STAFF | {AU, DS}, write=frozenset({DS}), api=True,
+                                 body=lambda w: {"jurisdiction": "dane", "period_start": _iso(-3650), "period_end": _iso()}),
+    "oversight-api-audit": Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.audit.pk}, a_object=True),
+    "oversight-api-flags": Case(read=STAFF),
+    "oversight-api-referral": Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.referral.pk}, a_object=True),
+    "oversight-api-assessments": Case(read=STAFF),
+    "oversight-api-act": [
+        Case(write=frozenset({DS}), kwargs=lambda w: {"target": "samples", "pk": w.sample.pk, "action": "verify"}, a_object=True,
+             api=True, body=lambda w: {"outcome": "satisfactory"}),
+        Case(write=STAFF_A, kwargs=lambda w: {"target": "audits", "pk": w.audit.pk, "action": "respond"}, a_object=True,
+             api=True, body=lambda w: {"response_text": "Retrained"}),
+        Case(write=frozenset({DS}), kwargs=lambda w: {"target": "holds", "pk": w.hold.pk, "action": "lift"}, a_object=True,
+             api=True, body=lambda w: {"note": "ok"}),
+        Case(write=STAFF_A, kwargs=lambda w: {"target": "flags", "pk": w.flag.pk, "action": "evidence"}, a_object=True,
+             api=True, body=lambda w: {"what": "photo"}),
+        Case(write=STAFF, kwargs=lambda w: {"target": "licenses", "pk": w.pumper_license.pk, "action": "refer"}, api=True,
+             body=lambda w: {"flags": [w.flag.pk]}),
+        Case(write=STAFF_A, kwargs=lambda w: {"target": "referrals", "pk": w.referral.pk, "action": "outcome"}, a_object=True,
+             api=True, body=lambda w: {"outcome": "warned"}),
+        Case(write=frozenset({AA}), kwargs=lambda w: {"target": "inspections", "pk": w.inspection.pk, "action": "reassign"},
+             a_object=True, api=True, body=lambda w: {"to_user": w.users[SA].pk, "reason": "conflict"}),
+    ],
 }
 # Whole areas classified at once (a new URL there needs no entry): Django's admin.
 PREFIXES: list[tuple[str, Case]] = [("admin/", ADMIN)]
@@ -656,6 +724,25 @@ def world(db, tmp_path, settings):
     w.well_claim.supply.save()
     w.claim_doc = attachment_add(record=w.well_claim, kind="other", upload=_pdf("returns.pdf"), uploaded_by=w.users[DN])
     w.well_run = wells.payment_run(funds=0, on=TODAY)
+    # Oversight (issue 12): an audit of county A with a requested response, a hold and an exemption, a flagged report
+    # referred to its licensing agency (and a second flag still open).
+    from powts.oversight import services as oversight
+
+    w.dane = dane
+    w.audit = oversight.audit_draw_sample(jurisdiction=dane, period_start=TODAY - dt.timedelta(days=3650), period_end=TODAY,
+                                          on=TODAY, seed=1)
+    for sample in w.audit.samples.all():
+        oversight.sample_verify(sample=sample, outcome="satisfactory", verified_on=TODAY)
+    oversight.audit_request_response(audit=w.audit, on=TODAY, request_text="Explain")
+    w.audit2 = oversight.audit_draw_sample(jurisdiction=dane, period_start=TODAY - dt.timedelta(days=3650), period_end=TODAY,
+                                           on=TODAY, seed=2)
+    w.sample = w.audit2.samples.first()
+    w.hold = oversight.hold_place(jurisdiction=dane, on=TODAY, reason="matrix")
+    w.exemption = oversight.exemption_grant(jurisdiction=dane, category="Holding tanks", grounds="audits", on=TODAY)
+    w.pumper_license = w.users[PU].licenses.get()
+    referred = oversight.report_flag(report=w.pending_report, reason="matrix", evidence=["statement"], on=TODAY)
+    w.referral = oversight.referral_make(license=w.pumper_license, flags=[referred], on=TODAY)
+    w.flag = oversight.report_flag(report=w.failure_report, reason="matrix", evidence=["photo"], on=TODAY)
     # Staff of A previewed an inventory file: the token for confirm and rejects.
     c = Client()
     c.force_login(w.users[SA])

@@ -16,6 +16,10 @@ class User(AbstractUser):
     )
     # Two administrators changing one person: the second is told (powts.inventory.versions).
     version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
+    # Wis. Stat. s. 145.20(6): a county reviewer or inspector may not act on work of their own firm or of a
+    # relative; both are kept on the person's record so the services can refuse (powts.accounts.conflicts).
+    firm_name = models.CharField(max_length=200, blank=True, default="", db_default="",
+                                 help_text="The business this person owns or works for, if any.")
 
     @property
     def is_county_staff(self) -> bool:
@@ -70,6 +74,11 @@ class License(models.Model):
     mailing_address = models.TextField(blank=True)
     expires_on = models.DateField(null=True, blank=True)
     user = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="licenses")
+    # Where known: when the license was issued (a report of work before it is flagged) and where its holder is
+    # based (two reports on one day by licenses far apart are flagged) -- powts.oversight.detection.
+    issued_on = models.DateField(null=True, blank=True)
+    latitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
+    longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     # Moved on by every edit through powts.accounts.services.license_update: a stale form is told, not applied.
     version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
 
@@ -97,3 +106,19 @@ class CalendarFeed(models.Model):
     @staticmethod
     def digest_of(secret: str) -> str:
         return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Relative(models.Model):
+    """A relative named on a county employee's record (Wis. Stat. s. 145.20(6)): their permits, soil
+    evaluations and reports are work the employee may not review, inspect or approve."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="relatives")
+    name = models.CharField(max_length=200)
+    relationship = models.CharField(max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["user", "name"], name="relative_once")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.relationship or 'relative'}) of {self.user}"

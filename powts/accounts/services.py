@@ -12,7 +12,7 @@ from knox.models import get_token_model
 from powts.accounts.choices import COUNTY_ROLES, LicenseKind, Role
 from powts.accounts.errors import AccountRefused
 from powts.accounts.models import CalendarFeed, License, User
-from powts.audit.services import audit_create, audit_update, build_event, snapshot
+from powts.audit.services import audit_create, audit_delete, audit_update, build_event, snapshot
 from powts.core.refusals import refuse_invalid
 from powts.inventory.versions import claim_version, versioned_save, with_reason
 
@@ -160,27 +160,54 @@ def county_user_create(*, by: User, username: str, email: str, role: str, reason
 
 @transaction.atomic
 def county_user_update(*, by: User, person: User, role: str | None = None, is_active: bool | None = None,
-                       reason: str, version=None) -> User:
-    """Change a county person's role (staff or administrator) or sign-in (deactivate, reactivate).
+                       reason: str, version=None, firm_name: str | None = None,
+                       relatives: list[tuple[str, str]] | None = None) -> User:
+    """Change a county person's role (staff or administrator) or sign-in (deactivate, reactivate), and the firm and
+    relatives on their record (Wis. Stat. s. 145.20(6): powts.accounts.conflicts).
     `version`: the one the administrator saw; when another saved the person meanwhile, StaleEdit says what
     they changed and nothing is saved (None: a change no editor saw, which still moves the version on)."""
     _check_county_person(by=by, person=person)
     if person.pk == by.pk:
         raise AccountRefused("you cannot change your own role or deactivate yourself; ask another administrator",
                              field="role" if role is not None and role != person.role else "is_active")
-    before = snapshot(person, ["role", "is_active", "version"])
+    before = snapshot(person, ["role", "is_active", "firm_name", "version"])
     if role is not None and role != person.role and (person.role not in COUNTY_ROLES or role not in COUNTY_ROLES):
         raise AccountRefused("only county staff and administrators change role here", field="role")
     claim_version(person, version)
+    if firm_name is not None:
+        person.firm_name = firm_name.strip()[:200]
+    if relatives is not None:
+        _relatives_set(person, relatives, reason)
     if role is not None:
         person.role = role
     if is_active is not None:
         person.is_active = is_active
-    person.save(update_fields=["role", "is_active", "version"])
+    person.save(update_fields=["role", "is_active", "firm_name", "version"])
     event = audit_update(person, before=before, action=with_reason(f"account changed by {by.display_name}", reason))
     if event and is_active is False:
         credentials_revoke(user=person, reason="account deactivated")
     return person
+
+
+def _relatives_set(person: User, relatives: list[tuple[str, str]], reason: str) -> None:
+    """The relatives on a county person's record become `relatives` (name, relationship); each change audited."""
+    from powts.accounts.models import Relative
+
+    wanted = {name.strip(): relationship.strip() for name, relationship in relatives if name.strip()}
+    for r in list(person.relatives.all()):
+        if r.name not in wanted:
+            audit_delete(r, action=with_reason(f"relative removed from {person.username}'s record", reason))
+            r.delete()
+        elif wanted[r.name] != r.relationship:
+            before = snapshot(r, ["relationship"])
+            r.relationship = wanted[r.name]
+            r.save(update_fields=["relationship"])
+            audit_update(r, before=before, action=with_reason("relationship corrected", reason))
+    have = set(person.relatives.values_list("name", flat=True))
+    for name, relationship in wanted.items():
+        if name not in have:
+            r = Relative.objects.create(user=person, name=name, relationship=relationship)
+            audit_create(r, action=with_reason(f"relative named on {person.username}'s record", reason))
 
 
 @transaction.atomic

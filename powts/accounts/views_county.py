@@ -97,12 +97,16 @@ def user_edit(request, pk: int):
         raise Http404
     back = reverse("accounts:user-list")
     return edit_page(request, form_class=forms.CountyUserChangeForm,
-                     initial={"role": person.role, "is_active": person.is_active, "version": person.version},
+                     initial={"role": person.role, "is_active": person.is_active, "version": person.version,
+                              "firm_name": person.firm_name,
+                              "relatives": "\n".join(f"{r.name}; {r.relationship}".rstrip("; ")
+                                                      for r in person.relatives.all())},
                      title=f"Change {person.display_name}", back=back, crumbs=[("Users", back)],
                      done=f"{person.display_name} saved.",
                      save=lambda data, version, reason: services.county_user_update(
                          by=request.user, person=person, role=data["role"] if person.role != "owner" else None,
-                         is_active=data["is_active"], reason=reason, version=version))
+                         is_active=data["is_active"], firm_name=data["firm_name"], relatives=data["relatives"],
+                         reason=reason, version=version))
 
 
 @login_required

@@ -42,6 +42,10 @@ MENU: tuple[Entry, ...] = (
     Entry("Variances", "permits:variances", "powts.permits.policies.can_see_variances"),
     Entry("Well claims", "wells:claim-list", "powts.wells.policies.can_read_claims"),
     Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),
+    Entry("County programs", "oversight:state", "powts.oversight.policies.reads_state_view"),
+    Entry("Program audits", "oversight:audits", "powts.oversight.policies.opens_county_pages"),
+    Entry("Flagged reports", "oversight:flags", "powts.oversight.policies.opens_county_pages"),
+    Entry("Special charges", "oversight:assessments", "powts.oversight.policies.opens_county_pages"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
 )

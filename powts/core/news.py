@@ -27,6 +27,9 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "failure.determined": ("determination",),
     # A correction order closed as corrected.
     "correction_order.corrected": ("order",),
+    # A permit about to issue (permits.services.permit_issue): a subscriber refuses it by raising Refused
+    # (the department's hold on a county's issuance, Wis. Stat. s. 145.20(3), powts.oversight).
+    "permit.issuing": ("permit", "on"),
     # A public complaint received (Open311 or the county's form).
     "complaint.received": ("complaint",),
     # A final report of abandonment filed for a system.

@@ -14,6 +14,7 @@ def _readers() -> list[tuple[str, Callable[[str], object]]]:
     from powts.calendars.loading import calendar_for
     from powts.grants.letter_rules import letter_rules
     from powts.maintenance.profile import maintenance_profile
+    from powts.oversight.profile import oversight_profile
     from powts.permits import rules as permit_rules
     from powts.setbacks.rules import rules_for
 
@@ -25,6 +26,7 @@ def _readers() -> list[tuple[str, Callable[[str], object]]]:
         ("permits", permit_rules.permit_rules),
         ("fees", permit_rules._schedules),
         ("grants", letter_rules),
+        ("oversight", oversight_profile),
     ]
 
 

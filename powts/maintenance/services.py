@@ -417,6 +417,11 @@ def report_match(*, report: Report, system: System) -> Report:
     """Staff attach a queued report (system not in the inventory) to a system, which moves its due date."""
     if system.jurisdiction_id != report.jurisdiction_id:
         raise MaintenanceRefused("that system is in another county", field="system")
+    from powts.accounts.conflicts import refuse_if_conflicted
+
+    owner = system.parcel.owner if system.parcel.owner_id else None
+    refuse_if_conflicted(parties=[("pumper or inspector", report.license), ("owner", owner)],
+                         what=f"accept {report}")
     before = snapshot(report, ["system_id", "review_status"])
     report.system, report.review_status = system, ReviewStatus.MATCHED
     report.save(update_fields=["system", "review_status"])

@@ -111,8 +111,22 @@ def permit_detail(request, pk: int):
         "setback_violations": selectors.setback_violation_count(permit.setback_result or {}),
         "acts": policies.acts_for_permit(request.user, permit),
         "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
-        "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+        "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"), "panels": _permit_panels(permit, request),
     })
+
+
+def _permit_panels(permit, request) -> list[str]:
+    """Sections other apps add to the permit page (the department's hold on issuance, powts.oversight)."""
+    from django.template.loader import render_to_string
+
+    from powts.core import registry
+
+    out = []
+    for entry in registry.entries("permit_panel"):
+        context = entry.target(permit, request.user)
+        if context is not None:
+            out.append(render_to_string(entry.template, context, request=request))
+    return out
 
 
 @login_required

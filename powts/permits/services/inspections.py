@@ -6,6 +6,7 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
+from powts.accounts.conflicts import permit_parties, refuse_if_conflicted
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.calendars import CalendarError, deadline, inspection_rules_for, review_request
 from powts.core.news import publish
@@ -63,6 +64,9 @@ def inspection_request(*, permit: Permit, stage: str, notice_at: dt.datetime, re
 
 @transaction.atomic
 def inspection_assign(*, inspection: Inspection, inspector) -> Inspection:
+    """Give the inspection to `inspector` (a county administrator reassigns one an inspector may not do)."""
+    refuse_if_conflicted(parties=permit_parties(inspection.permit), user=inspector,
+                         what=f"be assigned the inspection of permit {inspection.permit.number}")
     before = snapshot(inspection, ["inspector_id"])
     inspection.inspector = inspector
     inspection.save(update_fields=["inspector"])
@@ -76,6 +80,7 @@ def inspection_record(*, inspection: Inspection, result: str, on: dt.date, faile
     """The result; a failed inspection lists the items that failed and charges the reinspection fee."""
     inspection = Inspection.objects.select_for_update().select_related("permit__jurisdiction").get(pk=inspection.pk)
     permit = inspection.permit
+    refuse_if_conflicted(parties=permit_parties(permit), what=f"inspect permit {permit.number}")
     if inspection.result != c.InspectionResult.REQUESTED:
         refuse(f"this inspection was already recorded as {inspection.get_result_display().lower()}", field="result")
     if result not in (c.InspectionResult.PASSED, c.InspectionResult.FAILED, c.InspectionResult.NOT_READY, c.InspectionResult.CANCELLED):
@@ -118,6 +123,7 @@ def inspection_record(*, inspection: Inspection, result: str, on: dt.date, faile
 def permit_final_approve(*, permit: Permit, on: dt.date) -> Permit:
     """Installed and approved: every inspection the system type needs has passed, within the permit's life."""
     permit = _lock(permit)
+    refuse_if_conflicted(parties=permit_parties(permit), what=f"give final approval to permit {permit.number}")
     before = snapshot(permit, ["status", "completed_on"])
     _move(permit, to=c.PermitStatus.COMPLETED, allowed_from={c.PermitStatus.ISSUED}, verb="given final approval")
     _not_expired(permit, on, "final approval")

@@ -5,8 +5,10 @@ import datetime as dt
 
 from django.db import transaction
 
+from powts.accounts.conflicts import permit_parties, refuse_if_conflicted
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.calendars import calendar_for
+from powts.core import news
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Invoice, Notice, Payment, Permit, PermitDocument
@@ -20,6 +22,7 @@ from powts.permits.services.fees import invoice_raise
 def permit_hold(*, permit: Permit, on: dt.date, reasons: list[str] | None = None, respond_by: dt.date | None = None) -> Notice:
     """Return the application for correction, listing what is missing (the county assists the applicant)."""
     permit = _lock(permit)
+    refuse_if_conflicted(parties=permit_parties(permit), what=f"hold permit {permit.number}")
     before = snapshot(permit, ["status"])
     _move(permit, to=c.PermitStatus.HELD, allowed_from={c.PermitStatus.APPLIED}, verb="held for correction")
     items = [f"{m['label']} [{m['citation']}]" for m in missing_items(permit)] + list(reasons or [])
@@ -48,6 +51,7 @@ def permit_resubmit(*, permit: Permit, on: dt.date) -> Permit:
 def permit_approve(*, permit: Permit, on: dt.date) -> Permit:
     """Approve a complete application. Issuance follows once every fee is paid."""
     permit = _lock(permit)
+    refuse_if_conflicted(parties=permit_parties(permit), what=f"approve permit {permit.number}")
     before = snapshot(permit, ["status", "decided_on"])
     _move(permit, to=c.PermitStatus.APPROVED, allowed_from={c.PermitStatus.APPLIED}, verb="approved")
     if on < permit.filed_on:
@@ -94,6 +98,7 @@ def permit_deny(*, permit: Permit, on: dt.date, reasons: list[str], amendments: 
                 minor_technical: bool = False, failure_to_correct: bool = False) -> Notice:
     """Deny in writing: the specific reasons, the amendments that would make it approvable, the right to appeal."""
     permit = _lock(permit)
+    refuse_if_conflicted(parties=permit_parties(permit), what=f"deny permit {permit.number}")
     r = rules.permit_rules(permit.slug)["denial"]
     before = snapshot(permit, ["status", "decided_on"])
     _move(permit, to=c.PermitStatus.DENIED, allowed_from={c.PermitStatus.APPLIED, c.PermitStatus.HELD}, verb="denied",
@@ -143,8 +148,10 @@ def _settle_on_denial(permit: Permit, invoice: Invoice, on: dt.date, failure_to_
 def permit_issue(*, permit: Permit, on: dt.date) -> Permit:
     """Issue an approved permit once its fees are paid; it expires two years later unless installed and approved."""
     permit = _lock(permit)
+    refuse_if_conflicted(parties=permit_parties(permit), what=f"issue permit {permit.number}")
     before = snapshot(permit, ["status", "issued_on", "expires_on", "code_basis_on"])
     _move(permit, to=c.PermitStatus.ISSUED, allowed_from={c.PermitStatus.APPROVED}, verb="issued")
+    news.publish("permit.issuing", permit=permit, on=on)  # a subscriber may refuse (the department's hold)
     if permit.decided_on and on < permit.decided_on:
         refuse(f"issue date {on.isoformat()} is before the approval {permit.decided_on.isoformat()}", field="on")
     unpaid = unpaid_invoices(permit)

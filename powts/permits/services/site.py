@@ -131,6 +131,9 @@ def soil_filing_lateness(jurisdiction, *, fieldwork_completed_on: dt.date, filed
 @transaction.atomic
 def soil_evaluation_verify(*, evaluation: SoilEvaluation, outcome: str, on: dt.date, note: str = "") -> SoilEvaluation:
     """The county's verification outcome (one of the profile's soil.verification_outcomes)."""
+    from powts.accounts.conflicts import refuse_if_conflicted, soil_parties
+
+    refuse_if_conflicted(parties=soil_parties(evaluation), what=f"verify soil evaluation {evaluation.pk}")
     allowed, cite = _p(_section(evaluation.jurisdiction, "soil"), "verification_outcomes")
     allowed = allowed or [c.SoilVerification.ISSUE, c.SoilVerification.DENY]
     if outcome not in allowed:

@@ -1,0 +1,175 @@
+"""The department's oversight of county programs and the program's own enforcement records.
+
+- ProgramAudit, SampledPermit: the department's review of a county program with a random audit of
+  sanitary permits verified on site (Wis. Stat. s. 145.20(3)(b)); IssuanceHold, Exemption: its hold on a
+  county's issuance and the exemptions it grants a governmental unit (s. 145.20(3)(a)2., (c)).
+- ReportFlag, Referral: reports found falsified or in error and the referral of the licence holder to the
+  licensing agency (s. 145.20(5)(c); a county text may add its own duty to report errors, cited in its oversight.yaml).
+- Assessment: the cost of pumping an owner did not have done, assessed as a special charge (s. 145.20(4)).
+
+Every write goes through services.py (audited in the same transaction).
+"""
+from django.conf import settings
+from django.db import models
+
+from powts.oversight import choices as c
+
+
+class ProgramAudit(models.Model):
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="program_audits")
+    period_start = models.DateField(help_text="Permits issued from this day ...")
+    period_end = models.DateField(help_text="... through this day.")
+    seed = models.BigIntegerField(help_text="The random seed: the same seed and permits draw the same sample.")
+    sample_size = models.PositiveSmallIntegerField()
+    size_citation = models.CharField(max_length=300)
+    started_on = models.DateField()
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10, choices=c.AuditStatus.choices, default=c.AuditStatus.OPEN)
+    request_text = models.TextField(blank=True, help_text="What the department asks the county to answer.")
+    requested_on = models.DateField(null=True, blank=True)
+    respond_by = models.DateField(null=True, blank=True)
+    response_text = models.TextField(blank=True)
+    responded_on = models.DateField(null=True, blank=True)
+    responded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    closed_on = models.DateField(null=True, blank=True)
+    closing_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Program audit {self.pk} of {self.jurisdiction} ({self.period_start} to {self.period_end})"
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("oversight:audit", args=[self.pk])
+
+
+class SampledPermit(models.Model):
+    audit = models.ForeignKey(ProgramAudit, on_delete=models.CASCADE, related_name="samples")
+    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=12, choices=c.SampleOutcome.choices, default=c.SampleOutcome.PENDING)
+    verified_on = models.DateField(null=True, blank=True, help_text="The day of the on-site verification.")
+    findings = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["audit", "position"]
+        constraints = [models.UniqueConstraint(fields=["audit", "permit"], name="oversight_sample_once")]
+
+    def __str__(self) -> str:
+        return f"{self.permit} in audit {self.audit_id}"
+
+
+class IssuanceHold(models.Model):
+    """The department's hold on a county's permit issuance: while it stands, no permit of the county issues."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="issuance_holds")
+    audit = models.ForeignKey(ProgramAudit, null=True, blank=True, on_delete=models.PROTECT, related_name="holds")
+    reason = models.TextField()
+    citation = models.CharField(max_length=300)
+    placed_on = models.DateField()
+    placed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    lifted_on = models.DateField(null=True, blank=True)
+    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    lift_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-placed_on", "-id"]
+        constraints = [models.UniqueConstraint(fields=["jurisdiction"], condition=models.Q(lifted_on__isnull=True),
+                                               name="oversight_one_standing_hold")]
+
+    def __str__(self) -> str:
+        return f"Issuance hold on {self.jurisdiction} from {self.placed_on}"
+
+
+class Exemption(models.Model):
+    """An exemption the department grants a governmental unit from a category needing its prior approval."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="exemptions")
+    category = models.CharField(max_length=200)
+    grounds = models.TextField()
+    citation = models.CharField(max_length=300)
+    granted_on = models.DateField()
+    granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    revoked_on = models.DateField(null=True, blank=True)
+    revocation_grounds = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-granted_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Exemption of {self.jurisdiction}: {self.category}"
+
+
+class ReportFlag(models.Model):
+    """A report found (or suspected) falsified or in error, with its evidence."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    report = models.ForeignKey("maintenance.Report", on_delete=models.PROTECT, related_name="flags")
+    kind = models.CharField(max_length=16, choices=c.FlagKind.choices)
+    reason = models.TextField()
+    evidence = models.JSONField(default=list, blank=True, help_text='[{"on": date, "what": text}]')
+    flagged_on = models.DateField()
+    flagged_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10, choices=c.FlagStatus.choices, default=c.FlagStatus.OPEN)
+
+    class Meta:
+        ordering = ["-flagged_on", "-id"]
+        constraints = [models.UniqueConstraint(fields=["report", "kind"], condition=~models.Q(kind="staff"),
+                                               name="oversight_auto_flag_once")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.report}"
+
+
+class Referral(models.Model):
+    """A licence holder referred to the licensing agency with the evidence (s. 145.20(5)(c))."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    license = models.ForeignKey("accounts.License", on_delete=models.PROTECT, related_name="referrals")
+    agency = models.CharField(max_length=200)
+    citation = models.CharField(max_length=300)
+    flags = models.ManyToManyField(ReportFlag, related_name="referrals")
+    note = models.TextField(blank=True)
+    referred_on = models.DateField()
+    referred_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    outcome = models.CharField(max_length=10, choices=c.ReferralOutcome.choices, default=c.ReferralOutcome.PENDING)
+    outcome_on = models.DateField(null=True, blank=True)
+    outcome_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-referred_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Referral of {self.license} to {self.agency} ({self.referred_on})"
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("oversight:referral", args=[self.pk])
+
+
+class Assessment(models.Model):
+    """Pumping the county (or town) had done when the owner did not comply, assessed as a special charge."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    parcel = models.ForeignKey("inventory.Parcel", on_delete=models.PROTECT, related_name="assessments")
+    system = models.ForeignKey("inventory.System", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    order = models.ForeignKey("permits.CorrectionOrder", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    authority_kind = models.CharField(max_length=8, choices=c.AuthorityKind.choices)
+    authority_name = models.CharField(max_length=200, help_text="The governmental unit that assesses.")
+    work_done_on = models.DateField()
+    work = models.CharField(max_length=300)
+    cost = models.DecimalField(max_digits=10, decimal_places=2)
+    assessed_on = models.DateField()
+    tax_year = models.PositiveSmallIntegerField()
+    citation = models.CharField(max_length=300)
+    status = models.CharField(max_length=8, choices=c.AssessmentStatus.choices, default=c.AssessmentStatus.ASSESSED)
+
+    class Meta:
+        ordering = ["-assessed_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Special charge ${self.cost} on {self.parcel.parcel_number}"

@@ -1,0 +1,66 @@
+"""The oversight part of a county profile (oversight.yaml over the state's), checked. No Django imports."""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from powts.kernel.profiles import ProfileError, resolve
+
+SECTIONS = ("audit", "hold", "exemption", "referral", "detection", "assessment", "conflicts")
+AUTHORITIES = {"county", "town"}
+
+
+@dataclass(frozen=True)
+class OversightProfile:
+    slug: str
+    citations: dict  # section -> citation people see
+    sample_size: int
+    respond_within_days: int
+    agencies: dict
+    errors_must_be_reported: bool
+    never_pumped_within_days: int
+    never_pumped_fraction: Decimal
+    never_pumped_citation: str
+    far_apart_miles: int
+    authorities: tuple[str, ...]
+
+
+def _whole(section: dict, key: str, where: str) -> int:
+    value = section.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ProfileError(f"{where}: {key} {value!r} is not a whole number of at least 1")
+    return value
+
+
+@functools.cache
+def oversight_profile(slug: str) -> OversightProfile:
+    data, _ = resolve(slug, "oversight")
+    where = f"{slug}/oversight.yaml"
+    citations = {}
+    for name in SECTIONS:
+        section = data.get(name)
+        if not isinstance(section, dict) or not str(section.get("citation") or "").strip():
+            raise ProfileError(f"{where}: section {name!r} has no citation")
+        citations[name] = str(section["citation"])
+    audit, referral, detection, assessment = data["audit"], data["referral"], data["detection"], data["assessment"]
+    try:
+        fraction = Decimal(str(detection.get("never_pumped_fraction")))
+    except InvalidOperation:
+        raise ProfileError(f"{where}: detection.never_pumped_fraction is not a number") from None
+    if not (0 < fraction <= 1):
+        raise ProfileError(f"{where}: detection.never_pumped_fraction {fraction} is not between 0 and 1")
+    authorities = tuple(assessment.get("authorities") or ())
+    if not authorities or set(authorities) - AUTHORITIES:
+        raise ProfileError(f"{where}: assessment.authorities must list some of {sorted(AUTHORITIES)}")
+    agencies = referral.get("agencies") or {}
+    if not isinstance(agencies, dict) or not agencies:
+        raise ProfileError(f"{where}: referral.agencies must map each licence kind to its agency")
+    return OversightProfile(
+        slug=slug, citations=citations, sample_size=_whole(audit, "sample_size", where),
+        respond_within_days=_whole(audit, "respond_within_days", where), agencies=dict(agencies),
+        errors_must_be_reported=bool(referral.get("errors_must_be_reported", False)),
+        never_pumped_within_days=_whole(detection, "never_pumped_within_days", where), never_pumped_fraction=fraction,
+        never_pumped_citation=str(detection.get("never_pumped_citation") or citations["detection"]),
+        far_apart_miles=_whole(detection, "far_apart_miles", where), authorities=authorities,
+    )

@@ -1,0 +1,69 @@
+"""Reads for oversight: the state's view of every county program, a county's audits, flags and charges."""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db.models import Count, Q
+
+from powts.oversight import choices as c
+from powts.oversight.models import Assessment, IssuanceHold, ProgramAudit, Referral, ReportFlag, SampledPermit
+
+
+def county_programs(*, year: int, today: dt.date) -> list[dict]:
+    """One row per county: inventory completeness (SPS 383.255: legal description, parcel number, owner's name
+    and address), the SPS 383.255 annual summary, late reports, open orders, audit findings, any hold."""
+    from powts.inventory.models import System
+    from powts.jurisdictions.models import Jurisdiction
+    from powts.maintenance.annual import annual_summary
+    from powts.permits.choices import OrderStatus
+    from powts.permits.models import CorrectionOrder
+
+    rows = []
+    for unit in Jurisdiction.objects.order_by("name"):
+        systems = System.objects.filter(jurisdiction=unit)
+        total = systems.count()
+        complete = systems.exclude(parcel__legal_description="").exclude(parcel__owner__isnull=True) \
+            .exclude(parcel__owner__mailing_address="").count()
+        summary = {(section, item): n for section, item, n in annual_summary(jurisdiction=unit, year=year)}
+        samples = SampledPermit.objects.filter(audit__jurisdiction=unit)
+        rows.append({
+            "unit": unit, "systems": total, "complete": complete,
+            "complete_pct": round(100 * complete / total) if total else None,
+            "summary": summary,
+            "reports": summary.get(("reports received", "total"), 0),
+            "late_reports": summary.get(("reports received", "filed late (more than 30 days after the work, SPS 383.55)"), 0),
+            "notices": summary.get(("notices sent", "total"), 0),
+            "delinquent": summary.get(("delinquencies", "systems delinquent at year end"), 0),
+            "open_orders": CorrectionOrder.objects.filter(jurisdiction=unit).exclude(status=OrderStatus.CORRECTED).count(),
+            "overdue_orders": CorrectionOrder.objects.filter(jurisdiction=unit).exclude(status=OrderStatus.CORRECTED)
+            .filter(correct_by__lt=today).count(),
+            "deficient": samples.filter(outcome=c.SampleOutcome.DEFICIENT).count(),
+            "verified": samples.exclude(outcome=c.SampleOutcome.PENDING).count(),
+            "open_audits": ProgramAudit.objects.filter(jurisdiction=unit).exclude(status=c.AuditStatus.CLOSED).count(),
+            "hold": IssuanceHold.objects.filter(jurisdiction=unit, lifted_on__isnull=True).first(),
+        })
+    return rows
+
+
+def audits_for(user):
+    from powts.oversight.policies import reads_state_view
+
+    audits = ProgramAudit.objects.select_related("jurisdiction").annotate(
+        n=Count("samples"), deficient=Count("samples", filter=Q(samples__outcome=c.SampleOutcome.DEFICIENT)))
+    if reads_state_view(user):
+        return audits
+    return audits.filter(jurisdiction_id=user.jurisdiction_id) if user.jurisdiction_id else audits.none()
+
+
+def flags_of(jurisdiction_id):
+    return ReportFlag.objects.filter(jurisdiction_id=jurisdiction_id).select_related("report", "report__license")
+
+
+def referrals_of_license(license):
+    return Referral.objects.filter(license=license).prefetch_related("flags__report")
+
+
+def roll(*, jurisdiction_id, tax_year: int):
+    """The special charges for the treasurer's tax roll of `tax_year`."""
+    return (Assessment.objects.filter(jurisdiction_id=jurisdiction_id, tax_year=tax_year, status=c.AssessmentStatus.ASSESSED)
+            .select_related("parcel").order_by("parcel__parcel_number", "id"))

@@ -1,0 +1,120 @@
+"""Wis. Stat. s. 145.20(6): a county employee who reviews, inspects or approves may not act where they, their firm
+or a relative named on their record is the owner, plumber, soil tester or pumper. One check
+(powts.accounts.conflicts) in every reviewing service; the county administrator reassigns."""
+import datetime as dt
+
+import pytest
+
+from powts.accounts.conflicts import ConflictRefused
+from powts.accounts.models import Relative
+from powts.accounts.services import license_create
+from powts.permits import services as permits
+from powts.permits.models import Permit
+from powts.permits.services import site
+from powts.permits.selectors import stages_for
+from powts.permits.tests.conftest import file_complete, issue, make_parcel
+from powts.permits.tests.test_site_and_enforcement import good_area
+
+D = dt.date
+
+
+@pytest.fixture
+def reviewer(make_user, dane):
+    return make_user("rene", "county_staff", dane, first_name="Rene", last_name="Reviewer")
+
+
+@pytest.mark.parametrize("how", ["relative_owner", "firm_plumber", "self_owner"])
+def test_approval_is_refused_where_the_reviewer_has_an_interest(dane, master, reviewer, as_user, how):
+    permit = file_complete(dane, master)
+    if how == "relative_owner":
+        Relative.objects.create(user=reviewer, name=permit.owner.name.upper(), relationship="sister")
+    elif how == "firm_plumber":
+        master.business_name = "Plumber Bros., LLC"
+        master.save()
+        reviewer.firm_name = "plumber bros llc"
+        reviewer.save()
+    else:
+        permit.owner.user = reviewer
+        permit.owner.save()
+    with as_user(reviewer), pytest.raises(ConflictRefused) as exc:
+        permits.permit_approve(permit=permit, on=D(2026, 4, 1))
+    assert exc.value.citation == "Wis. Stat. s. 145.20(6)" and "reassign" in exc.value.message
+    assert Permit.objects.get(pk=permit.pk).status == "applied"
+
+
+def test_a_colleague_without_interest_approves(dane, master, reviewer, make_user, as_user):
+    permit = file_complete(dane, master)
+    Relative.objects.create(user=reviewer, name="Somebody Else")
+    with as_user(reviewer):
+        assert permits.permit_approve(permit=permit, on=D(2026, 4, 1)).status == "approved"
+
+
+def test_contractors_are_not_county_employees(dane, master, plumber_user, as_user):
+    """s. 145.20(6) binds governmental unit employees: the plumber filing their own permit is not refused by it."""
+    permit = file_complete(dane, master)
+    from powts.accounts.conflicts import conflict, permit_parties
+
+    assert conflict(plumber_user, permit_parties(permit)) is None
+
+
+def test_inspection_result_and_soil_verification_are_checked(dane, master, reviewer, as_user):
+    permit = issue(dane, master)
+    inspection = permits.inspection_request(permit=permit, stage=stages_for(permit)[0].id,
+                                            notice_at=dt.datetime(2026, 4, 6, 9, tzinfo=dt.timezone.utc))
+    Relative.objects.create(user=reviewer, name="Pete Plumber", relationship="brother")
+    with as_user(reviewer), pytest.raises(ConflictRefused, match="your relative"):
+        permits.inspection_record(inspection=inspection, result="passed", on=inspection.requested_day)
+    tester = license_create(kind="soil_tester", number="CST-9", holder_name="Pete Plumber")
+    parcel, _ = make_parcel(dane, number="SOIL-1")
+    ev = site.soil_evaluation_file(jurisdiction=dane, parcel=parcel, soil_tester=tester, fieldwork_completed_on=D(2026, 5, 1),
+                                   filed_on=D(2026, 5, 2), areas=[good_area(), good_area(name="R", replacement=True)])
+    with as_user(reviewer), pytest.raises(ConflictRefused, match="soil tester"):
+        site.soil_evaluation_verify(evaluation=ev, outcome="deny", on=D(2026, 5, 3), note="unclear")
+
+
+def test_report_acceptance_is_checked(dane, reviewer, as_user, make_system, pumper_license, file_report):
+    from powts.maintenance.models import Report
+    from powts.maintenance.services import report_match
+
+    report = file_report(dane, system_id="NOT-YET")  # queued: the system is not in the inventory
+    system = make_system("DA-5")
+    Relative.objects.create(user=reviewer, name="Perry Pumper")
+    with as_user(reviewer), pytest.raises(ConflictRefused, match="pumper"):
+        report_match(report=report, system=system)
+    assert Report.objects.get(pk=report.pk).system_id is None
+
+
+def test_the_administrator_reassigns_and_a_conflicted_colleague_is_refused(dane, master, reviewer, make_user, as_user):
+    from powts.oversight.services import conflict_reassign
+
+    permit = issue(dane, master)
+    inspection = permits.inspection_request(permit=permit, stage=stages_for(permit)[0].id,
+                                            notice_at=dt.datetime(2026, 4, 6, 9, tzinfo=dt.timezone.utc))
+    Relative.objects.create(user=reviewer, name="Pete Plumber")
+    colleague = make_user("cora", "county_staff", dane)
+    with pytest.raises(ConflictRefused):
+        conflict_reassign(inspection=inspection, to_user=reviewer, reason="rota")
+    assert conflict_reassign(inspection=inspection, to_user=colleague, reason="conflict of interest").inspector == colleague
+    with as_user(colleague):
+        assert permits.inspection_record(inspection=inspection, result="passed", on=inspection.requested_day).result == "passed"
+
+
+def test_the_administrator_records_firm_and_relatives_on_the_employees_record(client, dane, master, reviewer, make_user, as_user):
+    """s. 145.20(6): the firm and relatives are on the person's record (accounts), kept from the user page."""
+    admin = make_user("ada", "county_admin", dane)
+    client.force_login(admin)
+    response = client.post(f"/accounts/users/{reviewer.pk}/edit/", {
+        "role": "county_staff", "is_active": "on", "firm_name": "Plumber Bros LLC",
+        "relatives": "Pat Owner; sister\nJo Cousin", "reason": "conflict declaration"})
+    assert response.status_code == 302
+    reviewer.refresh_from_db()
+    assert reviewer.firm_name == "Plumber Bros LLC"
+    assert sorted(reviewer.relatives.values_list("name", "relationship")) == [("Jo Cousin", ""), ("Pat Owner", "sister")]
+    permit = file_complete(dane, master)  # owned by Pat Owner
+    with as_user(reviewer), pytest.raises(ConflictRefused, match=r"your relative \(sister\), Pat Owner"):
+        permits.permit_approve(permit=permit, on=D(2026, 4, 1))
+    client.post(f"/accounts/users/{reviewer.pk}/edit/", {"role": "county_staff", "is_active": "on", "firm_name": "",
+                                                          "relatives": "Jo Cousin", "reason": "sister moved"})
+    assert list(reviewer.relatives.values_list("name", flat=True)) == ["Jo Cousin"]
+    with as_user(reviewer):
+        assert permits.permit_approve(permit=permit, on=D(2026, 4, 1)).status == "approved"
