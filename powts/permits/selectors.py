@@ -131,3 +131,18 @@ def overdue_invoices(*, jurisdiction, today: dt.date):
 
 def stages_for(permit: Permit):
     return required_stages(permit.slug, permit.system_type)
+
+
+def temporary_holding_tanks_ended(*, jurisdiction, today: dt.date):
+    """Temporary holding tanks whose end date has passed: staff follow up (the permanent system or the sewer)."""
+    return (Permit.objects.filter(jurisdiction=jurisdiction, holding_tank=True, temporary_until__lt=today,
+                                  status__in=[c.PermitStatus.ISSUED, c.PermitStatus.SUSPENDED, c.PermitStatus.COMPLETED])
+            .select_related("parcel", "owner").order_by("temporary_until"))
+
+
+def late_contract_changes(*, jurisdiction):
+    """Servicing contract changes filed after the county's period (marked late, kept for staff to act on)."""
+    from powts.permits.models import PermitDocument
+
+    return (PermitDocument.objects.filter(permit__jurisdiction=jurisdiction, kind="servicing_contract_change", late_days__gt=0)
+            .select_related("permit").order_by("-received_on"))

@@ -18,10 +18,11 @@ from powts.core import lists
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
 from powts.core.refusals import Refused, refused_text
 from powts.jurisdictions.models import Jurisdiction
-from powts.permits import actions, documents, policies, selectors, services
+from powts.permits import actions, documents, policies, rules, selectors, services
 from powts.permits import choices as c
 from powts.permits.errors import PermitRefused
 from powts.permits.filtersets import PermitFilterSet
+from powts.permits.models import Permit
 from powts.permits.services import enforcement as enf
 from powts.permits.tables import PermitTable
 
@@ -71,7 +72,14 @@ def permit_new(request):
         "jurisdictions": Jurisdiction.objects.all(),
         "license_number": getattr(policies.plumber_license(request.user), "number", ""),
         "document_kinds": c.DOCUMENT_KINDS.items(),
+        "fact_fields": [(f, Permit._meta.get_field(f).help_text) for f in FACT_FIELDS],
+        "nonplumbing_kinds": c.NonplumbingKind.choices, "temporary_reasons": c.TemporaryReason.choices,
     })
+
+
+# The facts an applicant states that decide which documents must be recorded and what a holding tank needs.
+FACT_FIELDS = ("holding_tank", "frequent_servicing", "off_lot", "shared", "owned_by_other", "flow_not_by_bedrooms",
+               "flow_rated_reconnection")
 
 
 @login_required
@@ -101,7 +109,12 @@ def permit_detail(request, pk: int):
         "setback_violations": selectors.setback_violation_count(permit.setback_result or {}),
         "acts": policies.acts_for_permit(request.user, permit),
         "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
-        "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+        "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"), "today_date": timezone.localdate(),
+        "recordings": selectors.recordings(permit), "appeals": permit.appeals.select_related("notice"),
+        "appeal_outcomes": [(v, label) for v, label in c.AppealOutcome.choices if v],
+        "appeal_body": (rules.section(permit.slug, "appeals").get("body") or {}).get("value", ""),
+        "transfer_voids": bool(rules.permit_rules(permit.slug)["transfer"].get("missing_form_invalidates")),
+        "contract_changes": permit.documents.filter(kind="servicing_contract_change"),
     })
 
 
@@ -229,6 +242,9 @@ def site_and_enforcement(request):
             "failures": FailureDetermination.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
             "variances": Variance.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
             "complaints": Complaint.objects.filter(jurisdiction_id=unit_id).prefetch_related("attachments")[:200],
+            "tanks_ended": selectors.temporary_holding_tanks_ended(jurisdiction=user.jurisdiction,
+                                                                   today=timezone.localdate())[:200],
+            "late_contracts": selectors.late_contract_changes(jurisdiction=user.jurisdiction)[:200],
         })
     return render(request, "permits/site_enforcement.html", ctx)
 
