@@ -188,6 +188,18 @@ def _change(permit, v, user):
                                           new_state_approval=v["new_state_approval"])
 
 
+def _test_notice(permit, v, user):
+    tester = None
+    if v["tester_license"]:
+        from powts.accounts.models import License
+
+        tester = License.objects.filter(number=v["tester_license"]).order_by("id").first()
+        if tester is None:
+            raise FieldError("tester_license", f"no license {v['tester_license']!r} on record")
+    return services.component_test_notify(permit=permit, component=v["component"], notice_at=v["notice_at"],
+                                          requested_day=v["requested_day"], tester=tester)
+
+
 def _result(permit, v, user):
     inspection = services.inspection_record(inspection=v["inspection"], result=v["result"], on=v["on"],
                                             failed_items=v["failed_items"], notes=v["notes"], waive_fee=v["waive_fee"])
@@ -291,6 +303,19 @@ _RECORDS = (
     Action("connect", "Record the connection of the structure", policies.acts_for_permit, PLUMBER_OR_STAFF,
            (Input("connected_on", "date", required=True, help="the day the structure was connected"),),
            lambda p, v, u: services.permit_record_connection(permit=p, connected_on=v["connected_on"]),
+           on_actions_endpoint=True),
+    Action("test-notice", "Give notice of a component test", policies.acts_for_permit, PLUMBER_OR_STAFF,
+           (Input("component", max_length=200, required=True, help="what is tested"),
+            Input("notice_at", "datetime", help="when the notice is given; default now"), Input("requested_day", "date"),
+            Input("tester_license", max_length=40, help="license number of the person performing the test")),
+           _test_notice, on_actions_endpoint=True),
+    Action("test-verify", "Verify a component test", policies.can_decide, STAFF_ONLY,
+           (Input("test", "record", required=True, record="component_tests"),
+            Input("method", "choice", required=True, choices=tuple(v for v in c.TestVerification.values if v)),
+            Input("passed", "flag"), Input("on", "date", default="today", also=("verified_on",)),
+            Input("results", max_length=4000, help="the test results (required with written verification)")),
+           lambda p, v, u: services.component_test_verify(test=v["test"], method=v["method"], passed=v["passed"],
+                                                          on=v["on"], results=v["results"]),
            on_actions_endpoint=True),
     Action("void-transfer", "Void: property sold without a transfer form", policies.can_decide, STAFF_ONLY,
            (ON, Input("new_owner_name", max_length=200, required=True, help="who the property passed to")),

@@ -51,6 +51,14 @@ class TemporaryReason(models.TextChoices):
     SEWER_COMING = "sewer_coming", "Public sewer will be provided or extended"
 
 
+class TestVerification(models.TextChoices):
+    """How the county verified a component test (Dane s. 46.11(2); Lincoln, Testing (2))."""
+    PENDING = "", "Not yet verified"
+    INSPECTED = "inspected", "Inspected during the test"
+    WRITTEN = "written", "Written verification and results from the responsible person"
+    BOTH = "both", "Inspected, and written verification received"
+
+
 class AppealOutcome(models.TextChoices):
     PENDING = "", "Not yet decided"
     UPHELD = "upheld", "Decision upheld"

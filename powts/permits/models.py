@@ -393,6 +393,30 @@ class Complaint(models.Model):
         indexes = [models.Index(fields=["jurisdiction", "link"], name="complaint_to_link")]
 
 
+class ComponentTest(models.Model):
+    """A test of a system component the code or the plan approval requires: noticed like an inspection,
+    then verified by the county (inspection during the test, written results, or both)."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="component_tests")
+    component = models.CharField(max_length=200, help_text="What is tested, e.g. septic tank watertightness.")
+    notice_at = models.DateTimeField()
+    requested_day = models.DateField()
+    deadline_day = models.DateField()
+    tester = models.ForeignKey("accounts.License", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               help_text="The licensed person performing the test.")
+    verification = models.CharField(max_length=10, choices=c.TestVerification.choices, blank=True, default="")
+    passed = models.BooleanField(null=True, blank=True)
+    verified_on = models.DateField(null=True, blank=True)
+    results = models.TextField(blank=True)
+    citation = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["requested_day", "id"]
+
+    def __str__(self) -> str:
+        return f"Test of {self.component} ({self.permit.number})"
+
+
 class Appeal(models.Model):
     """An appeal of a decision on a permit to the body the county names (filed, heard, decided)."""
 

@@ -115,6 +115,9 @@ def permit_detail(request, pk: int):
         "appeal_body": (rules.section(permit.slug, "appeals").get("body") or {}).get("value", ""),
         "transfer_voids": bool(rules.permit_rules(permit.slug)["transfer"].get("missing_form_invalidates")),
         "contract_changes": permit.documents.filter(kind="servicing_contract_change"),
+        "component_tests": permit.component_tests.select_related("tester"),
+        "has_testing": bool(rules.section(permit.slug, "testing").get("notice")),
+        "test_methods": [(v, label) for v, label in c.TestVerification.choices if v],
     })
 
 

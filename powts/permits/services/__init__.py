@@ -9,6 +9,7 @@
 - site: soil and site evaluations, building-permit clearances, emergency work
 - enforcement: failing systems, correction orders, variances, public complaints
 - conditions: what must be on file before approval and issuance (recorded documents, holding tanks, nonplumbing)
+- testing: component test notices and their verification
 - records: servicing contract changes, connection of the structure, a transfer never filed, appeals
 
 Each service is keyword-only, runs in one transaction, checks the county profile before it writes and
@@ -54,6 +55,7 @@ from powts.permits.services.records import (
                                                   permit_void_for_missing_transfer,
                                                   servicing_contract_change_file,
 )
+from powts.permits.services.testing import component_test_notify, component_test_verify
 from powts.permits.services.suspension import permit_reinstate, permit_revoke, permit_suspend
 
 __all__ = [
@@ -63,5 +65,5 @@ __all__ = [
     "permit_issue", "permit_plan_revision", "permit_refuse_change", "permit_reinstate", "permit_request_change",
     "permit_resubmit", "permit_revoke", "permit_set_plot_plan", "permit_suspend", "permit_update_application",
     "permits_expire", "appeal_decide", "appeal_file", "appeal_schedule", "permit_record_connection",
-    "permit_void_for_missing_transfer", "servicing_contract_change_file",
+    "permit_void_for_missing_transfer", "servicing_contract_change_file", "component_test_notify", "component_test_verify",
 ]
