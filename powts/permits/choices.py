@@ -52,7 +52,7 @@ class TemporaryReason(models.TextChoices):
 
 
 class TestVerification(models.TextChoices):
-    """How the county verified a component test (Dane s. 46.11(2); Lincoln, Testing (2))."""
+    """How the county verified a component test (the profile's testing.verification methods)."""
     PENDING = "", "Not yet verified"
     INSPECTED = "inspected", "Inspected during the test"
     WRITTEN = "written", "Written verification and results from the responsible person"
