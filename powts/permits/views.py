@@ -340,7 +340,11 @@ def site_post(request, what: str):
                 raise PermitRefused("no such parcel in this county's inventory", field="parcel_number")
             em = site.emergency_report(jurisdiction=unit, parcel=parcel, plumber=plumber,
                                        work_started_on=_date(p.get("work_started_on"), "work_started_on"), reported_on=on,
-                                       description=p.get("description", ""))
+                                       description=p.get("description", ""),
+                                       absorption_replacement_found_on=(
+                                           _date(p["absorption_replacement_found_on"], "absorption_replacement_found_on")
+                                           if p.get("absorption_replacement_found_on") else None),
+                                       state_plan_required="state_plan_required" in p)
             for f in em.findings:
                 (messages.success if f["ok"] else messages.warning)(request, f"{f['message']} [{f['citation']}]")
             messages.info(request, f"The permit application is due by {em.application_due_on.isoformat()} (10 working days).")
