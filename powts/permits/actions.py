@@ -359,11 +359,11 @@ APPLICATION_INPUTS = (
     Input("holding_tank", "flag"), Input("frequent_servicing", "flag"), Input("off_lot", "flag"), Input("shared", "flag"),
     Input("owned_by_other", "flag"), Input("flow_not_by_bedrooms", "flag"), Input("flow_rated_reconnection", "flag"),
     Input("nonplumbing_kind", "choice", choices=tuple(v for v in c.NonplumbingKind.values if v)),
-    Input("container_gallons", "integer"), Input("temporary_until", "date"),
+    Input("container_gallons", "integer"), Input("placement_days", "integer"), Input("temporary_until", "date"),
     Input("temporary_reason", "choice", choices=tuple(v for v in c.TemporaryReason.values if v)),
     Input("plot_plan", "json"), Input("documents", "list", max_length=40, help="kinds of the documents filed with it"),
 )
-INTEGER_BOUNDS = {"estimated_daily_flow_gpd": 10**7, "design_flow_gpd": 10**7, "bedrooms": 100, "container_gallons": 10**6}
+INTEGER_BOUNDS = {"estimated_daily_flow_gpd": 10**7, "design_flow_gpd": 10**7, "bedrooms": 100, "container_gallons": 10**6, "placement_days": 3660}
 
 
 def parse_application(data) -> dict:

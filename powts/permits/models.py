@@ -65,6 +65,7 @@ class Permit(models.Model):
     nonplumbing_kind = models.CharField(max_length=30, choices=c.NonplumbingKind.choices, blank=True, default="")
     temporary_until = models.DateField(null=True, blank=True, help_text="A temporary holding tank: the day its use ends.")
     temporary_reason = models.CharField(max_length=20, choices=c.TemporaryReason.choices, blank=True, default="")
+    placement_days = models.PositiveIntegerField(null=True, blank=True, help_text="A portable restroom: consecutive days on the parcel.")
     container_gallons = models.PositiveIntegerField(null=True, blank=True, help_text="An RV transfer container: its capacity.")
     connected_on = models.DateField(null=True, blank=True, help_text="The day the structure was connected to the installed system.")
     plot_plan = models.JSONField(null=True, blank=True, help_text="GeoJSON FeatureCollection in feet (powts.setbacks).")

@@ -23,7 +23,7 @@ APPLICATION_FIELDS = ("kind", "system_type", "work", "building_use", "lot_dimens
                       "plans_signed", "state_plan_required", "plan_stamped_by_designer", "existing_system_on_lot",
                       "recording_required", "system", "soil_evaluation", "holding_tank", "frequent_servicing", "off_lot",
                       "shared", "owned_by_other", "flow_not_by_bedrooms", "flow_rated_reconnection", "nonplumbing_kind",
-                      "container_gallons", "temporary_until", "temporary_reason")
+                      "container_gallons", "placement_days", "temporary_until", "temporary_reason")
 
 
 def _next_number(jurisdiction, year: int) -> str:
@@ -44,6 +44,17 @@ def _check_applicant(jurisdiction, plumber, on: dt.date) -> None:
         refuse(f"license {plumber.number} expired on {plumber.expires_on.isoformat()}", r["applicant_citation"], "plumber")
 
 
+def _check_permit_needed(jurisdiction, fields: dict) -> None:
+    """A portable restroom placed for no longer than the county's exemption needs no permit: refused before any
+    fee is charged, with the reason."""
+    exempt = rules.nonplumbing(jurisdiction.profile_slug).get("portable_restroom_exempt_days")
+    days = fields.get("placement_days")
+    if exempt and fields.get("nonplumbing_kind") == c.NonplumbingKind.PORTABLE_RESTROOM and days is not None \
+            and days <= int(exempt["value"]):
+        refuse(f"a portable restroom placed for {days} day(s) needs no sanitary permit: one is required only beyond "
+               f"{int(exempt['value'])} consecutive days", exempt["citation"], "placement_days")
+
+
 @transaction.atomic
 def permit_file(*, jurisdiction, parcel, owner, plumber, filed_on: dt.date | None = None, filed_by=None,
                 plot_plan: dict | None = None, documents: list[dict] | None = None, **fields) -> Permit:
@@ -61,6 +72,7 @@ def permit_file(*, jurisdiction, parcel, owner, plumber, filed_on: dt.date | Non
         known = inspection_rules_for(jurisdiction.profile_slug).system_types
         if fields["system_type"] not in known:
             refuse(f"system_type {fields['system_type']!r} is not one of {', '.join(known)}", field="system_type")
+    _check_permit_needed(jurisdiction, fields)
     permit = Permit(jurisdiction=jurisdiction, number=_next_number(jurisdiction, filed_on.year), parcel=parcel,
                     owner=owner, plumber=plumber, filed_by=filed_by, filed_on=filed_on, **fields)
     checked(permit)

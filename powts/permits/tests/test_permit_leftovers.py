@@ -191,3 +191,19 @@ def test_lincoln_6_portable_restroom_permit_is_annual_dane_privy_runs_two_years(
     assert restroom.events.filter(step="issued", citation__contains="Limitations and Allowable Uses (6)").exists()
     privy = issue(dane, master, kind="nonplumbing", nonplumbing_kind="privy")
     assert privy.expires_on == D(2028, 4, 1)
+
+
+def test_lincoln_6_portable_restroom_for_30_days_needs_no_permit_31_days_does(lincoln, dane, master):
+    """Lincoln Limitations and Allowable Uses (6): no permit when placement will not exceed thirty (30) days."""
+    parcel, owner = make_parcel(lincoln, number="PR-1")
+    with pytest.raises(PermitRefused) as exc:
+        services.permit_file(jurisdiction=lincoln, parcel=parcel, owner=owner, plumber=master, filed_on=D(2026, 5, 1),
+                             kind="nonplumbing", nonplumbing_kind="portable_restroom", placement_days=30)
+    assert "Limitations and Allowable Uses (6)" in err(exc) and exc.value.field == "placement_days"
+    assert not Permit.objects.exists()  # no application, no fee
+    permit = services.permit_file(jurisdiction=lincoln, parcel=parcel, owner=owner, plumber=master, filed_on=D(2026, 5, 1),
+                                  kind="nonplumbing", nonplumbing_kind="portable_restroom", placement_days=31)
+    assert permit.placement_days == 31
+    dane_parcel, dane_owner = make_parcel(dane, number="PR-2")  # Dane's text has no such exemption
+    services.permit_file(jurisdiction=dane, parcel=dane_parcel, owner=dane_owner, plumber=master, filed_on=D(2026, 5, 1),
+                         kind="nonplumbing", nonplumbing_kind="portable_restroom", placement_days=3)
