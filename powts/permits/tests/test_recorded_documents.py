@@ -141,3 +141,17 @@ def test_api_verify_recording_of_an_unrequired_document_is_a_400_naming_the_docu
                         {"document": doc.pk, "recording_number": "DOC 1", "recorded_on": "2026-03-03"}, format="json")
     assert r.status_code == 400 and "document" in r.json()["errors"]
     assert PermitDocument.objects.get(pk=doc.pk).recording_number == ""
+
+
+def test_api_detail_lists_recordings_and_appeals(dane, master, make_user):
+    from powts.permits.tests.test_api import client_for
+
+    permit = file_complete(dane, master, frequent_servicing=True)
+    staff = client_for(make_user("sally", "county_staff", dane))
+    body = staff.get(f"/api/permits/{permit.pk}/").json()
+    assert body["frequent_servicing"] is True
+    assert [(r["kind"], r["before"], r["verified"]) for r in body["recordings"]] == [("maintenance_notice", "issue", False)]
+    r = staff.post(f"/api/permits/{permit.pk}/actions/appeal/", {"appellant": "Pat Owner", "decision": "the hold",
+                                                                 "filed_on": "2026-03-10"}, format="json")
+    assert r.status_code == 200, r.content
+    assert staff.get(f"/api/permits/{permit.pk}/").json()["appeals"][0]["body"] == "Board of Health for Madison and Dane County"
