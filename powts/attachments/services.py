@@ -52,20 +52,22 @@ def _recording(kind: str, recording_number: str, recorded_on) -> tuple[str, dt.d
 
 
 def _file_recorded_document(*, permit, attachment: Attachment, by) -> None:
-    """A recorded document on a permit is also the permit's recorded-documents filing (the one the applicant
-    said would be recorded, or a new one while the application is under review): staff's upload is the
-    verification (the register of deeds' number and date); anyone else's waits for staff to verify it."""
+    """A recorded document on a permit is the filing of a document the permit must have recorded (the first
+    one not yet verified, in the county's order): staff's upload is the verification (the register of deeds'
+    number and date); anyone else's waits for staff to verify it. A permit that must have nothing recorded
+    takes no recorded document: refused, nothing stored."""
     from powts.permits import policies as permit_policies
-    from powts.permits.errors import PermitRefused
+    from powts.permits import selectors as permit_selectors
     from powts.permits import services as permits
 
-    doc = permit.documents.filter(kind="recorded_documents", recording_verified_on__isnull=True).order_by("id").first()
+    wanted = [r for r in permit_selectors.recordings(permit) if not r["verified"]]
+    if not wanted:
+        raise Refused(f"permit {permit.number} has no document that must be recorded with the register of deeds"
+                      + (" still unverified" if permit_selectors.recordings(permit) else ""), field="kind")
+    kind = wanted[0]["kind"]
+    doc = permit.documents.filter(kind=kind, recording_verified_on__isnull=True).order_by("id").first()
     if doc is None:
-        try:
-            doc = permits.permit_add_document(permit=permit, kind="recorded_documents", title=attachment.original_name,
-                                              recorded=True)
-        except PermitRefused:  # past review no filing is added; the file keeps its number and date itself
-            return
+        doc = permits.permit_add_document(permit=permit, kind=kind, title=attachment.original_name, recorded=True)
     if by is not None and permit_policies.can_decide(by, permit):
         permits.document_verify_recording(document=doc, recording_number=attachment.recording_number,
                                           recorded_on=attachment.recorded_on)

@@ -120,6 +120,8 @@ def _json(item: Input, raw):
 
 
 def _record(item: Input, raw, permit):
+    if not item.required and raw in (None, ""):
+        return None
     pk = fields.integer(item.name, raw, required=True, minimum=1, maximum=2**62, thousands=False)
     found = getattr(permit, item.record).filter(pk=pk).first()
     if found is None:
@@ -188,6 +190,18 @@ def _change(permit, v, user):
                                           new_owner_name=v["new_owner_name"],
                                           new_owner_mailing_address=v["new_owner_mailing_address"],
                                           new_state_approval=v["new_state_approval"])
+
+
+def _test_notice(permit, v, user):
+    tester = None
+    if v["tester_license"]:
+        from powts.accounts.models import License
+
+        tester = License.objects.filter(number=v["tester_license"]).order_by("id").first()
+        if tester is None:
+            raise FieldError("tester_license", f"no license {v['tester_license']!r} on record")
+    return services.component_test_notify(permit=permit, component=v["component"], notice_at=v["notice_at"],
+                                          requested_day=v["requested_day"], tester=tester)
 
 
 def _result(permit, v, user):
@@ -317,7 +331,54 @@ _TABLE = (
             Input("notes"), Input("waive_fee", "flag")),
            _result),
 )
-ACTIONS = {a.name: a for a in _TABLE}
+_RECORDS = (
+    Action("contract-change", "File a servicing contract change", policies.acts_for_permit, PLUMBER_OR_STAFF,
+           (Input("changed_on", "date", required=True, help="the day the servicing contract changed"),
+            Input("on", "date", default="today", also=("received_on",), help="the day the copy was received"),
+            Input("title", max_length=200)),
+           lambda p, v, u: services.servicing_contract_change_file(permit=p, changed_on=v["changed_on"], received_on=v["on"],
+                                                                   title=v["title"]),
+           on_actions_endpoint=True),
+    Action("connect", "Record the connection of the structure", policies.acts_for_permit, PLUMBER_OR_STAFF,
+           (Input("connected_on", "date", required=True, help="the day the structure was connected"),),
+           lambda p, v, u: services.permit_record_connection(permit=p, connected_on=v["connected_on"]),
+           on_actions_endpoint=True),
+    Action("test-notice", "Give notice of a component test", policies.acts_for_permit, PLUMBER_OR_STAFF,
+           (Input("component", max_length=200, required=True, help="what is tested"),
+            Input("notice_at", "datetime", help="when the notice is given; default now"), Input("requested_day", "date"),
+            Input("tester_license", max_length=40, help="license number of the person performing the test")),
+           _test_notice, on_actions_endpoint=True),
+    Action("test-verify", "Verify a component test", policies.can_decide, STAFF_ONLY,
+           (Input("test", "record", required=True, record="component_tests"),
+            Input("method", "choice", required=True, choices=tuple(v for v in c.TestVerification.values if v)),
+            Input("passed", "flag"), Input("on", "date", default="today", also=("verified_on",)),
+            Input("results", max_length=4000, help="the test results (required with written verification)")),
+           lambda p, v, u: services.component_test_verify(test=v["test"], method=v["method"], passed=v["passed"],
+                                                          on=v["on"], results=v["results"]),
+           on_actions_endpoint=True),
+    Action("void-transfer", "Void: property sold without a transfer form", policies.can_decide, STAFF_ONLY,
+           (ON, Input("new_owner_name", max_length=200, required=True, help="who the property passed to")),
+           lambda p, v, u: services.permit_void_for_missing_transfer(permit=p, on=v["on"], new_owner_name=v["new_owner_name"]),
+           on_actions_endpoint=True),
+    Action("appeal", "Record an appeal", policies.can_decide, STAFF_ONLY,
+           (Input("on", "date", default="today", also=("filed_on",)), Input("appellant", max_length=200, required=True),
+            Input("decision", max_length=300, help="the decision appealed, when it is not a notice"),
+            Input("notice", "record", record="notices", help="the id of the notice appealed")),
+           lambda p, v, u: services.appeal_file(permit=p, filed_on=v["on"], appellant=v["appellant"], decision=v["decision"],
+                                                notice=v["notice"]),
+           on_actions_endpoint=True),
+    Action("appeal-hearing", "Set an appeal's hearing date", policies.can_decide, STAFF_ONLY,
+           (Input("appeal", "record", required=True, record="appeals"), Input("hearing_on", "date", required=True)),
+           lambda p, v, u: services.appeal_schedule(appeal=v["appeal"], hearing_on=v["hearing_on"]),
+           on_actions_endpoint=True),
+    Action("appeal-decide", "Record an appeal's outcome", policies.can_decide, STAFF_ONLY,
+           (Input("appeal", "record", required=True, record="appeals"),
+            Input("outcome", "choice", required=True, choices=tuple(v for v in c.AppealOutcome.values if v)),
+            Input("on", "date", default="today", also=("decided_on",)), Input("note", max_length=2000)),
+           lambda p, v, u: services.appeal_decide(appeal=v["appeal"], outcome=v["outcome"], decided_on=v["on"], note=v["note"]),
+           on_actions_endpoint=True),
+)
+ACTIONS = {a.name: a for a in _TABLE + _RECORDS}
 
 # Filing a new application has no permit yet: its inputs are here, its policy is policies.can_file and its
 # service services.application_submit (the parcel, owner and plumber are found there).
@@ -338,9 +399,14 @@ APPLICATION_INPUTS = (
     Input("estimated_daily_flow_gpd", "integer"), Input("design_flow_gpd", "integer"), Input("bedrooms", "integer"),
     Input("has_pumps", "flag"), Input("plans_signed", "flag"), Input("state_plan_required", "flag"),
     Input("plan_stamped_by_designer", "flag"), Input("existing_system_on_lot", "flag"), Input("recording_required", "flag"),
+    Input("holding_tank", "flag"), Input("frequent_servicing", "flag"), Input("off_lot", "flag"), Input("shared", "flag"),
+    Input("owned_by_other", "flag"), Input("flow_not_by_bedrooms", "flag"), Input("flow_rated_reconnection", "flag"),
+    Input("nonplumbing_kind", "choice", choices=tuple(v for v in c.NonplumbingKind.values if v)),
+    Input("container_gallons", "integer"), Input("placement_days", "integer"), Input("temporary_until", "date"),
+    Input("temporary_reason", "choice", choices=tuple(v for v in c.TemporaryReason.values if v)),
     Input("plot_plan", "json"), Input("documents", "list", max_length=40, help="kinds of the documents filed with it"),
 )
-INTEGER_BOUNDS = {"estimated_daily_flow_gpd": 10**7, "design_flow_gpd": 10**7, "bedrooms": 100}
+INTEGER_BOUNDS = {"estimated_daily_flow_gpd": 10**7, "design_flow_gpd": 10**7, "bedrooms": 100, "container_gallons": 10**6, "placement_days": 3660}
 
 
 def parse_application(data) -> dict:

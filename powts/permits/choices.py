@@ -11,6 +11,7 @@ class PermitStatus(models.TextChoices):
     EXPIRED = "expired", "Expired"
     SUSPENDED = "suspended", "Suspended"
     REVOKED = "revoked", "Revoked"
+    VOID = "void", "Void (no transfer form)"
 
 
 OPEN_STATUSES = {PermitStatus.APPLIED, PermitStatus.HELD}
@@ -33,6 +34,37 @@ class InspectionSystem(models.TextChoices):
     EXPERIMENTAL = "experimental", "Experimental"
     SITE_BUILT_HOLDING_TANK = "site_built_holding_tank", "Site-built holding tank"
     NONPLUMBING = "nonplumbing", "Nonplumbing"
+
+
+class NonplumbingKind(models.TextChoices):
+    """Nonplumbing sanitation systems (SPS 391) a permit may be for."""
+    NONE = "", "Not a nonplumbing system"
+    PRIVY = "privy", "Privy"
+    PORTABLE_RESTROOM = "portable_restroom", "Portable restroom"
+    RV_TRANSFER_CONTAINER = "rv_transfer_container", "Recreational vehicle transfer container"
+
+
+class TemporaryReason(models.TextChoices):
+    """Why a temporary holding tank is permitted (the county's temporary holding tank rule)."""
+    NONE = "", "Not temporary"
+    WEATHER_OR_SOIL = "weather_or_soil", "Weather or soil conditions delay the approved system"
+    SEWER_COMING = "sewer_coming", "Public sewer will be provided or extended"
+
+
+class TestVerification(models.TextChoices):
+    """How the county verified a component test (the profile's testing.verification methods)."""
+    PENDING = "", "Not yet verified"
+    INSPECTED = "inspected", "Inspected during the test"
+    WRITTEN = "written", "Written verification and results from the responsible person"
+    BOTH = "both", "Inspected, and written verification received"
+
+
+class AppealOutcome(models.TextChoices):
+    PENDING = "", "Not yet decided"
+    UPHELD = "upheld", "Decision upheld"
+    MODIFIED = "modified", "Decision modified"
+    REVERSED = "reversed", "Decision reversed"
+    WITHDRAWN = "withdrawn", "Appeal withdrawn"
 
 
 class ChangeKind(models.TextChoices):
@@ -158,5 +190,27 @@ DOCUMENT_KINDS = {
     "recorded_documents": "Recorded documents (easement, affidavit, deed restriction)",
     "revised_plans": "Revised plans",
     "transfer_form": "State transfer form",
+    "plumber_transfer_form": "Transfer form signed by the new plumber",
+    "maintenance_notice": "Notice of maintenance requirements (recorded)",
+    "holding_tank_agreement": "Holding tank maintenance agreement with the town (recorded)",
+    "servicing_contract": "Servicing contract with a licensed septage servicing operator",
+    "servicing_contract_change": "Change to the servicing contract, or a new contract",
+    "dnr_approval": "Written approval of the Department of Natural Resources",
+    "septage_disposal_statement": "Statement of the method of final disposal of the septage",
+    "sewer_connection_agreement": "Agreement with the sanitary district on connecting to the public sewer",
+    "ownership_document": "Document naming the system's owners and who operates and maintains it (recorded)",
+    "occupancy_deed_restriction": "Deed restriction limiting occupancy to the design (recorded)",
+    "flow_affidavit": "Affidavit that the design flow and load will not be exceeded (recorded)",
+    "nonplumbing_agreement": "Nonplumbing sanitary agreement (recorded)",
+    "product_approval": "Manufacturer's State product approval",
+    "management_plan": "Management plan with a servicing contract",
     "other": "Other",
 }
+
+# Documents that arrive after review (transfer forms, recordings, servicing contracts): these may be added to an
+# approved or issued permit, the others only to an application under review.
+DOCUMENT_KINDS_AFTER_REVIEW = {"transfer_form", "plumber_transfer_form", "recorded_documents", "maintenance_notice",
+                               "holding_tank_agreement", "servicing_contract", "servicing_contract_change",
+                               "ownership_document", "occupancy_deed_restriction", "flow_affidavit",
+                               "nonplumbing_agreement", "sewer_connection_agreement", "dnr_approval",
+                               "septage_disposal_statement"}

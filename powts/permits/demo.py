@@ -16,7 +16,7 @@ from powts.audit.context import acting
 from powts.audit.services import audit_update, snapshot
 from powts.core.demo_people import demo_name
 from powts.inventory.models import System
-from powts.permits import selectors, services
+from powts.permits import rules, selectors, services
 from powts.permits.models import Permit
 from powts.permits.services import enforcement as enf
 from powts.permits.services import site
@@ -110,10 +110,14 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
             services.inspection_record(inspection=i, result="passed", on=i.requested_day)
             on = i.requested_day
         services.permit_final_approve(permit=p, on=on)
-        # 6. denied, with the written notice
+        # 6. denied, with the written notice (and an appeal, where the county names an appeal body)
         p, on = file(5, days_ago=40)
-        services.permit_deny(permit=p, on=on + dt.timedelta(days=10), reasons=["Dispersal area is in the driveway"],
-                             amendments=["Move the dispersal area at least 5 ft from the driveway and lot line"])
+        notice = services.permit_deny(permit=p, on=on + dt.timedelta(days=10), reasons=["Dispersal area is in the driveway"],
+                                      amendments=["Move the dispersal area at least 5 ft from the driveway and lot line"])
+        if rules.section(slug, "appeals").get("body"):
+            appeal = services.appeal_file(permit=p, filed_on=on + dt.timedelta(days=15), appellant=p.owner.name,
+                                          notice=notice)
+            services.appeal_schedule(appeal=appeal, hearing_on=today + dt.timedelta(days=14))
         # 7. issued long ago and now past its expiry date
         p, on = file(6, days_ago=2 * 365 + 40)
         _pay(p, on)
@@ -139,6 +143,15 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
         services.permit_amend(permit=p, data={"bedrooms": 4, "design_flow_gpd": 600}, on=today,
                               reason="the owner added a bedroom")
         made.append(p)
+        # 9. approved; the documents the county requires recorded are on file, their recording not yet verified
+        if len(systems) > 8:
+            p, on = file(8, days_ago=15, frequent_servicing=True)
+            _pay(p, on)
+            p = services.permit_approve(permit=p, on=on + dt.timedelta(days=5))
+            for r in selectors.recordings(p):
+                if r["document"] is None:
+                    services.permit_add_document(permit=p, kind=r["kind"], received_on=on + dt.timedelta(days=6),
+                                                 recorded=True, title="copy from the register of deeds")
         # a soil evaluation, a failing system with its order, and a complaint
         if tester:
             site.soil_evaluation_file(jurisdiction=jurisdiction, parcel=systems[1].parcel, soil_tester=tester,

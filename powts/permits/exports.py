@@ -25,6 +25,7 @@ BLDS_STATUS = {
     c.PermitStatus.EXPIRED: "Permit Cancelled",  # no longer valid; BLDS has no "expired"
     c.PermitStatus.SUSPENDED: "Permit Issued",  # still issued, work stopped until reinstated
     c.PermitStatus.REVOKED: "Permit Cancelled",
+    c.PermitStatus.VOID: "Permit Cancelled",  # invalid: the property changed hands without a transfer form
 }
 # Every column of BLDS's core permits dataset: the required ones, then the recommended, then the optional
 # ones powts has values for. A column powts has no value for is written empty, never left out.

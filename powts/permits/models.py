@@ -53,6 +53,21 @@ class Permit(models.Model):
     plan_stamped_by_designer = models.BooleanField(default=False, help_text="Plan bears an architect's, engineer's or plumbing designer's stamp.")
     existing_system_on_lot = models.BooleanField(default=False)
     recording_required = models.BooleanField(default=False)
+    # Facts that decide which documents must be recorded and what a holding tank needs (the profile's
+    # recorded_documents and holding_tank rules read them; the applicant states them, staff may amend them).
+    holding_tank = models.BooleanField(default=False, help_text="The permit installs or reconnects a holding tank.")
+    frequent_servicing = models.BooleanField(default=False, help_text="The system needs servicing more than once every three years.")
+    off_lot = models.BooleanField(default=False, help_text="The system, or part of it, is on a different lot than the structure served.")
+    shared = models.BooleanField(default=False, help_text="The system serves structures under different ownership (a common system).")
+    owned_by_other = models.BooleanField(default=False, help_text="The system is owned by someone other than the lot's owner.")
+    flow_not_by_bedrooms = models.BooleanField(default=False, help_text="The design flow of a dwelling is not based on its bedrooms.")
+    flow_rated_reconnection = models.BooleanField(default=False, help_text="A reconnection to a system designed for a particular flow or load.")
+    nonplumbing_kind = models.CharField(max_length=30, choices=c.NonplumbingKind.choices, blank=True, default="")
+    temporary_until = models.DateField(null=True, blank=True, help_text="A temporary holding tank: the day its use ends.")
+    temporary_reason = models.CharField(max_length=20, choices=c.TemporaryReason.choices, blank=True, default="")
+    placement_days = models.PositiveIntegerField(null=True, blank=True, help_text="A portable restroom: consecutive days on the parcel.")
+    container_gallons = models.PositiveIntegerField(null=True, blank=True, help_text="An RV transfer container: its capacity.")
+    connected_on = models.DateField(null=True, blank=True, help_text="The day the structure was connected to the installed system.")
     plot_plan = models.JSONField(null=True, blank=True, help_text="GeoJSON FeatureCollection in feet (powts.setbacks).")
     setback_result = models.JSONField(null=True, blank=True)
     soil_evaluation = models.ForeignKey("SoilEvaluation", null=True, blank=True, on_delete=models.SET_NULL, related_name="permits")
@@ -95,6 +110,7 @@ class PermitDocument(models.Model):
     kind = models.CharField(max_length=40)
     title = models.CharField(max_length=200, blank=True)
     received_on = models.DateField()
+    changed_on = models.DateField(null=True, blank=True, help_text="A contract change: the day the contract changed.")
     recorded = models.BooleanField(default=False, help_text="Recorded with the register of deeds.")
     # What the applicant says is not a verification: staff record the register of deeds' number and date.
     recording_number = models.CharField(max_length=60, blank=True)
@@ -390,3 +406,50 @@ class Complaint(models.Model):
     class Meta:
         ordering = ["-requested_at", "-id"]
         indexes = [models.Index(fields=["jurisdiction", "link"], name="complaint_to_link")]
+
+
+class ComponentTest(models.Model):
+    """A test of a system component the code or the plan approval requires: noticed like an inspection,
+    then verified by the county (inspection during the test, written results, or both)."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="component_tests")
+    component = models.CharField(max_length=200, help_text="What is tested, e.g. septic tank watertightness.")
+    notice_at = models.DateTimeField()
+    requested_day = models.DateField()
+    deadline_day = models.DateField()
+    tester = models.ForeignKey("accounts.License", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               help_text="The licensed person performing the test.")
+    verification = models.CharField(max_length=10, choices=c.TestVerification.choices, blank=True, default="")
+    passed = models.BooleanField(null=True, blank=True)
+    verified_on = models.DateField(null=True, blank=True)
+    results = models.TextField(blank=True)
+    citation = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["requested_day", "id"]
+
+    def __str__(self) -> str:
+        return f"Test of {self.component} ({self.permit.number})"
+
+
+class Appeal(models.Model):
+    """An appeal of a decision on a permit to the body the county names (filed, heard, decided)."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="appeals")
+    notice = models.ForeignKey(Notice, null=True, blank=True, on_delete=models.SET_NULL, related_name="appeals",
+                               help_text="The written decision appealed, when it is a notice.")
+    decision = models.CharField(max_length=300, help_text="The decision appealed, in plain words.")
+    appellant = models.CharField(max_length=200)
+    filed_on = models.DateField()
+    hearing_on = models.DateField(null=True, blank=True)
+    outcome = models.CharField(max_length=10, choices=c.AppealOutcome.choices, blank=True, default="")
+    decided_on = models.DateField(null=True, blank=True)
+    outcome_note = models.TextField(blank=True)
+    body = models.CharField(max_length=200, help_text="The appeal body, from the county profile.")
+    citation = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["-filed_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Appeal of {self.permit.number} filed {self.filed_on}"

@@ -227,3 +227,64 @@ def retained_on_disapproval(slug: str, paid: Decimal) -> tuple[Decimal, str] | N
     if not rule:
         return None
     return cents(paid * Decimal(str(rule["fraction"]))), rule["citation"]
+
+
+# -- recorded documents, holding tanks, delayed connection, appeals, nonplumbing systems ------------
+# Each is a permits.yaml section; a county whose text is silent leaves the section (or the entry) out.
+
+RECORDING_STEPS = ("approve", "issue")
+
+
+def recorded_documents(slug: str) -> list[dict]:
+    """The documents the county's text requires recorded with the register of deeds: for each, the document
+    kind, the facts of the permit that make it required (`applies_if_any`), the step it must be verified before
+    (`before`: approve or issue) and its citation."""
+    out = permit_rules(slug).get("recorded_documents") or []
+    for i, entry in enumerate(out):
+        _require_citation(entry, f"{slug}/permits.yaml recorded_documents[{i}]")
+        if entry.get("before") not in RECORDING_STEPS or not entry.get("document") or not entry.get("applies_if_any"):
+            raise RuleError(f"{slug}/permits.yaml recorded_documents[{i}] ({entry.get('id')}): needs document, "
+                            f"applies_if_any and before (one of {', '.join(RECORDING_STEPS)})")
+    return out
+
+
+def section(slug: str, name: str) -> dict:
+    """A permits.yaml section whose every rule (a mapping) carries its citation; {} where the text is silent."""
+    entry = permit_rules(slug).get(name) or {}
+    for key, rule in entry.items():
+        _require_citation(rule, f"{slug}/permits.yaml {name}.{key}")
+    return entry
+
+
+def holding_tank(slug: str) -> dict:
+    return section(slug, "holding_tank")
+
+
+def nonplumbing(slug: str) -> dict:
+    return section(slug, "nonplumbing")
+
+
+def contract_change_due(slug: str, changed_on: dt.date) -> tuple[dt.date | None, dict]:
+    """The last day a change of servicing contract may be filed (working days after the change), or None when
+    the county sets no period; with the rule."""
+    rule = holding_tank(slug).get("contract_change") or {}
+    days = rule.get("business_days")
+    if days is None:
+        return None, rule
+    return calendar_for(slug).add_working_days(changed_on, int(days)), rule
+
+
+def check_delayed_connection(slug: str, *, installed_on: dt.date, connected_on: dt.date) -> Verdict:
+    """A structure connected to a system more than the county's period after the system was installed needs a
+    new permit; where the county's text sets no period, any connection date is accepted."""
+    rule = section(slug, "connection").get("new_permit_after") or {}
+    years = rule.get("years")
+    if years is None:
+        return Verdict(True, "the county's ordinance sets no period between installation and connection", "")
+    last = add_years(installed_on, int(years))
+    if connected_on > last:
+        return Verdict(False, f"connected on {connected_on.isoformat()}, more than {years} year(s) after the system was "
+                              f"installed and approved on {installed_on.isoformat()} (last day {last.isoformat()}): "
+                              "a new sanitary permit is needed before the connection", rule["citation"], last)
+    return Verdict(True, f"connected on {connected_on.isoformat()}, within {years} year(s) of installation "
+                         f"(last day {last.isoformat()})", rule["citation"], last)

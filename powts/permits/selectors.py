@@ -64,12 +64,47 @@ def _attr(permit: Permit, path: str):
     return value
 
 
+def holds(permit: Permit, condition: str) -> bool:
+    """A profile condition on a permit: a field that is set ("holding_tank") or a field with a value
+    ("nonplumbing_kind=privy")."""
+    if "=" in condition:
+        field, value = condition.split("=", 1)
+        return str(_attr(permit, field.strip()) or "") == value.strip()
+    return _attr(permit, condition) not in (None, "", False)
+
+
+def recordings(permit: Permit) -> list[dict]:
+    """The documents this permit must have recorded with the register of deeds (the profile's recorded_documents
+    whose facts hold, and an application requirement asking for verified recordings), each with the document
+    on file, whether staff verified its recording, and the step it must be verified before."""
+    wanted = [{"id": r["id"], "label": r["label"], "citation": r["citation"], "kind": r["document"], "before": r["before"]}
+              for r in rules.recorded_documents(permit.slug) if any(holds(permit, x) for x in r["applies_if_any"])]
+    for req in rules.permit_rules(permit.slug).get("application_requirements") or []:
+        if req.get("recording_verified") and (not req.get("applies_if") or holds(permit, req["applies_if"])):
+            wanted.append({"id": req["id"], "label": req["label"], "citation": req["citation"], "kind": req["document"],
+                           "before": "approve"})
+    docs = list(permit.documents.all())
+    for w in wanted:
+        of_kind = [d for d in docs if d.kind == w["kind"]]
+        verified = [d for d in of_kind if d.recording_verified_on]
+        w["document"] = (verified or of_kind or [None])[0]
+        w["verified"] = bool(verified)
+    return wanted
+
+
+def unverified_recordings(permit: Permit, step: str) -> list[dict]:
+    """The recordings that must be verified before `step` (approve or issue) and are not yet; for issue, those
+    due before approval count too."""
+    steps = {"approve": ("approve",), "issue": ("approve", "issue")}[step]
+    return [r for r in recordings(permit) if r["before"] in steps and not r["verified"]]
+
+
 def missing_items(permit: Permit) -> list[dict]:
     """What the application lacks, each item with its label and citation (empty when complete)."""
     out = []
     for req in rules.permit_rules(permit.slug).get("application_requirements") or []:
         cond = req.get("applies_if")
-        if cond and not _attr(permit, cond):
+        if cond and not holds(permit, cond):
             continue
         if "field" in req:
             ok = _attr(permit, req["field"]) not in (None, "", False)
@@ -112,3 +147,16 @@ def plan_check(*, plan, jurisdiction) -> dict:
         raise PermitRefused(f"plot plan: {exc}", field="plot_plan") from None
     result = check_plan(parsed, rules_for(jurisdiction.profile_slug))
     return {"result": result.as_json(limit=200), "svg": render_svg(parsed, result), "features": len(parsed.features)}
+def temporary_holding_tanks_ended(*, jurisdiction, today: dt.date):
+    """Temporary holding tanks whose end date has passed: staff follow up (the permanent system or the sewer)."""
+    return (Permit.objects.filter(jurisdiction=jurisdiction, holding_tank=True, temporary_until__lt=today,
+                                  status__in=[c.PermitStatus.ISSUED, c.PermitStatus.SUSPENDED, c.PermitStatus.COMPLETED])
+            .select_related("parcel", "owner").order_by("temporary_until"))
+
+
+def late_contract_changes(*, jurisdiction):
+    """Servicing contract changes filed after the county's period (marked late, kept for staff to act on)."""
+    from powts.permits.models import PermitDocument
+
+    return (PermitDocument.objects.filter(permit__jurisdiction=jurisdiction, kind="servicing_contract_change", late_days__gt=0)
+            .select_related("permit").order_by("-received_on"))

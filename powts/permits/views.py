@@ -18,10 +18,11 @@ from powts.core import lists
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
 from powts.core.refusals import Refused, refused_text
 from powts.jurisdictions.models import Jurisdiction
-from powts.permits import actions, documents, plot_files, policies, selectors, services
+from powts.permits import actions, documents, plot_files, policies, rules, selectors, services
 from powts.permits import choices as c
 from powts.permits.errors import PermitRefused
 from powts.permits.filtersets import PermitFilterSet
+from powts.permits.models import Permit
 from powts.permits.services import enforcement as enf
 from powts.permits.tables import PermitTable
 
@@ -79,7 +80,14 @@ def permit_new(request):
         "license_number": getattr(policies.plumber_license(request.user), "number", ""),
         "document_kinds": c.DOCUMENT_KINDS.items(), "plan_kinds": plot_files.DRAW_KINDS,
         "plot_map": plot_files.draw_settings(Jurisdiction.objects.all(), own=request.user.jurisdiction),
+        "fact_fields": [(f, Permit._meta.get_field(f).help_text) for f in FACT_FIELDS],
+        "nonplumbing_kinds": c.NonplumbingKind.choices, "temporary_reasons": c.TemporaryReason.choices,
     })
+
+
+# The facts an applicant states that decide which documents must be recorded and what a holding tank needs.
+FACT_FIELDS = ("holding_tank", "frequent_servicing", "off_lot", "shared", "owned_by_other", "flow_not_by_bedrooms",
+               "flow_rated_reconnection")
 
 
 @login_required
@@ -112,6 +120,15 @@ def permit_detail(request, pk: int):
         "acts": policies.acts_for_permit(request.user, permit),
         "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
         "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"), "panels": _permit_panels(permit, request),
+        "today_date": timezone.localdate(),
+        "recordings": selectors.recordings(permit), "appeals": permit.appeals.select_related("notice"),
+        "appeal_outcomes": [(v, label) for v, label in c.AppealOutcome.choices if v],
+        "appeal_body": (rules.section(permit.slug, "appeals").get("body") or {}).get("value", ""),
+        "transfer_voids": bool(rules.permit_rules(permit.slug)["transfer"].get("missing_form_invalidates")),
+        "contract_changes": permit.documents.filter(kind="servicing_contract_change"),
+        "component_tests": permit.component_tests.select_related("tester"),
+        "has_testing": bool(rules.section(permit.slug, "testing").get("notice")),
+        "test_methods": [(v, label) for v, label in c.TestVerification.choices if v],
     })
 
 
@@ -323,6 +340,9 @@ def site_and_enforcement(request):
             "failures": FailureDetermination.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
             "variances": Variance.objects.filter(jurisdiction_id=unit_id).select_related("system")[:100],
             "complaints": Complaint.objects.filter(jurisdiction_id=unit_id).prefetch_related("attachments")[:200],
+            "tanks_ended": selectors.temporary_holding_tanks_ended(jurisdiction=user.jurisdiction,
+                                                                   today=timezone.localdate())[:200],
+            "late_contracts": selectors.late_contract_changes(jurisdiction=user.jurisdiction)[:200],
         })
     return render(request, "permits/site_enforcement.html", ctx)
 
@@ -412,7 +432,11 @@ def site_post(request, what: str):
                 raise PermitRefused("no such parcel in this county's inventory", field="parcel_number")
             em = site.emergency_report(jurisdiction=unit, parcel=parcel, plumber=plumber,
                                        work_started_on=_date(p.get("work_started_on"), "work_started_on"), reported_on=on,
-                                       description=p.get("description", ""))
+                                       description=p.get("description", ""),
+                                       absorption_replacement_found_on=(
+                                           _date(p["absorption_replacement_found_on"], "absorption_replacement_found_on")
+                                           if p.get("absorption_replacement_found_on") else None),
+                                       state_plan_required="state_plan_required" in p)
             for f in em.findings:
                 (messages.success if f["ok"] else messages.warning)(request, f"{f['message']} [{f['citation']}]")
             messages.info(request, f"The permit application is due by {em.application_due_on.isoformat()} (10 working days).")

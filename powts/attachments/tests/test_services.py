@@ -102,8 +102,16 @@ def test_a_recorded_document_needs_its_recording_number_and_date(permit):
     assert Attachment.objects.count() == 0
 
 
+def _needs_recording(permit):
+    """Dane s. 46.06(2): a system on another parcel is approved subject to recorded easements or deed restrictions."""
+    from powts.permits import services as permits
+
+    return permits.permit_update_application(permit=permit, data={"off_lot": True})
+
+
 def test_staff_upload_of_a_recorded_document_is_the_verification(permit, people):
     """The permit's recorded-documents filing (PermitDocument) is verified when staff upload the recorded copy."""
+    permit = _needs_recording(permit)
     on = dt.date.today() - dt.timedelta(days=3)
     with acting(actor=people["staff"]):
         att = services.attachment_add(record=permit, kind="recorded_document", upload=samples.upload(samples.pdf(), "rec.pdf"),
@@ -114,10 +122,23 @@ def test_staff_upload_of_a_recorded_document_is_the_verification(permit, people)
 
 
 def test_a_plumbers_recorded_document_waits_for_staff(permit, people):
+    permit = _needs_recording(permit)
     with acting(actor=people["plumber"]):
         att = services.attachment_add(record=permit, kind="recorded_document", upload=samples.upload(samples.pdf(), "rec.pdf"),
                                       uploaded_by=people["plumber"], recording_number="5551212", recorded_on=dt.date.today())
     assert att.permit_document.recorded and att.permit_document.recording_verified_on is None
+
+
+def test_a_recording_number_for_a_document_never_required_is_refused(permit, people, attachment_dir):
+    """Issue 12 (bad input): a recording number for a document that was never required is refused, nothing saved."""
+    from powts.permits.models import PermitDocument
+
+    with pytest.raises(Refused, match="no document that must be recorded") as err:
+        services.attachment_add(record=permit, kind="recorded_document", upload=samples.upload(samples.pdf(), "rec.pdf"),
+                                uploaded_by=people["staff"], recording_number="5551212", recorded_on=dt.date.today())
+    assert err.value.field == "kind"
+    assert Attachment.objects.count() == 0 and not PermitDocument.objects.filter(permit=permit).exists()
+    assert stored_files(attachment_dir) == []
 
 
 def test_delete_is_audited_and_removes_the_bytes(permit, people, attachment_dir, django_capture_on_commit_callbacks):
@@ -151,13 +172,11 @@ def test_display_name_keeps_the_last_part_and_printable_characters():
     assert len(services.display_name(long)) == 200 and services.display_name(long).endswith(".pdf")
 
 
-def test_a_recorded_document_on_an_issued_permit_keeps_its_number_without_a_new_filing(permit, people):
-    """Past review the permit takes no new filing (permits' rule); the upload is still kept with its number and date."""
-    from powts.permits.models import PermitDocument
-
+def test_a_recorded_document_on_an_issued_permit_is_filed_and_verified(permit, people):
+    """Issue 12 item 7: recordings arrive after review too; staff's upload on an issued permit files and verifies it."""
+    permit = _needs_recording(permit)
     permit.status = "issued"
     permit.save(update_fields=["status"])
     att = services.attachment_add(record=permit, kind="recorded_document", upload=samples.upload(samples.pdf(), "rec.pdf"),
                                   uploaded_by=people["staff"], recording_number="77", recorded_on=dt.date.today())
-    assert att.permit_document is None and att.recording_number == "77"
-    assert not PermitDocument.objects.filter(permit=permit, kind="recorded_documents").exists()
+    assert att.permit_document.kind == "recorded_documents" and att.permit_document.recording_number == "77"

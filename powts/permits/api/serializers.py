@@ -45,12 +45,35 @@ class PermitDetailSerializer(PermitSerializer):
     notices = serializers.SerializerMethodField()
     timeline = serializers.SerializerMethodField()
     documents = serializers.SerializerMethodField()
+    recordings = serializers.SerializerMethodField()
+    appeals = serializers.SerializerMethodField()
+    component_tests = serializers.SerializerMethodField()
 
     class Meta(PermitSerializer.Meta):
         fields = [*PermitSerializer.Meta.fields, "lot_dimensions", "driving_directions", "reference_points",
                   "estimated_daily_flow_gpd", "bedrooms", "has_pumps", "plans_signed", "state_plan_required",
                   "plan_stamped_by_designer", "existing_system_on_lot", "recording_required", "setback_result",
-                  "code_basis_on", "missing", "documents", "invoices", "inspections", "changes", "notices", "timeline"]
+                  "code_basis_on", "missing", "documents", "invoices", "inspections", "changes", "notices", "timeline",
+                  "holding_tank", "frequent_servicing", "off_lot", "shared", "owned_by_other", "flow_not_by_bedrooms",
+                  "flow_rated_reconnection", "nonplumbing_kind", "container_gallons", "placement_days", "temporary_until",
+                  "temporary_reason", "connected_on", "recordings", "appeals", "component_tests"]
+
+    def get_recordings(self, obj) -> list[dict]:
+        """The documents the county requires recorded, the step each must be verified before, and its state."""
+        return [{"id": r["id"], "label": r["label"], "citation": r["citation"], "kind": r["kind"], "before": r["before"],
+                 "document": r["document"].pk if r["document"] else None, "verified": r["verified"]}
+                for r in selectors.recordings(obj)]
+
+    def get_appeals(self, obj) -> list[dict]:
+        return [{"id": a.id, "decision": a.decision, "appellant": a.appellant, "notice": a.notice_id, "body": a.body,
+                 "filed_on": a.filed_on, "hearing_on": a.hearing_on, "outcome": a.outcome, "decided_on": a.decided_on,
+                 "outcome_note": a.outcome_note, "citation": a.citation} for a in obj.appeals.all()]
+
+    def get_component_tests(self, obj) -> list[dict]:
+        return [{"id": t.id, "component": t.component, "requested_day": t.requested_day, "deadline_day": t.deadline_day,
+                 "tester": t.tester.number if t.tester_id else None, "verification": t.verification, "passed": t.passed,
+                 "verified_on": t.verified_on, "results": t.results, "citation": t.citation}
+                for t in obj.component_tests.select_related("tester")]
 
     def get_missing(self, obj) -> list[dict]:
         return selectors.missing_items(obj) if obj.status in c.OPEN_STATUSES else []
@@ -58,7 +81,8 @@ class PermitDetailSerializer(PermitSerializer):
     def get_documents(self, obj) -> list[dict]:
         return [{"id": d.id, "kind": d.kind, "title": d.title, "received_on": d.received_on, "recorded": d.recorded,
                  "recording_number": d.recording_number, "recorded_on": d.recorded_on,
-                 "recording_verified_on": d.recording_verified_on, "due_on": d.due_on, "late_days": d.late_days}
+                 "recording_verified_on": d.recording_verified_on, "due_on": d.due_on, "late_days": d.late_days,
+                 "changed_on": d.changed_on}
                 for d in obj.documents.all()]
 
     def get_inspections(self, obj) -> list[dict]:

@@ -9,6 +9,9 @@
 - inspections: requests, results, final approval
 - site: soil and site evaluations, building-permit clearances, emergency work
 - enforcement: failing systems, correction orders, variances, public complaints
+- conditions: what must be on file before approval and issuance (recorded documents, holding tanks, nonplumbing)
+- testing: component test notices and their verification
+- records: servicing contract changes, connection of the structure, a transfer never filed, appeals
 
 Each service is keyword-only, runs in one transaction, checks the county profile before it writes and
 writes its audit event (powts.audit) and timeline entry in that transaction; a refused move changes
@@ -46,6 +49,15 @@ from powts.permits.services.review import (
                                                   permit_plan_revision,
                                                   permit_resubmit,
 )
+from powts.permits.services.records import (
+                                                  appeal_decide,
+                                                  appeal_file,
+                                                  appeal_schedule,
+                                                  permit_record_connection,
+                                                  permit_void_for_missing_transfer,
+                                                  servicing_contract_change_file,
+)
+from powts.permits.services.testing import component_test_notify, component_test_verify
 from powts.permits.services.suspension import permit_reinstate, permit_revoke, permit_suspend
 
 __all__ = [
@@ -54,5 +66,6 @@ __all__ = [
     "permit_approve", "permit_deny", "permit_file", "permit_final_approve", "permit_grant_change", "permit_hold",
     "permit_issue", "permit_plan_revision", "permit_refuse_change", "permit_reinstate", "permit_request_change",
     "permit_resubmit", "permit_revoke", "permit_set_plot_plan", "permit_suspend", "permit_update_application",
-    "permits_expire",
+    "permits_expire", "appeal_decide", "appeal_file", "appeal_schedule", "permit_record_connection",
+    "permit_void_for_missing_transfer", "servicing_contract_change_file", "component_test_notify", "component_test_verify",
 ]

@@ -12,7 +12,7 @@ from powts.calendars import inspection_rules_for
 from powts.permits import choices as c
 from powts.permits import policies, rules
 from powts.permits.models import Permit, PermitDocument
-from powts.permits.selectors import setback_violation_count
+from powts.permits.selectors import recordings, setback_violation_count
 from powts.permits.services._common import _actor, _event, _lock, _save, checked, refuse
 from powts.permits.services.fees import invoice_raise
 
@@ -21,7 +21,9 @@ from powts.permits.services.fees import invoice_raise
 APPLICATION_FIELDS = ("kind", "system_type", "work", "building_use", "lot_dimensions", "driving_directions",
                       "reference_points", "estimated_daily_flow_gpd", "design_flow_gpd", "bedrooms", "has_pumps",
                       "plans_signed", "state_plan_required", "plan_stamped_by_designer", "existing_system_on_lot",
-                      "recording_required", "system", "soil_evaluation")
+                      "recording_required", "system", "soil_evaluation", "holding_tank", "frequent_servicing", "off_lot",
+                      "shared", "owned_by_other", "flow_not_by_bedrooms", "flow_rated_reconnection", "nonplumbing_kind",
+                      "container_gallons", "placement_days", "temporary_until", "temporary_reason")
 
 
 def _next_number(jurisdiction, year: int) -> str:
@@ -42,6 +44,17 @@ def _check_applicant(jurisdiction, plumber, on: dt.date) -> None:
         refuse(f"license {plumber.number} expired on {plumber.expires_on.isoformat()}", r["applicant_citation"], "plumber")
 
 
+def _check_permit_needed(jurisdiction, fields: dict) -> None:
+    """A portable restroom placed for no longer than the county's exemption needs no permit: refused before any
+    fee is charged, with the reason."""
+    exempt = rules.nonplumbing(jurisdiction.profile_slug).get("portable_restroom_exempt_days")
+    days = fields.get("placement_days")
+    if exempt and fields.get("nonplumbing_kind") == c.NonplumbingKind.PORTABLE_RESTROOM and days is not None \
+            and days <= int(exempt["value"]):
+        refuse(f"a portable restroom placed for {days} day(s) needs no sanitary permit: one is required only beyond "
+               f"{int(exempt['value'])} consecutive days", exempt["citation"], "placement_days")
+
+
 @transaction.atomic
 def permit_file(*, jurisdiction, parcel, owner, plumber, filed_on: dt.date | None = None, filed_by=None,
                 plot_plan: dict | None = None, documents: list[dict] | None = None, **fields) -> Permit:
@@ -59,6 +72,7 @@ def permit_file(*, jurisdiction, parcel, owner, plumber, filed_on: dt.date | Non
         known = inspection_rules_for(jurisdiction.profile_slug).system_types
         if fields["system_type"] not in known:
             refuse(f"system_type {fields['system_type']!r} is not one of {', '.join(known)}", field="system_type")
+    _check_permit_needed(jurisdiction, fields)
     permit = Permit(jurisdiction=jurisdiction, number=_next_number(jurisdiction, filed_on.year), parcel=parcel,
                     owner=owner, plumber=plumber, filed_by=filed_by, filed_on=filed_on, **fields)
     checked(permit)
@@ -78,11 +92,15 @@ def permit_file(*, jurisdiction, parcel, owner, plumber, filed_on: dt.date | Non
 @transaction.atomic
 def permit_add_document(*, permit: Permit, kind: str, received_on: dt.date | None = None, title: str = "",
                         recorded: bool = False, file=None) -> PermitDocument:
-    if permit.status not in (c.PermitStatus.APPLIED, c.PermitStatus.HELD):
-        refuse(f"documents are added to an application under review; permit {permit.number} is "
-               f"{permit.get_status_display().lower()}", field="kind")
     if kind not in c.DOCUMENT_KINDS:
         refuse(f"document kind {kind!r} is not one of {', '.join(c.DOCUMENT_KINDS)}", field="kind")
+    # transfer forms, recordings and servicing contracts arrive after review too (up to final approval)
+    open_to = ({c.PermitStatus.APPLIED, c.PermitStatus.HELD, c.PermitStatus.APPROVED, c.PermitStatus.ISSUED,
+                c.PermitStatus.SUSPENDED} if kind in c.DOCUMENT_KINDS_AFTER_REVIEW else
+               {c.PermitStatus.APPLIED, c.PermitStatus.HELD})
+    if permit.status not in open_to:
+        refuse(f"a {c.DOCUMENT_KINDS[kind].lower()} cannot be added: permit {permit.number} is "
+               f"{permit.get_status_display().lower()}", field="kind")
     doc = PermitDocument(permit=permit, kind=kind, title=title, received_on=received_on or timezone.localdate(),
                          recorded=recorded)
     if file is not None:
@@ -105,6 +123,13 @@ def document_verify_recording(*, document: PermitDocument, recording_number: str
     if not number:
         refuse("recording_number is required: the register of deeds' document number", field="recording_number")
     verified_on = verified_on or timezone.localdate()
+    required = {r["kind"] for r in recordings(document.permit)}
+    if document.kind not in required:
+        # A recording number is kept for what the text requires recorded; anything else is refused, not stored.
+        refuse(f"a {c.DOCUMENT_KINDS.get(document.kind, 'document').lower()} is not a document permit "
+               f"{document.permit.number} must have recorded with the register of deeds"
+               + (f" (it must have: {'; '.join(sorted(c.DOCUMENT_KINDS[k].lower() for k in required))})" if required else
+                  "; none is required for it"), field="document")
     if not isinstance(recorded_on, dt.date):
         refuse("recorded_on is required: the date the document was recorded", field="recorded_on")
     if recorded_on > verified_on:
@@ -114,9 +139,10 @@ def document_verify_recording(*, document: PermitDocument, recording_number: str
     document.recorded, document.recording_number, document.recorded_on = True, number, recorded_on
     document.recording_verified_on, document.recording_verified_by = verified_on, _actor()
     document.save()
-    audit_update(document, before=before, action=f"recording of {document.kind} verified: {number}")
+    label = c.DOCUMENT_KINDS.get(document.kind, document.kind)
+    audit_update(document, before=before, action=f"recording of {label} verified: {number}")
     _event(document.permit, step="document", on=verified_on,
-           summary=f"Recording verified: {document.kind} recorded {recorded_on.isoformat()} as {number}")
+           summary=f"Recording verified: {label} recorded {recorded_on.isoformat()} as {number}")
     return document
 
 

@@ -127,6 +127,12 @@ def permit_grant_change(*, change: PermitChange, on: dt.date, require_onsite_ins
     if change.invoice_id and change.invoice.balance > ZERO:
         refuse(f"the {change.get_kind_display().lower()} fee ${change.invoice.balance} is unpaid; it is granted upon "
                "payment of the fee", change.invoice.authority)
+    if change.kind != c.ChangeKind.RENEWAL:
+        rule = rules.permit_rules(permit.slug)[change.kind]
+        form = rule.get("form_document")
+        if form and not permit.documents.filter(kind=form).exists():
+            refuse(f"the {c.DOCUMENT_KINDS[form].lower()} is not on file; the {change.get_kind_display().lower()} is "
+                   "granted once it is submitted", rule.get("form_citation") or rule["citation"], "documents")
     before = snapshot(permit, ["status", "expires_on", "renewals", "owner_id", "plumber_id", "code_basis_on"])
     if require_onsite_inspection and change.kind != c.ChangeKind.RENEWAL:
         refuse("a new on-site inspection is a condition of a renewal only", field="require_onsite_inspection")

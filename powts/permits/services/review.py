@@ -13,6 +13,7 @@ from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Invoice, Notice, Payment, Permit, PermitDocument
 from powts.permits.selectors import missing_items, setback_violation_count, stages_for, unpaid_invoices
+from powts.permits.services import conditions
 from powts.permits.services._common import ZERO, _actor, _event, _lock, _move, _not_expired, _save, refuse
 from powts.permits.services.fees import invoice_raise
 
@@ -62,8 +63,13 @@ def permit_approve(*, permit: Permit, on: dt.date) -> Permit:
     missing = missing_items(permit)
     if missing:
         refuse("the application is incomplete: " + "; ".join(f"{m['label']} [{m['citation']}]" for m in missing))
+    conditions.before_approval(permit)
     soil = permit.soil_evaluation
-    if soil is not None and soil.verification in (c.SoilVerification.HOLD, c.SoilVerification.DENY):
+    # a holding tank's soil verification is read by conditions.before_approval: there a denial of suitable soil
+    # is what allows the tank
+    holding_tank_rule = permit.holding_tank and rules.holding_tank(permit.slug).get("soil_verification")
+    if soil is not None and soil.verification in (c.SoilVerification.HOLD, c.SoilVerification.DENY) and not (
+            holding_tank_rule and soil.verification == c.SoilVerification.DENY):
         outcomes = (rules.permit_rules(permit.slug).get("soil") or {}).get("verification_outcomes") or {}
         refuse(f"the soil and site evaluation is {soil.get_verification_display().lower()}", outcomes.get("citation", ""))
     if permit.setback_result and not permit.setback_result.get("complies"):
@@ -158,8 +164,9 @@ def permit_issue(*, permit: Permit, on: dt.date) -> Permit:
     if unpaid:
         refuse("fees are unpaid: " + "; ".join(f"{i.description} ${i.balance}" for i in unpaid) +
                "; a permit is not issued with fees unpaid", unpaid[0].authority)
+    conditions.before_issue(permit, on)
     permit.issued_on = on
-    permit.expires_on, citation = rules.expiry_date(permit.slug, on)
+    permit.expires_on, citation = conditions.annual_expiry(permit, on) or rules.expiry_date(permit.slug, on)
     permit.code_basis_on = on
     _save(permit, before, "sanitary permit issued")
     _event(permit, step="issued", on=on, citation=citation,

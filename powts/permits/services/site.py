@@ -237,7 +237,8 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
 
 @transaction.atomic
 def emergency_report(*, jurisdiction, parcel, plumber, work_started_on: dt.date, reported_on: dt.date,
-                     description: str) -> EmergencyWork:
+                     description: str, absorption_replacement_found_on: dt.date | None = None,
+                     state_plan_required: bool = False) -> EmergencyWork:
     rule = _section(jurisdiction, "emergency")
     if not rule:
         refuse(f"the {jurisdiction.name} profile has no emergency-work rule: a permit is needed before the work")
@@ -251,6 +252,22 @@ def emergency_report(*, jurisdiction, parcel, plumber, work_started_on: dt.date,
     app_due = cal.add_working_days(work_started_on, int(rule["application_working_days"]))
     findings = [{"ok": reported_on <= report_due, "citation": rule["citation"],
                  "message": f"reported {reported_on.isoformat()}; due by {report_due.isoformat()} (the next working day)"}]
+    if absorption_replacement_found_on is not None:
+        # the evaluation after an emergency tank replacement found the soil absorption area must be replaced too
+        days = rule.get("absorption_replacement_working_days")
+        if days is None:
+            refuse(f"the {jurisdiction.name} profile sets no period for an application after an emergency tank "
+                   "replacement", field="absorption_replacement_found_on")
+        if absorption_replacement_found_on < work_started_on:
+            refuse(f"absorption_replacement_found_on {absorption_replacement_found_on.isoformat()} is before the work "
+                   f"began ({work_started_on.isoformat()})", field="absorption_replacement_found_on")
+        due = cal.add_working_days(absorption_replacement_found_on, int(days))
+        app_due = max(app_due, due)
+        findings.append({"ok": True, "citation": rule["absorption_replacement_citation"],
+                         "message": f"the soil absorption area must be replaced: the owner applies for a permit by "
+                                    f"{due.isoformat()} ({days} working days after {absorption_replacement_found_on.isoformat()})"
+                                    + ("; the county may grant more time because state plan approval is required"
+                                       if state_plan_required else "")})
     em = EmergencyWork(jurisdiction=jurisdiction, parcel=parcel, plumber=plumber, work_started_on=work_started_on,
                        reported_on=reported_on, report_due_on=report_due, application_due_on=app_due,
                        description=description, findings=findings)

@@ -251,6 +251,7 @@ def test_transfer_keeps_expiry(county, master):
     _, new_owner = make_parcel(county, number="X-1", owner_name="New Owner")
     change = services.permit_request_change(permit=permit, kind="transfer", received_on=D(2026, 6, 1), new_owner=new_owner)
     pay_all(permit, D(2026, 6, 1))
+    services.permit_add_document(permit=permit, kind="transfer_form", received_on=D(2026, 6, 1))
     services.permit_grant_change(change=change, on=D(2026, 6, 2))
     permit.refresh_from_db()
     assert permit.owner == new_owner and permit.expires_on == D(2028, 4, 1)
@@ -274,6 +275,7 @@ def test_lincoln_plumber_change_state_plan_needs_stamp_or_new_approval(lincoln, 
     change = services.permit_request_change(permit=permit, kind="plumber_change", received_on=D(2026, 4, 2),
                                             new_plumber=master2, new_state_approval=True)
     pay_all(permit, D(2026, 4, 2))
+    services.permit_add_document(permit=permit, kind="plumber_transfer_form", received_on=D(2026, 4, 2))
     services.permit_grant_change(change=change, on=D(2026, 4, 3))
     assert Permit.objects.get(pk=permit.pk).plumber == master2
 
@@ -375,4 +377,4 @@ def test_lincoln_1_j_recording_must_be_verified_not_just_a_copy(lincoln, master)
     assert selectors.missing_items(permit) == []
     doc.refresh_from_db()
     assert doc.recording_number == "DOC 1234567" and doc.recorded_on == D(2026, 3, 1)
-    assert AuditEvent.objects.filter(object_id=doc.pk, action__contains="recording of recorded_documents verified").exists()
+    assert AuditEvent.objects.filter(object_id=doc.pk, action__contains="recording of Recorded documents (easement, affidavit, deed restriction) verified").exists()

@@ -203,6 +203,25 @@ def test_dane_emergency_report_next_working_day_application_10(dane, master):
     assert not late.findings[0]["ok"]
 
 
+def test_dane_46_07_3_absorption_area_found_after_emergency_tank_replacement_application_in_10_working_days(dane, master):
+    """Dane s. 46.07(3): the evaluation after an emergency tank replacement reveals the soil absorption area must be
+    replaced: the application is due within 10 working days of that finding (later than the s. 46.07(2) date)."""
+    parcel, _ = make_parcel(dane, number="E-3")
+    em = site.emergency_report(jurisdiction=dane, parcel=parcel, plumber=master, work_started_on=D(2026, 11, 25),
+                               reported_on=D(2026, 11, 27), description="Collapsed tank",
+                               absorption_replacement_found_on=D(2026, 12, 9), state_plan_required=True)
+    assert em.application_due_on == D(2026, 12, 23)  # Dec 10-11, 14-18, 21-23
+    assert em.findings[-1]["citation"] == "Dane County Code s. 46.07(3)" and "more time" in em.findings[-1]["message"]
+    early = site.emergency_report(jurisdiction=dane, parcel=parcel, plumber=master, work_started_on=D(2026, 11, 25),
+                                  reported_on=D(2026, 11, 27), description="Collapsed tank",
+                                  absorption_replacement_found_on=D(2026, 11, 25))
+    assert early.application_due_on == D(2026, 12, 10)  # the 46.07(2) date is the later one
+    with pytest.raises(PermitRefused) as exc:
+        site.emergency_report(jurisdiction=dane, parcel=parcel, plumber=master, work_started_on=D(2026, 11, 25),
+                              reported_on=D(2026, 11, 27), description="x", absorption_replacement_found_on=D(2026, 11, 24))
+    assert exc.value.field == "absorption_replacement_found_on"
+
+
 def test_lincoln_has_no_emergency_rule(lincoln, master):
     parcel, _ = make_parcel(lincoln, number="E-2")
     with pytest.raises(PermitRefused):
