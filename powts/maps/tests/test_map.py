@@ -311,8 +311,12 @@ def test_the_strip_expression_is_the_indexs_word_for_word(dane):
 
     from powts.maps.expressions import STRIP, GridIndex
 
-    query = (Parcel.objects.alias(strip=GridIndex(F("longitude"), 180, STRIP))
-             .filter(strip__in=range(32700, 32711), latitude__range=(Decimal("42.99"), Decimal("43.01"))).values_list("pk"))
+    query = Parcel.objects.alias(strip=GridIndex(F("longitude"), 180, STRIP)).filter(strip__in=range(32700, 32711))
+    if connection.vendor == "sqlite":
+        query = query.filter(latitude__range=(Decimal("42.99"), Decimal("43.01")))
+    # (PostgreSQL's planner, on an empty table, reads a latitude range from parcel_lon_lat as readily: asked for
+    # the strips alone it shows whether the expression matches the index; bench_map shows it chosen at scale.)
+    query = query.order_by().values_list("pk")
     sql, params = query.query.sql_with_params()
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
