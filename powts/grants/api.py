@@ -55,6 +55,15 @@ class ApplicationDetailSerializer(ApplicationSerializer):
         return DecisionSerializer(d).data if d else None
 
 
+class ApplicationPageSerializer(serializers.Serializer):
+    """One page of the list (limit/offset)."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = ApplicationSerializer(many=True)
+
+
 class ApplySerializer(serializers.Serializer):
     """Money in dollars ("45000.00"); staff may also give applied_on, sewer_available and the county's findings."""
 
@@ -82,7 +91,7 @@ def _body(request) -> dict:
 
 @extend_schema(operation_id="grant_applications", request=ApplySerializer,
                parameters=[OpenApiParameter("status"), OpenApiParameter("fiscal_year"), OpenApiParameter("q")],
-               responses={200: ApplicationSerializer(many=True), 201: ApplicationDetailSerializer})
+               responses={200: ApplicationPageSerializer, 201: ApplicationDetailSerializer})
 @api_view(["GET", "POST"])
 def applications(request):
     """GET: the applications you may see (?status=, ?fiscal_year=, ?q=, limit/offset). POST: apply (the
