@@ -135,7 +135,7 @@ def main() -> None:
                 None if biz else int(cols["annual_family_income"][i]) * 100, 2024 if not biz else None,
                 "prior_year_return" if not biz else "", int(cols["annual_gross_revenue"][i]) * 100 if biz else None,
                 float(cols["daily_flow_gpd"][i]) if biz else None, 1, "[]", bool(cols["experimental"][i]),
-                int(round(float(cols["funding_table_amount"][i]) * 100)), True, True, False, False, False, False,
+                int(round(float(cols["funding_table_amount"][i]) * 100)), True, True, "", False, False, False, False,
                 f"bench-{i}", "eligible" if r.eligible[i] else "ineligible", "import", str(i), now))
             dec_rows.append((ids[i], bool(r.eligible[i]), int(r.amount[i]), int(r.share[i]), int(r.category[i]) or None,
                              versions[i] or "", "[]", "", now))
@@ -145,7 +145,8 @@ def main() -> None:
             "id", "jurisdiction_id", "fiscal_year", "owner_name", "imported_failure", "applicant_type", "applied_on",
             "principal_residence", "sewer_available", "annual_family_income", "income_tax_year", "income_evidence",
             "annual_gross_revenue", "daily_flow_gpd", "units_served", "components", "experimental",
-            "funding_table_amount", "meets_code_minimum", "least_costly_method", "prior_grant", "intentionally_caused",
+            "funding_table_amount", "meets_code_minimum", "least_costly_method", "cost_benchmark", "prior_grant",
+            "intentionally_caused",
             "on_support_lien_docket", "has_payment_agreement", "residence_key", "status", "source", "external_id",
             "created_at"], app_rows)
         insert_rows(GrantDecision, ["application_id", "eligible", "amount", "state_share", "category", "law_version",

@@ -119,8 +119,6 @@ def load(*, participations, carried_only: bool = True) -> Caseload:
     carries (the allocation), or every application of those counties for the fiscal year that the
     department has not taken out (the what-if, where a changed test may bring in an application that
     is not eligible today)."""
-    from django.db.models import Exists, OuterRef
-
     from powts.grants.choices import ApplicationStatus
     from powts.grants.models import GrantApplication
 
@@ -134,23 +132,24 @@ def load(*, participations, carried_only: bool = True) -> Caseload:
         qs = (GrantApplication.objects.filter(jurisdiction_id__in=list(received), fiscal_year__in=years)
               .exclude(participation_items__included=False))
     # s. 145.246(3)(b), as the grants app decides it (services.found_prior_grant): another application for the
-    # same residence or establishment found eligible. An eligible application was decided without one.
-    other = (GrantApplication.objects.filter(residence_key=OuterRef("residence_key"), status=ApplicationStatus.ELIGIBLE)
-             .exclude(pk=OuterRef("pk")).exclude(residence_key=""))
-    qs = qs.annotate(found_prior=Exists(other))
+    # same residence or establishment found eligible, in any county and year. An eligible application was
+    # decided without one, so for the others it is "an eligible application has this key". One set, not a
+    # correlated subquery per row (SQLite chose the status index for it: quadratic at a state's caseload).
+    eligible_keys = set(GrantApplication.objects.filter(status=ApplicationStatus.ELIGIBLE).exclude(residence_key="")
+                        .values_list("residence_key", flat=True))
     rows = qs.order_by("id").values_list(
         "id", "jurisdiction_id", "applicant_type", "imported_failure", "failure_determination__conditions",
         "failure_determination__determined_on", "failure_determination__system__installed_on", "applied_on",
         "work_started_on", "sewer_available", "principal_residence", "annual_family_income", "annual_gross_revenue",
         "daily_flow_gpd", "units_served", "funding_table_amount", "components", "design_flow_gpd", "experimental",
-        "prior_grant", "intentionally_caused", "on_support_lien_docket", "has_payment_agreement", "found_prior", "status")
+        "prior_grant", "intentionally_caused", "on_support_lien_docket", "has_payment_agreement", "residence_key", "status")
     cols: dict[str, list] = {k: [] for k in FIELDS}
     ids, juris = [], []
     for (app, jid, kind, imported, conds, determined, installed, applied, work, sewer, principal, income,
          revenue, flow, units, table, components, design, experimental, prior, intentional, lien, agreement,
-         found_prior, status) in rows:
+         key, status) in rows:
         imported = imported or {}
-        prior = prior or (found_prior and status != ApplicationStatus.ELIGIBLE)
+        prior = prior or (status != ApplicationStatus.ELIGIBLE and key in eligible_keys)
         ids.append(app)
         juris.append(jid)
         slug, on = received[jid]
