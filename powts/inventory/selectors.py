@@ -9,11 +9,14 @@ from powts.inventory.models import Parcel, System
 
 
 def system_list(*, user):
-    return System.objects.restrict(user, "view").select_related("parcel", "parcel__owner", "jurisdiction")
+    # No join to the county: with statistics (ANALYZE) SQLite then starts from the one-row county table and
+    # sorts the whole county's systems for every page (1.4 s at 1,000,000) instead of reading the
+    # (county, system id) index in order (0.1 ms). Pages that show the county load it apart.
+    return System.objects.restrict(user, "view").select_related("parcel", "parcel__owner")
 
 
 def system_get(*, user, pk: int) -> System:
-    return get_object_or_404(system_list(user=user).prefetch_related("components"), pk=pk)
+    return get_object_or_404(system_list(user=user).select_related("jurisdiction").prefetch_related("components"), pk=pk)
 
 
 def system_history(*, system: System):

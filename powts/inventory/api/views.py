@@ -19,7 +19,8 @@ class SystemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     serializer_class = s.SystemSerializer
 
     def get_queryset(self):
-        qs = selectors.system_list(user=self.request.user)
+        # the county's slug from one query per page, not a join (see selectors.system_list)
+        qs = selectors.system_list(user=self.request.user).prefetch_related("jurisdiction")
         return qs.prefetch_related("components") if self.action == "retrieve" else qs
 
     def get_serializer_class(self):
