@@ -3,7 +3,7 @@ Content-Security-Policy the dashboard's charts draw, the inventory's htmx search
 shows, the API docs draw, and the browser reports no violation of the policy."""
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
@@ -39,7 +39,7 @@ def test_pages_work_under_the_policy_without_violations(live_server, county, bro
     page.get_by_label("Password").fill("a-long-test-password")
     page.get_by_role("button", name="Sign in").click()
     page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home (issue 10)
-    page.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Inventory").click()
+    open_menu_page(page, "Inventory")
     page.get_by_role("heading", name="Inventory of systems").wait_for()
 
     # htmx search: the results change in place (no page load: the marker set on the window survives)

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 
 from powts.attachments.tests import samples
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
@@ -53,7 +53,7 @@ def test_owner_applies_with_evidence_staff_decide_and_open_the_letter(live_serve
 
     determined_on = county
     page = sign_in(browser, live_server.url, "olive")
-    page.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Grants").click()
+    open_menu_page(page, "Grants")
     page.get_by_role("heading", name="Wisconsin Fund grant applications").wait_for()
     page.get_by_role("link", name="Apply for a grant").click()
     page.get_by_role("heading", name="Apply for a Wisconsin Fund grant").wait_for()

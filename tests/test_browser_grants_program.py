@@ -2,7 +2,7 @@
 for participation (s. 145.246(8), (7)(a)); DSPS reviews ((13)(a)), runs the allocation ((11)-(12)) and a what-if."""
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the shared chromium fixture)
+from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the shared chromium fixture)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
@@ -41,7 +41,7 @@ def test_county_certifies_and_submits_dsps_allocates_and_asks_what_if(live_serve
     page = browser.new_page()
     csp = watch_csp(page)
     sign_in(page, live_server.url, "sam")
-    page.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Wisconsin Fund").click()
+    open_menu_page(page, "Wisconsin Fund")
     page.get_by_label("Fiscal year (July 1 to June 30)").fill("2026-27")
     page.get_by_role("button", name="Show").click()
     page.get_by_role("heading", name="1. The county's conditions").wait_for()
@@ -62,7 +62,7 @@ def test_county_certifies_and_submits_dsps_allocates_and_asks_what_if(live_serve
     page = browser.new_page()
     csp += watch_csp(page)
     sign_in(page, live_server.url, "dee")
-    page.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Grant program").click()
+    open_menu_page(page, "Grant program")
     page.get_by_label("Fiscal year").fill("2026-27")
     page.get_by_role("button", name="Show").click()
     page.get_by_role("row", name="Dane County").get_by_role("button", name="Conditions met").click()

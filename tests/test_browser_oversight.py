@@ -7,7 +7,7 @@ import re
 import pytest
 from django.utils import timezone
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the shared chromium fixture)
+from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the shared chromium fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="no chromium")]
 PASSWORD = "a-long-test-password"
@@ -50,7 +50,7 @@ def sign_in(browser, live_server, username):  # noqa: F811 (the imported fixture
 def test_the_department_audits_a_county_and_holds_its_issuance(live_server, world, browser):  # noqa: F811 (the imported fixture)
     today = world["today"]
     dept = sign_in(browser, live_server, "dora")
-    dept.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="County programs").click()
+    open_menu_page(dept, "County programs")
     dept.get_by_role("heading", name="County POWTS programs").wait_for()
     dept.get_by_label("Permits issued from").fill((today - dt.timedelta(days=30)).isoformat())
     dept.get_by_label("through").fill(today.isoformat())
@@ -69,7 +69,7 @@ def test_the_department_audits_a_county_and_holds_its_issuance(live_server, worl
     dept.locator("#audit-status").get_by_text("County response requested").wait_for()
 
     staff = sign_in(browser, live_server, "sam")
-    staff.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Program audits").click()
+    open_menu_page(staff, "Program audits")
     staff.get_by_role("link", name=re.compile(r"^Audit \d+$")).first.click()
     staff.get_by_label("The county's response").fill("Inspectors retrained to check ports")
     staff.get_by_role("button", name="Send the response").click()
@@ -87,7 +87,7 @@ def test_the_department_audits_a_county_and_holds_its_issuance(live_server, worl
 
 def test_staff_flag_a_report_and_refer_the_licence_holder(live_server, world, browser):  # noqa: F811 (the imported fixture)
     staff = sign_in(browser, live_server, "sam")
-    staff.get_by_role("navigation", name="Primary navigation").get_by_role("link", name="Flagged reports").click()
+    open_menu_page(staff, "Flagged reports")
     staff.get_by_role("heading", name="Flagged reports: Dane County").wait_for()
     staff.get_by_label("Report number").fill(str(world["report"].pk))
     staff.get_by_label("What is wrong").fill("Owner says no truck came that day")

@@ -58,10 +58,10 @@ class License(models.Model):
     Statewide, not a county's: the texts have the state issue them and the counties only rely on them.
     Plumbers are licensed under Wis. Stat. ch. 145 by the Department of Safety and Professional Services,
     which alone suspends or revokes them (s. 145.20(5)(c)); septage servicing operators under s. 281.17(3)
-    by the Department of Natural Resources (same paragraph). Neither county ordinance registers or
-    accepts a license of its own: Dane ch. 46 requires "a person who is licensed under Ch. NR 113"
-    (46.06(5)(b)1.), and Lincoln's draft ch. 22 lets "only licensed individuals who have received a user
-    name and password" file (Application requirements (1)): what a county grants is that sign-in, which
+    by the Department of Natural Resources (same paragraph). Neither county ordinance in the texts registers
+    or accepts a license of its own: one requires a person "licensed under Ch. NR 113" to service holding
+    tanks, the other lets "only licensed individuals who have received a user name and password" file
+    (their citations are in the county profiles): what a county grants is that sign-in, which
     is county data already (User.jurisdiction and the county's permits and reports). So one record per
     state license (kind and number unique), seen and kept current by the staff of every county where its
     holder files; what a holder filed stays scoped to the county it was filed with.

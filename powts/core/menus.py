@@ -19,6 +19,7 @@ class Entry:
     label: str
     url_name: str
     policy: str  # "module.function": function(user) -> bool
+    group: str = ""  # entries of one group are one drop-down, so a role with many pages keeps one row of menu
 
 
 def signed_in(user) -> bool:
@@ -36,16 +37,16 @@ MENU: tuple[Entry, ...] = (
     Entry("Reports", "maintenance:reports", "powts.maintenance.policies.can_list_reports"),
     Entry("Permits", "permits:list", "powts.permits.policies.can_browse"),
     Entry("Soil and orders", "permits:site", "powts.permits.policies.can_open_site_work"),
-    Entry("Wisconsin Fund", "grants_program:county", "powts.grants.program_policies.can_view_county_side"),
-    Entry("Grant program", "grants_program:queue", "powts.grants.program_policies.can_view_state_side"),
-    Entry("Grants", "grants:list", "powts.grants.policies.can_browse"),
-    Entry("Variances", "permits:variances", "powts.permits.policies.can_see_variances"),
-    Entry("Well claims", "wells:claim-list", "powts.wells.policies.can_read_claims"),
+    Entry("Wisconsin Fund", "grants_program:county", "powts.grants.program_policies.can_view_county_side", group="Grants and wells"),
+    Entry("Grant program", "grants_program:queue", "powts.grants.program_policies.can_view_state_side", group="Grants and wells"),
+    Entry("Grants", "grants:list", "powts.grants.policies.can_browse", group="Grants and wells"),
+    Entry("Variances", "permits:variances", "powts.permits.policies.can_see_variances", group="Grants and wells"),
+    Entry("Well claims", "wells:claim-list", "powts.wells.policies.can_read_claims", group="Grants and wells"),
     Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),
-    Entry("County programs", "oversight:state", "powts.oversight.policies.reads_state_view"),
-    Entry("Program audits", "oversight:audits", "powts.oversight.policies.opens_county_pages"),
-    Entry("Flagged reports", "oversight:flags", "powts.oversight.policies.opens_county_pages"),
-    Entry("Special charges", "oversight:assessments", "powts.oversight.policies.opens_county_pages"),
+    Entry("County programs", "oversight:state", "powts.oversight.policies.reads_state_view", group="Oversight"),
+    Entry("Program audits", "oversight:audits", "powts.oversight.policies.opens_county_pages", group="Oversight"),
+    Entry("Flagged reports", "oversight:flags", "powts.oversight.policies.opens_county_pages", group="Oversight"),
+    Entry("Special charges", "oversight:assessments", "powts.oversight.policies.opens_county_pages", group="Oversight"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
 )
@@ -76,15 +77,27 @@ def may_open(user, url_name: str) -> bool:
 
 
 def menu_for(user, current_path: str = "") -> list[dict]:
-    """The entries `user` may open, with their address and whether it is the page being shown."""
+    """The entries `user` may open, with their address and whether it is the page being shown. The
+    entries of a group come as one item with `children` (a drop-down), in the place of its first entry;
+    a group of which the person may open one page only is that page's plain link."""
     if not getattr(user, "is_authenticated", False):
         return []
-    out = []
+    out: list[dict] = []
+    groups: dict[str, dict] = {}
     for e in MENU:
-        if _policy(e.policy)(user):
-            href = reverse(e.url_name)
-            out.append({"label": e.label, "href": href, "current": current_path == href})
-    return out
+        if not _policy(e.policy)(user):
+            continue
+        href = reverse(e.url_name)
+        item = {"label": e.label, "href": href, "current": current_path == href}
+        if not e.group:
+            out.append(item)
+            continue
+        if e.group not in groups:
+            groups[e.group] = {"label": e.group, "children": [], "current": False}
+            out.append(groups[e.group])
+        groups[e.group]["children"].append(item)
+        groups[e.group]["current"] |= item["current"]
+    return [g["children"][0] if g.get("children") and len(g["children"]) == 1 else g for g in out]
 
 
 def home_for(user) -> str:

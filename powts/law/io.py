@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,18 @@ import polars as pl
 
 from powts.core.refusals import Refused
 
-csv.field_size_limit(10**8)
+# A rules file may hold long explanation cells; the limit is raised only while such a file is read, because
+# csv's limit is global and the county's own uploads keep the default (their readers refuse longer cells).
+WIDE_FIELDS = 10**8
+
+
+@contextmanager
+def _wide_fields():
+    before = csv.field_size_limit(WIDE_FIELDS)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
 
 
 class InputError(Refused):
@@ -122,13 +134,14 @@ def _read_plain_csv(data: bytes) -> Table | None:
 
 
 def _read_csv(handle, path: str) -> Table:
-    reader = csv.reader(handle)
-    header = next(reader, None)
-    if header is None:
-        raise InputError(f"{path}: empty file (expected a header row)")
-    header = [h.strip() for h in header]
-    width = len(header)
-    rows = list(reader)
+    with _wide_fields():
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if header is None:
+            raise InputError(f"{path}: empty file (expected a header row)")
+        header = [h.strip() for h in header]
+        width = len(header)
+        rows = list(reader)
     errors: dict[int, str] = {}
     if any(len(r) != width for r in rows):
         fixed = []

@@ -43,7 +43,7 @@ def test_sign_in_goes_home(client, make_user):
 def _menu(client):
     page = client.get("/accounts/me/").content.decode()
     nav = page[page.index('<nav aria-label="Primary navigation"'):page.index("</nav>")]
-    return re.findall(r'<a class="usa-nav-link[^"]*" href="([^"]+)"', nav)
+    return re.findall(r'<a class="usa-nav(?:-link|__submenu-link)[^"]*" href="([^"]+)"', nav)
 
 
 @pytest.mark.parametrize("role", HOMES)

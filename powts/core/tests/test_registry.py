@@ -12,11 +12,11 @@ def test_each_app_registers_its_panels_hooks_and_demo_loaders_in_ready():
         ("maintenance", "maintenance/_system_maintenance.html"), ("permits", "permits/_system_permits.html"),
         ("complaints", "permits/_system_complaints.html"), ("documents and photos", "attachments/_system_attachments.html")]
     assert [e.label for e in registry.entries("after_import")] == ["maintenance schedules", "map clusters"]
-    assert [e.label for e in registry.entries("dashboard_panel")] == ["complaints", "oversight"]
-    assert [e.label for e in registry.entries("demo_loader")] == ["maintenance (schedules, reports, notices)", "permits",
-                                                                  "grants (a fiscal year of applications)",
-                                                                  "variances (for DSPS)", "well compensation claims",
-                                                                  "oversight (audits, flags, referrals, assessments)"]
+    assert [e.label for e in registry.entries("dashboard_panel")] == ["complaints", "new-parcels", "oversight"]
+    assert [e.label for e in registry.entries("demo_loader")] == [
+        "maintenance (schedules, reports, notices)", "permits", "variances (for DSPS)", "grants (a fiscal year of applications)",
+        "well compensation claims", "grants program (certification, participation, allocation)",
+        "oversight (audits, flags, referrals, assessments)"]
     assert [(e.label, e.template) for e in registry.entries("permit_panel")] == [("issuance hold", "oversight/_permit_hold.html")]
     assert all(callable(e.target) for kind in registry.KINDS for e in registry.entries(kind))
 

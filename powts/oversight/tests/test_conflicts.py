@@ -105,7 +105,7 @@ def test_the_administrator_records_firm_and_relatives_on_the_employees_record(cl
     client.force_login(admin)
     response = client.post(f"/accounts/users/{reviewer.pk}/edit/", {
         "role": "county_staff", "is_active": "on", "firm_name": "Plumber Bros LLC",
-        "relatives": "Pat Owner; sister\nJo Cousin", "reason": "conflict declaration"})
+        "relatives": "Pat Owner; sister\nJo Cousin", "reason": "conflict declaration", "version": reviewer.version})
     assert response.status_code == 302
     reviewer.refresh_from_db()
     assert reviewer.firm_name == "Plumber Bros LLC"
@@ -114,7 +114,8 @@ def test_the_administrator_records_firm_and_relatives_on_the_employees_record(cl
     with as_user(reviewer), pytest.raises(ConflictRefused, match=r"your relative \(sister\), Pat Owner"):
         permits.permit_approve(permit=permit, on=D(2026, 4, 1))
     client.post(f"/accounts/users/{reviewer.pk}/edit/", {"role": "county_staff", "is_active": "on", "firm_name": "",
-                                                          "relatives": "Jo Cousin", "reason": "sister moved"})
+                                                          "relatives": "Jo Cousin", "reason": "sister moved",
+                                                          "version": reviewer.version})
     assert list(reviewer.relatives.values_list("name", flat=True)) == ["Jo Cousin"]
     with as_user(reviewer):
         assert permits.permit_approve(permit=permit, on=D(2026, 4, 1)).status == "approved"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
@@ -54,7 +55,10 @@ def failure_determine(*, system, conditions: list[str], on: dt.date, basis: str,
     det.save()
     audit_create(det, action=f"system determined failing, category {det.category} ({', '.join(conds)}) [{failure_citation(on)}]")
     publish("failure.determined", determination=det)  # the inventory marks the system failing
-    for variance in Variance.objects.filter(system=system, status=c.VarianceStatus.GRANTED):
+    # (3) "becomes a failing system": a failure found on or after the grant, not one entered late with an
+    # earlier date (the department granted the variance knowing the system then)
+    granted = Variance.objects.filter(system=system, status=c.VarianceStatus.GRANTED)
+    for variance in granted.filter(Q(decided_on__isnull=True) | Q(decided_on__lte=on)):
         variance_rescind(variance=variance, on=on, reason="the system became a failing system",
                          ground=c.RescissionGround.FAILING)
     return det

@@ -111,6 +111,20 @@ def test_failure_still_rescinds_by_itself(world, dane):
     assert (v.status, v.rescission_ground, v.rescinded_on) == (c.VarianceStatus.RESCINDED, "failing", D(2026, 9, 1))
 
 
+@pytest.mark.parametrize("found_on, rescinded", [(D(2026, 5, 1), False), (D(2026, 5, 2), True)])
+def test_a_failure_dated_before_the_grant_does_not_rescind_it(world, found_on, rescinded):
+    """(3) "becomes a failing ... system": a failure entered late, dated the day before the grant, leaves the
+    variance granted (the grant came after it); one dated the day of the grant rescinds it."""
+    from powts.accounts.services import license_create
+
+    lic = license_create(kind="powts_inspector", number="PI-8", holder_name="Ina Inspector")
+    v = enf.variance_petition(system=world["system"], standard="siting", on=D(2026, 4, 1))
+    enf.variance_decide(variance=v, grant=True, on=D(2026, 5, 2))
+    enf.failure_determine(system=world["system"], conditions=["a"], on=found_on, basis="inspection", inspector_license=lic)
+    v.refresh_from_db()
+    assert (v.status == c.VarianceStatus.RESCINDED) is rescinded
+
+
 def test_demo_has_variances_for_dsps(dane, make_user):
     """Issue 11: DSPS can do its part on the demo data: petitions to decide and a granted variance to rescind."""
     from powts.permits import demo
