@@ -19,7 +19,7 @@ from powts.kernel.cited import for_the_public
 from powts.grants.letter_rules import letter_rules
 from powts.law.explain import money
 from powts.maintenance.letters import (ADDRESS_LEADING, ADDRESS_SIZE, ADDRESS_TOP, ADDRESS_WIDTH, ADDRESS_X, HEIGHT,
-                                       INCH, LEFT, WIDTH, fit, sentence, wrap)
+                                       INCH, LEFT, WIDTH, draw_letterhead, fit, sentence, wrap)
 from powts.maintenance.notices import sender_for
 
 
@@ -46,14 +46,7 @@ class _Page:
 
 def _head(c: Canvas, app, title: str) -> tuple[_Page, object]:
     sender = sender_for(app.jurisdiction, strict=False)
-    c.setFont("Helvetica-Bold", 13)
-    c.drawString(LEFT, HEIGHT - 50, sender.county)
-    c.setFont("Helvetica", 9)
-    y = HEIGHT - 63
-    for line in (sender.office, *sender.address, "   ".join(x for x in (sender.phone, sender.email) if x)):
-        if line:
-            c.drawString(LEFT, y, line)
-            y -= 11
+    draw_letterhead(c, sender)
     c.setFont("Helvetica", 10)
     c.drawRightString(WIDTH - LEFT, HEIGHT - 50, timezone.localdate().strftime("%B %-d, %Y"))
     owner = app.owner

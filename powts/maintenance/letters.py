@@ -123,9 +123,8 @@ def _section(c: Canvas, y: float, heading: str, body: str) -> float:
     return y - 8
 
 
-def _draw_shared(c: Canvas, sender: Sender, code: str) -> None:
-    t = texts(code)
-    # Letterhead: the county's return address and how to reach it, above the window.
+def draw_letterhead(c: Canvas, sender: Sender) -> None:
+    """The county's return address and how to reach it, above the window: every letter the county sends."""
     c.setFont("Helvetica-Bold", 13)
     c.drawString(LEFT, HEIGHT - 50, sender.county)
     c.setFont("Helvetica", 9)
@@ -134,6 +133,11 @@ def _draw_shared(c: Canvas, sender: Sender, code: str) -> None:
         if line:
             c.drawString(LEFT, y, line)
             y -= 11
+
+
+def _draw_shared(c: Canvas, sender: Sender, code: str) -> None:
+    t = texts(code)
+    draw_letterhead(c, sender)
     c.setLineWidth(0.5)
     for fold in FOLDS:  # fold marks in the margin, for the print shop's folder
         c.line(0, fold, 14, fold)
