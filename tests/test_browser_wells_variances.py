@@ -80,7 +80,7 @@ def test_dsps_decides_a_variance(live_server, world, browser):  # noqa: F811
     page.get_by_role("button", name="Deny").click()  # no reason: refused
     page.get_by_text("say why the variance is denied").wait_for()
     page.get_by_label("Reason").fill("continued use is fine")
-    page.get_by_role("button", name="Grant").click()
+    page.get_by_role("button", name="Grant", exact=True).click()
     page.get_by_text("Decision recorded.").wait_for()
     assert "granted" in page.locator("tbody").inner_text().lower() and "Wis. Stat. s. 145.24(3)" in page.locator("tbody").inner_text()
     page.get_by_label("Ground").select_option("contaminates")
