@@ -33,10 +33,9 @@ from powts.grants.models import (
 from powts.core.bulk import insert_rows
 from powts.law import columns as C
 from powts.law.allocation import Allocation, allocate
-from powts.law.batch import GrantColumns, GrantResults, segments
+from powts.law.batch import EPOCH, GrantColumns, GrantResults, segments
 from powts.law.engine import default_parameters
 
-EPOCH = dt.date(1970, 1, 1)
 
 
 def participating(fiscal_year: str):

@@ -36,9 +36,9 @@ from powts.grants import deciding, fiscal, residence
 from powts.grants.models import GrantApplication, GrantDecision
 from powts.law import columns as C
 from powts.law import failure
+from powts.law.batch import EPOCH
 from powts.law.io import read_table
 
-EPOCH = dt.date(1970, 1, 1)
 EXTRA = ("system_id", "owner_name", "site_address", "municipality", "parcel_number", "fiscal_year")
 
 
