@@ -39,6 +39,8 @@ def test_pumper_files_a_report_from_a_phone(live_server, county, browser, tmp_pa
     # home: the report form, with their (still empty) filed reports under it
     page.get_by_role("heading", name="File a maintenance report").wait_for()
     assert page.url.endswith("/maintenance/report/")
+    # htmx is loaded at the end of the page: typing before it has run would send no lookup
+    page.wait_for_load_state()
     assert "None yet." in page.locator("section", has=page.get_by_role("heading", name="Your filed reports")).inner_text()
 
     # look the system up by address in the county chosen on the form (the choice is there when other counties
