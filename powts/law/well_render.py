@@ -65,9 +65,12 @@ def _joined(long: pl.DataFrame, name: str, sep: str) -> pl.DataFrame:
     """row -> the `words` of the row's entries joined by `sep`, in order (`long` sorted by row, then
     order). Short lists (samples, cost items) are joined position by position, one join each: a
     group_by joining strings per row costs about ten times as much."""
+    if len(long) <= 64:
+        # a few claims (one on the web or the API): one query, not one filter and join per position
+        return long.group_by("row", maintain_order=True).agg(col("words").str.join(sep).alias(name))
     rows = long["row"].to_numpy()
     pos = np.arange(len(rows)) - np.searchsorted(rows, rows, side="left")
-    if not len(rows) or pos.max() >= 16:
+    if pos.max() >= 16:
         return long.group_by("row").agg(col("words").str.join(sep).alias(name))
     parts = None
     for p in range(int(pos.max()) + 1):
