@@ -133,14 +133,16 @@ def _grant_results(path: str):
 
     warm = threading.Thread(target=_warm_up, name="powts-warm-up", daemon=True)
     warm.start()
-    t = time.perf_counter()
-    table = read_table(path)
-    t = _stage("read file", t)
-    cols = read_columns(table.columns, table.n)
-    for i, msg in table.line_errors.items():
-        cols.errors.msg[i], cols.errors.any[i] = msg, True
-    t = _stage("read columns", t)
-    warm.join()
+    try:
+        t = time.perf_counter()
+        table = read_table(path)
+        t = _stage("read file", t)
+        cols = read_columns(table.columns, table.n)
+        for i, msg in table.line_errors.items():
+            cols.errors.msg[i], cols.errors.any[i] = msg, True
+        t = _stage("read columns", t)
+    finally:
+        warm.join()  # also when the file cannot be read: no thread is left importing at exit
     results = evaluate(cols)
     _stage("decide", t)
     return results
