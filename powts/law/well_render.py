@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from .explain import WELL_ARITHMETIC, WELL_OUTCOME, WELL_PROOF, WELL_SENTENCES
-from .render import _choice, _concat, _fill, amount_expr, iso_dates, money_expr
+from .render import _add, _choice, _concat, _fill, _pieces, amount_expr, iso_dates, money_expr
 
 S = pl.String
 col = pl.col
@@ -65,9 +65,12 @@ def _joined(long: pl.DataFrame, name: str, sep: str) -> pl.DataFrame:
     """row -> the `words` of the row's entries joined by `sep`, in order (`long` sorted by row, then
     order). Short lists (samples, cost items) are joined position by position, one join each: a
     group_by joining strings per row costs about ten times as much."""
+    if len(long) <= 64:
+        # a few claims (one on the web or the API): one query, not one filter and join per position
+        return long.group_by("row", maintain_order=True).agg(col("words").str.join(sep).alias(name))
     rows = long["row"].to_numpy()
     pos = np.arange(len(rows)) - np.searchsorted(rows, rows, side="left")
-    if not len(rows) or pos.max() >= 16:
+    if pos.max() >= 16:
         return long.group_by("row").agg(col("words").str.join(sep).alias(name))
     parts = None
     for p in range(int(pos.max()) + 1):
@@ -76,27 +79,27 @@ def _joined(long: pl.DataFrame, name: str, sep: str) -> pl.DataFrame:
     return parts.select("row", pl.concat_str(pl.exclude("row"), separator=sep, ignore_nulls=True).alias(name))
 
 
-def _tests(snap) -> dict[str, tuple[pl.Expr, pl.Expr, pl.Expr]]:
-    """test -> (sentence, passed, citation) expressions."""
+def _tests(snap) -> dict[str, tuple[list, pl.Expr, pl.Expr]]:
+    """test -> (the sentence's pieces to concatenate, passed, citation)."""
     cites = snap["test_citations"]
     barred = snap["claimant_types_barred"]
     S_ = WELL_SENTENCES
     out = {}
     passed = col("t_claimant")
     v = {"claimant": col("claimant").str.replace_all("_", " ", literal=True)}
-    out["claimant"] = (_concat(_choice("claimant", passed, *S_["claimant"], v)), passed,
+    out["claimant"] = (_choice("claimant", passed, *S_["claimant"], v), passed,
                        pl.when(col("barred")).then(col("claimant").replace_strict(
                            list(barred), list(barred.values()), default="", return_dtype=S))
                        .otherwise(pl.lit(cites["claimant"])))
     passed = col("t_private_water_supply")
     v = {"units": col("units").cast(S), "max_units": str(snap["residential_max_dwelling_units"])}
     out["private_water_supply"] = (
-        pl.when(col("residential")).then(_concat(_choice("supply", passed, *S_["residential_supply"], v)))
-        .otherwise(pl.lit(S_["livestock_supply"][0])),
+        [pl.when(col("residential")).then(_concat(_choice("supply", passed, *S_["residential_supply"], v)))
+         .otherwise(pl.lit(S_["livestock_supply"][0]))],
         pl.when(col("residential")).then(passed).otherwise(pl.lit(True)),
         pl.when(col("residential")).then(pl.lit(cites["private_water_supply"])).otherwise(pl.lit(cites["livestock"])))
     passed = col("t_well_kind")
-    out["well_kind"] = (_concat(_choice("kind", passed, *S_["well_kind"], {"kind": col("kind")})), passed,
+    out["well_kind"] = (_choice("well_kind", passed, *S_["well_kind"], {"kind": col("kind")}), passed,
                         pl.lit(cites["well_kind"]))
     P = WELL_PROOF
     shown = col("shown").fill_null(P["no_samples"])
@@ -108,13 +111,13 @@ def _tests(snap) -> dict[str, tuple[pl.Expr, pl.Expr, pl.Expr]]:
         pl.when(~col("lab")).then(pl.lit(P["not_certified"]))], separator="; ", ignore_nulls=True)
     proven = col("enough") & col("apart") & col("lab")
     out["contamination_proof"] = (
-        pl.when(col("advisory")).then(pl.lit(S_["advisory"][0]))
-        .when(proven).then(_fill(P["established"], v)).otherwise(_fill(P["not_established"], {"problems": problems})),
+        [pl.when(col("advisory")).then(pl.lit(S_["advisory"][0]))
+         .when(proven).then(_fill(P["established"], v)).otherwise(_fill(P["not_established"], {"problems": problems}))],
         col("t_contamination_proof"),
         pl.when(col("advisory")).then(pl.lit(cites["advisory"])).otherwise(pl.lit(cites["contamination_proof"])))
     passed = col("t_income_limit")
-    v = {"income": money_expr(col("income")), "income_limit": _money(int(snap["income_limit"] * 100))}
-    out["income_limit"] = (_concat(_choice("income", passed, *S_["income_limit"], v)), passed,
+    v = {"income": col("m_income"), "income_limit": _money(int(snap["income_limit"] * 100))}
+    out["income_limit"] = (_choice("income_limit", passed, *S_["income_limit"], v), passed,
                            pl.lit(cites["income_limit"]))
     return out
 
@@ -123,22 +126,30 @@ def _arithmetic(snap) -> pl.Expr:
     """The award's arithmetic in words, from the trace of wells.award."""
     A = WELL_ARITHMETIC
     pct = str(int(snap["award_rate"] * 100))
-    v = {"listed": col("listed"), "total": money_expr(col("costs")), "pct": pct,
-         "cap": _money(int(snap["eligible_cost_cap"] * 100)), "counted": money_expr(col("counted")),
-         "base": money_expr(col("base")), "rate": str(int(snap["income_reduction_rate"] * 100)),
-         "income": money_expr(col("income")), "threshold": _money(int(snap["income_reduction_threshold"] * 100)),
-         "cut": money_expr(col("cut")), "award": money_expr(col("award_trace")),
+    v = {"listed": col("listed"), "total": col("m_costs"), "pct": pct,
+         "cap": _money(int(snap["eligible_cost_cap"] * 100)), "counted": col("m_counted"),
+         "base": col("m_base"), "rate": str(int(snap["income_reduction_rate"] * 100)),
+         "income": col("m_income"), "threshold": _money(int(snap["income_reduction_threshold"] * 100)),
+         "cut": col("m_cut"), "award": col("m_award_trace"),
          "cite": snap["test_citations"]["award"]}
     reduction = pl.when(col("reduced")).then(pl.concat_str([
         pl.lit("; "), _fill(A["reduction"], v),
         pl.when(col("below_zero")).then(pl.lit("; " + A["not_below_zero"])).otherwise(pl.lit(""))])) \
         .otherwise(pl.lit(""))
-    award = pl.concat_str([_fill(A["award"], v), reduction, pl.lit("; "), _fill(A["grant"], v), _fill(A["close"], v)])
+    # one flat concatenation: nested ones would copy the words once per level
+    award: list = []
+    for piece in [*_pieces(A["award"], v), reduction, "; ", *_pieces(A["grant"], v), *_pieces(A["close"], v)]:
+        _add(award, piece)
+    award = _concat(award)
     items = pl.when(col("listed").is_not_null()).then(_fill(A["items"], v))
     return pl.concat_str([items, award], separator=" ", ignore_nulls=True)
 
 
 _PLANS: dict[tuple, tuple] = {}
+# each amount in words once per claim (several sentences quote the same amount); columns no
+# expression reads are dropped by the query optimiser
+MONEY = ("income", "costs", "counted", "base", "cut", "award_trace", "award")
+PRELUDE = [money_expr(col(m)).alias(f"m_{m}") for m in MONEY]
 
 
 def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: bool) -> list[pl.Expr]:
@@ -151,7 +162,8 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
     reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
     common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
     undecided = _fill(WELL_OUTCOME["not_decided"], {"error": col("error")})
-    tests = _tests(snap)
+    pieces = _tests(snap)
+    tests = {k: (_concat(s), p, c) for k, (s, p, c) in pieces.items()}
     decided = col("decided")
     out = [*common]
     if reason_text:
@@ -164,7 +176,7 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
                    .otherwise(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))]))
                    .cast(reason_dtype).alias("reasons"))
     arithmetic = _arithmetic(snap)
-    outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": money_expr(col("award"))})) \
+    outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": col("m_award")})) \
         .otherwise(pl.lit(WELL_OUTCOME["not_eligible"]))
     if detail:
         # one claim's pieces; wells.decisions assembles them in the same order (explain.Test.line)
@@ -173,10 +185,15 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
             out += [s.alias(f"sentence_{k}"), p.alias(f"pass_{k}"), c.alias(f"cite_{k}")]
         out += [arithmetic.alias("arithmetic"), outcome.alias("outcome")]
     elif explain:
-        lines = [pl.concat_str([pl.when(p).then(pl.lit("PASS ")).otherwise(pl.lit("FAIL ")), s, pl.lit(" ("), c,
-                                pl.lit(")")]) for s, p, c in tests.values()]
-        out.append(pl.when(decided).then(pl.concat_str([*lines, arithmetic, outcome], separator=" "))
-                   .otherwise(undecided).alias("explanation"))
+        # one flat concatenation of every line (nested ones would copy the words once per level);
+        # PASS/FAIL shares its choice key with the sentence's own choice, so the two merge
+        words: list = []
+        for k, (s, p, c) in pieces.items():
+            for piece in [("choice", k, p, "PASS ", "FAIL "), *s, " (", c, ") "]:
+                _add(words, piece)
+        for piece in [arithmetic, " ", outcome]:
+            _add(words, piece)
+        out.append(pl.when(decided).then(_concat(words)).otherwise(undecided).alias("explanation"))
     else:
         out.append(pl.lit("").alias("explanation"))
     if len(_PLANS) > 64:
@@ -206,5 +223,5 @@ def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bo
         return frame.select(out)
     out = _plan(r.snap, explain, detail, reason_list, reason_text)
     # a few claims (one on the web or the API): planning the query would cost more than running it
-    return frame.lazy().select(out).collect(
+    return frame.lazy().with_columns(PRELUDE).select(out).collect(
         optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())
