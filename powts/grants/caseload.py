@@ -20,7 +20,7 @@ FIELDS = ("id", "applicant_type", "failure_conditions", "failure_determined_on",
           "work_started_on", "sewer_available", "principal_residence", "annual_family_income", "annual_gross_revenue",
           "daily_flow_gpd", "units_served", "funding_table_amount", "components", "design_flow_gpd", "experimental",
           "prior_grant", "intentionally_caused", "on_support_lien_docket", "has_payment_agreement",
-          "governmental_unit", "gu_application_received_on")
+          "governmental_unit", "gu_application_received_on", "allowable_cost")
 
 
 @dataclass
@@ -142,12 +142,13 @@ def load(*, participations, carried_only: bool = True) -> Caseload:
         "failure_determination__determined_on", "failure_determination__system__installed_on", "applied_on",
         "work_started_on", "sewer_available", "principal_residence", "annual_family_income", "annual_gross_revenue",
         "daily_flow_gpd", "units_served", "funding_table_amount", "components", "design_flow_gpd", "experimental",
-        "prior_grant", "intentionally_caused", "on_support_lien_docket", "has_payment_agreement", "residence_key", "status")
+        "prior_grant", "intentionally_caused", "on_support_lien_docket", "has_payment_agreement", "residence_key", "status",
+        "allowable_cost")
     cols: dict[str, list] = {k: [] for k in FIELDS}
     ids, juris = [], []
     for (app, jid, kind, imported, conds, determined, installed, applied, work, sewer, principal, income,
          revenue, flow, units, table, components, design, experimental, prior, intentional, lien, agreement,
-         key, status) in rows:
+         key, status, allowable) in rows:
         imported = imported or {}
         prior = prior or (status != ApplicationStatus.ELIGIBLE and key in eligible_keys)
         ids.append(app)
@@ -177,4 +178,5 @@ def load(*, participations, carried_only: bool = True) -> Caseload:
         put["has_payment_agreement"].append(bool(agreement))
         put["governmental_unit"].append(slug)
         put["gu_application_received_on"].append(_day(on))
+        put["allowable_cost"].append(_cents(allowable))
     return Caseload(ids, juris, cols)

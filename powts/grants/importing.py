@@ -271,6 +271,7 @@ def _write(rows: np.ndarray, o: deciding.Outcome, *, extra, ids, keys, fys, tax_
                                             (cols.determined, cols.applied, cols.installed, cols.work))
     money = lambda a: [None if v == C.MISSING else int(v) for v in take(a).tolist()]  # noqa: E731
     income, revenue, table = money(cols.income), money(cols.revenue), money(cols.table)
+    allowable = money(cols.allowable) if cols.allowable is not None else [None] * int(rows.size)
     flows = [None if np.isnan(v) else float(v) for v in take(cols.flow).tolist()]
     design = [None if np.isnan(v) else float(v) for v in take(cols.design_flow).tolist()]
     masks = take(cols.cond_mask).tolist()
@@ -310,7 +311,9 @@ def _write(rows: np.ndarray, o: deciding.Outcome, *, extra, ids, keys, fys, tax_
             kind, applied[j], flags["principal"][j], flags["sewer"][j], work[j],
             None if business[j] else income[j], *tax_years.get(i, (None, "")), revenue[j] if business[j] else None,
             flows[j] if business[j] else None, design[j], units[j], dump(components[j].split(";") if components[j] else []),
-            flags["experimental"][j], table[j], None, None, False, False, "", stated[j],
+            # a county's file states allowable costs as (6)(a)-(b) define them: code minimum, least costly method
+            flags["experimental"][j], table[j], None, allowable[j], allowable[j] is not None, allowable[j] is not None,
+            "", stated[j],
             flags["intentional"][j], flags["lien"][j], flags["agreement"][j], keys[i], status, c.ApplicationSource.IMPORT,
             ids[i][:100], actor_id, now_db))
         reasons = o.reasons[i]

@@ -190,3 +190,13 @@ def test_a_revenue_tax_year_is_checked_with_the_revenue_citation(cli, write_csv,
     assert out["stored"] == (0 if rejected else 1)
     if rejected:
         assert "gross revenue" in out["rejected"][0]["reason"] and "145.246(3)(d)2.-4." in out["rejected"][0]["reason"]
+
+
+@pytest.mark.django_db
+def test_imported_allowable_costs_are_stored_and_cap_the_grant(cli, write_csv, dane):
+    """s. 145.246(6)(a)-(c): a row's allowable_cost caps its grant (table $5,200) and is kept with the application."""
+    path = write_csv([HEADER + ["allowable_cost"], [*row(1), "4000"], [*row(2), "6000"]], name="apps.csv")
+    out = json.loads(cli("grants", "import", str(path), "--jurisdiction", "dane", "--json")[1])
+    assert out["stored"] == 2
+    got = {a.external_id: (a.allowable_cost, a.decisions.get().amount) for a in GrantApplication.objects.all()}
+    assert got == {"A1": (400_000, 400_000), "A2": (600_000, 520_000)}
