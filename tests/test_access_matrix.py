@@ -402,6 +402,7 @@ TABLE: dict[str, Case | list[Case]] = {
     "grants:list": Case(read=STAFF | {AU, DS, OW}, note="staff their county's, the state all, an owner their own"),
     "grants:new": Case(read=STAFF | {OW}, write=STAFF_A | {OW}, body=lambda w: _grant_form(w),
                        note="the owner online, staff from a paper form; B's staff cannot apply on A's determination"),
+    "grants:my-payments": Case(read=frozenset({OW}), note="an owner's own grant disbursements and well claim payments"),
     "grants:detail": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
     "grants:letter": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
     "grants:decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
