@@ -402,6 +402,7 @@ TABLE: dict[str, Case | list[Case]] = {
     "grants:list": Case(read=STAFF | {AU, DS, OW}, note="staff their county's, the state all, an owner their own"),
     "grants:new": Case(read=STAFF | {OW}, write=STAFF_A | {OW}, body=lambda w: _grant_form(w),
                        note="the owner online, staff from a paper form; B's staff cannot apply on A's determination"),
+    "grants:my-payments": Case(read=frozenset({OW}), note="an owner's own grant disbursements and well claim payments"),
     "grants:detail": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
     "grants:letter": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
     "grants:decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
@@ -413,6 +414,11 @@ TABLE: dict[str, Case | list[Case]] = {
     "grants-api-withdraw": Case(write=STAFF_A | {OW}, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True, api=True),
     # -- well compensation claims (issue 11, item 4): DNR receives, completes and pays them (s. 281.75)
     "wells:claim-list": Case(read=frozenset({DN})),
+    "wells:claim-new": Case(read=frozenset({DN}), write=frozenset({DN}), body=lambda w: {
+        "id": "MX-W-NEW", "supply_id": "MX-S-NEW", "claimant_type": "landowner", "supply_use": "residential",
+        "well_kind": "drilled", "dwelling_units": "1", "annual_family_income": "30000", "eligible_costs": "8000",
+        "claimed_on": _iso(-30), "affidavit_on": _iso(-30), "tax_returns_on": _iso(-30), "completed_on": _iso(-20),
+        "sample_date": [_iso(-60), _iso(-45)], "lab_certified": "on"}),
     "wells:claim-detail": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk}),
     "wells:claim-act": Case(write=frozenset({DN}), kwargs=lambda w: {"pk": w.well_claim.pk, "action": "notice"},
                             body=lambda w: {"on": _iso()}),

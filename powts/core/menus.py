@@ -40,6 +40,7 @@ MENU: tuple[Entry, ...] = (
     Entry("Wisconsin Fund", "grants_program:county", "powts.grants.program_policies.can_view_county_side", group="Grants and wells"),
     Entry("Grant program", "grants_program:queue", "powts.grants.program_policies.can_view_state_side", group="Grants and wells"),
     Entry("Grants", "grants:list", "powts.grants.policies.can_browse", group="Grants and wells"),
+    Entry("My payments", "grants:my-payments", "powts.grants.policies.can_see_own_payments", group="Grants and wells"),
     Entry("Variances", "permits:variances", "powts.permits.policies.can_see_variances", group="Grants and wells"),
     Entry("Well claims", "wells:claim-list", "powts.wells.policies.can_read_claims", group="Grants and wells"),
     Entry("Licenses", "accounts:license-list", "powts.accounts.policies.can_edit_licenses"),

@@ -13,6 +13,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+import orjson
+import polars as pl
+
 from powts.law.batch import GrantColumns, GrantResults, evaluate, read_columns
 from powts.law.engine import ParameterSet
 
@@ -20,7 +23,7 @@ FIELDS = ("id", "applicant_type", "failure_conditions", "failure_determined_on",
           "work_started_on", "sewer_available", "principal_residence", "annual_family_income", "annual_gross_revenue",
           "daily_flow_gpd", "units_served", "funding_table_amount", "components", "design_flow_gpd", "experimental",
           "prior_grant", "intentionally_caused", "on_support_lien_docket", "has_payment_agreement",
-          "governmental_unit", "gu_application_received_on")
+          "governmental_unit", "gu_application_received_on", "allowable_cost")
 
 
 @dataclass
@@ -80,15 +83,27 @@ _KEPT: dict[tuple, tuple[tuple, Caseload]] = {}
 
 
 def fingerprint(parts) -> tuple:
-    """What the caseload of these participation applications depends on: the applications and decisions
-    (every change to an application is decided again), the items taken out, the participations' statuses."""
-    from django.db.models import Count, Max
+    """What the caseload of these participation applications depends on, read afresh on every call (so
+    each web process, which keeps its own copy, reloads when another process has changed anything):
+    the participations' statuses; the applications (count, newest, how many in each status: a
+    withdrawal changes no decision); the decisions (every change to an application is decided again);
+    the items taken out; and the newest audited write to an application, a determination or a system
+    (every write is audited: an edited failure determination or install date changes the engine's input)."""
+    from django.contrib.contenttypes.models import ContentType
+    from django.db.models import Count, Max, Q
 
+    from powts.audit.models import AuditEvent
+    from powts.grants.choices import ApplicationStatus
     from powts.grants.models import GrantApplication, GrantDecision, ParticipationItem
+    from powts.inventory.models import System
+    from powts.permits.models import FailureDetermination
 
-    apps = GrantApplication.objects.aggregate(n=Count("id"), top=Max("id"))
-    return (tuple((p.pk, p.status, p.received_on) for p in parts), apps["n"], apps["top"],
-            GrantDecision.objects.aggregate(top=Max("id"))["top"],
+    by_status = {f"n_{v}": Count("id", filter=Q(status=v)) for v in ApplicationStatus.values}
+    apps = GrantApplication.objects.aggregate(n=Count("id"), top=Max("id"), **by_status)
+    types = ContentType.objects.get_for_models(GrantApplication, FailureDetermination, System).values()
+    audited = AuditEvent.objects.filter(content_type__in=list(types)).aggregate(top=Max("id"))["top"]
+    return (tuple((p.pk, p.status, p.received_on) for p in parts), tuple(sorted(apps.items())),
+            GrantDecision.objects.aggregate(top=Max("id"))["top"], audited,
             ParticipationItem.objects.filter(included=False).count(), ParticipationItem.objects.aggregate(top=Max("id"))["top"])
 
 
@@ -111,19 +126,69 @@ def _cents(c):
 
 
 def _day(d):
-    return "" if d is None else d.isoformat()
+    """ISO text of a date as the driver gives it: text on SQLite, a date on PostgreSQL."""
+    return "" if d is None else d if isinstance(d, str) else d.isoformat()
+
+
+# Stored values as the text columns of a file, column-wise (polars): the engine's own parser
+# (batch.read_columns) reads them with its vectorised paths, as it reads a CSV file.
+
+def _money(values) -> pl.Series:
+    s = pl.Series(values, dtype=pl.Int64)
+    text = pl.concat_str([(s // 100).cast(pl.String), pl.lit("."), (s % 100).cast(pl.String).str.zfill(2)])
+    return pl.select(text).to_series().fill_null("")
+
+
+def _dates(values, fallback=None) -> pl.Series:
+    s = pl.Series(values, dtype=pl.String).str.slice(0, 10)  # 'YYYY-MM-DD' from the database's text
+    if fallback is not None:  # an imported determination's dates, as its JSON gave them
+        s = s.fill_null(pl.Series(fallback, dtype=pl.String))
+    return s.fill_null("")
+
+
+def _numbers(values) -> pl.Series:
+    return pl.Series(values, dtype=pl.Float64).cast(pl.String).fill_null("")
+
+
+def _flags(values) -> pl.Series:
+    flags = pl.Series(values, strict=False).cast(pl.Boolean).fill_null(False)  # SQLite gives 0/1, PostgreSQL bools
+    return flags.replace_strict([True, False], ["true", "false"], return_dtype=pl.String)
+
+
+def _json(v):
+    """A JSON column as the driver gives it (Django has both drivers return it as text)."""
+    return orjson.loads(v) if isinstance(v, (str, bytes)) else v
+
+
+COLUMNS = ("id", "jurisdiction_id", "applicant_type", "failure_determination__conditions", "sewer_available",
+           "principal_residence", "annual_family_income", "annual_gross_revenue", "daily_flow_gpd", "units_served",
+           "funding_table_amount", "components", "design_flow_gpd", "experimental", "intentionally_caused",
+           "on_support_lien_docket", "has_payment_agreement", "allowable_cost")
+# computed by the database: dates as ISO text (no date objects made and formatted again), the imported
+# determination's facts out of its JSON, and the one-grant finding
+COMPUTED = ("t_determined", "t_installed", "t_applied", "t_work", "imp_conditions", "imp_determined", "imp_installed",
+            "found_prior")
 
 
 def load(*, participations, carried_only: bool = True) -> Caseload:
     """The applications of the given participation applications, in application id order: those each
     carries (the allocation), or every application of those counties for the fiscal year that the
     department has not taken out (the what-if, where a changed test may bring in an application that
-    is not eligible today)."""
+    is not eligible today).
+
+    One SQL query, read column by column: the rows come straight from the driver (no per-row model
+    converters), each JSON list of letters or components is decoded once per distinct value, and the
+    engine's own parser (batch.read_columns) reads the text columns, as it reads a file."""
+    from django.db import connection
+    from django.db.models import BooleanField, Case, CharField, Q, Value, When
+    from django.db.models.fields.json import KeyTextTransform, KeyTransform
+    from django.db.models.functions import Cast
+
     from powts.grants.choices import ApplicationStatus
     from powts.grants.models import GrantApplication
 
     parts = list(participations)
-    received = {p.jurisdiction_id: (p.jurisdiction.slug, p.received_on) for p in parts}
+    received = {p.jurisdiction_id: (p.jurisdiction.slug, _day(p.received_on)) for p in parts}
     if carried_only:
         qs = GrantApplication.objects.filter(participation_items__participation__in=parts,
                                              participation_items__included=True)
@@ -133,48 +198,58 @@ def load(*, participations, carried_only: bool = True) -> Caseload:
               .exclude(participation_items__included=False))
     # s. 145.246(3)(b), as the grants app decides it (services.found_prior_grant): another application for the
     # same residence or establishment found eligible, in any county and year. An eligible application was
-    # decided without one, so for the others it is "an eligible application has this key". One set, not a
-    # correlated subquery per row (SQLite chose the status index for it: quadratic at a state's caseload).
-    eligible_keys = set(GrantApplication.objects.filter(status=ApplicationStatus.ELIGIBLE).exclude(residence_key="")
-                        .values_list("residence_key", flat=True))
-    rows = qs.order_by("id").values_list(
-        "id", "jurisdiction_id", "applicant_type", "imported_failure", "failure_determination__conditions",
-        "failure_determination__determined_on", "failure_determination__system__installed_on", "applied_on",
-        "work_started_on", "sewer_available", "principal_residence", "annual_family_income", "annual_gross_revenue",
-        "daily_flow_gpd", "units_served", "funding_table_amount", "components", "design_flow_gpd", "experimental",
-        "prior_grant", "intentionally_caused", "on_support_lien_docket", "has_payment_agreement", "residence_key", "status")
-    cols: dict[str, list] = {k: [] for k in FIELDS}
-    ids, juris = [], []
-    for (app, jid, kind, imported, conds, determined, installed, applied, work, sewer, principal, income,
-         revenue, flow, units, table, components, design, experimental, prior, intentional, lien, agreement,
-         key, status) in rows:
-        imported = imported or {}
-        prior = prior or (status != ApplicationStatus.ELIGIBLE and key in eligible_keys)
-        ids.append(app)
-        juris.append(jid)
-        slug, on = received[jid]
-        put = cols
-        put["id"].append(str(app))
-        put["applicant_type"].append(kind)
-        put["failure_conditions"].append(";".join(conds if conds is not None else imported.get("conditions") or []))
-        put["failure_determined_on"].append(_day(determined) if determined else str(imported.get("determined_on") or ""))
-        put["system_installed_on"].append(_day(installed) if installed else str(imported.get("system_installed_on") or ""))
-        put["applied_on"].append(_day(applied))
-        put["work_started_on"].append(_day(work))
-        put["sewer_available"].append(bool(sewer))
-        put["principal_residence"].append(bool(principal))
-        put["annual_family_income"].append(_cents(income))
-        put["annual_gross_revenue"].append(_cents(revenue))
-        put["daily_flow_gpd"].append("" if flow is None else flow)
-        put["units_served"].append(units)
-        put["funding_table_amount"].append(_cents(table))
-        put["components"].append(";".join(components or []))
-        put["design_flow_gpd"].append("" if design is None else design)
-        put["experimental"].append(bool(experimental))
-        put["prior_grant"].append(bool(prior))
-        put["intentionally_caused"].append(bool(intentional))
-        put["on_support_lien_docket"].append(bool(lien))
-        put["has_payment_agreement"].append(bool(agreement))
-        put["governmental_unit"].append(slug)
-        put["gu_application_received_on"].append(_day(on))
-    return Caseload(ids, juris, cols)
+    # decided without one, so for the others it is "an eligible application has this key": one uncorrelated
+    # IN (SELECT ...), computed once, not a correlated subquery per row (quadratic at a state's caseload).
+    granted = (GrantApplication.objects.filter(status=ApplicationStatus.ELIGIBLE).exclude(residence_key="")
+               .values("residence_key"))
+    found = Q(prior_grant=True) | (~Q(status=ApplicationStatus.ELIGIBLE) & Q(residence_key__in=granted))
+    qs = qs.annotate(
+        t_determined=Cast("failure_determination__determined_on", CharField()),
+        t_installed=Cast("failure_determination__system__installed_on", CharField()),
+        t_applied=Cast("applied_on", CharField()), t_work=Cast("work_started_on", CharField()),
+        imp_conditions=KeyTransform("conditions", "imported_failure"),
+        imp_determined=KeyTextTransform("determined_on", "imported_failure"),
+        imp_installed=KeyTextTransform("system_installed_on", "imported_failure"),
+        found_prior=Case(When(found, then=Value(True)), default=Value(False), output_field=BooleanField()))
+    sql, params = qs.order_by("id").values_list(*COLUMNS, *COMPUTED).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    n = len(rows)
+    c = dict(zip(COLUMNS + COMPUTED, zip(*rows))) if n else {k: () for k in COLUMNS + COMPUTED}
+    letters: dict = {}
+
+    def joined(v):  # a JSON list as the engine's 'a;b' text, decoded once per distinct value
+        if v not in letters:
+            letters[v] = ";".join(_json(v) or [])
+        return letters[v]
+
+    ids = pl.Series(c["id"], dtype=pl.Int64)
+    juris = pl.Series(c["jurisdiction_id"], dtype=pl.Int64)
+    slugs = {j: v[0] for j, v in received.items()}
+    days = {j: v[1] for j, v in received.items()}
+    cols = {
+        "id": ids.cast(pl.String),
+        "applicant_type": pl.Series(c["applicant_type"], dtype=pl.String),
+        "failure_conditions": pl.Series([joined(d if d is not None else f) for d, f in
+                                         zip(c["failure_determination__conditions"], c["imp_conditions"])], dtype=pl.String),
+        "failure_determined_on": _dates(c["t_determined"], c["imp_determined"]),
+        "system_installed_on": _dates(c["t_installed"], c["imp_installed"]),
+        "applied_on": _dates(c["t_applied"]),
+        "work_started_on": _dates(c["t_work"]),
+        "annual_family_income": _money(c["annual_family_income"]),
+        "annual_gross_revenue": _money(c["annual_gross_revenue"]),
+        "daily_flow_gpd": _numbers(c["daily_flow_gpd"]),
+        "units_served": pl.Series(c["units_served"], dtype=pl.Int64).cast(pl.String),
+        "funding_table_amount": _money(c["funding_table_amount"]),
+        "components": pl.Series([joined(v) for v in c["components"]], dtype=pl.String),
+        "design_flow_gpd": _numbers(c["design_flow_gpd"]),
+        "prior_grant": _flags(c["found_prior"]),
+        "governmental_unit": juris.replace_strict(list(slugs), list(slugs.values()), return_dtype=pl.String),
+        "gu_application_received_on": juris.replace_strict(list(days), list(days.values()), return_dtype=pl.String),
+        "allowable_cost": _money(c["allowable_cost"]),
+    }
+    for name in ("sewer_available", "principal_residence", "experimental", "intentionally_caused",
+                 "on_support_lien_docket", "has_payment_agreement"):
+        cols[name] = _flags(c[name])
+    return Caseload(list(c["id"]), list(c["jurisdiction_id"]), cols)

@@ -72,6 +72,7 @@ def law_row(app, *, prior_grant: bool) -> dict:
         "annual_gross_revenue": _dollars(app.annual_gross_revenue),
         "daily_flow_gpd": "" if app.daily_flow_gpd is None else repr(float(app.daily_flow_gpd)),
         "funding_table_amount": _dollars(app.funding_table_amount),
+        "allowable_cost": _dollars(app.allowable_cost),  # (6)(a)-(b): the engine caps the grant at it
         "components": ";".join(app.components or []),
         "design_flow_gpd": "" if app.design_flow_gpd is None else repr(float(app.design_flow_gpd)),
         "experimental": app.experimental,

@@ -3,7 +3,8 @@ and decided, in bulk.
 
 Rows carry the fields of `powts rules evaluate wisconsin-fund-grant` (law/columns.py names), plus
 optional `system_id` (the county's POWTS id), `owner_name`, `site_address`, `municipality`,
-`parcel_number` and `fiscal_year`. The whole file is decided by the engine's batch path in one call
+`parcel_number`, `fiscal_year`, `income_tax_year` and `income_evidence` (the tax year of the income or
+revenue given and what shows it, s. 145.246(3)(c)2.-4., (d)2.-4.; checked as on the forms). The whole file is decided by the engine's batch path in one call
 and written set-based in one transaction (applications, decisions, audit rows); nothing is half
 written. Every row is stored or reported back rejected with its line and reason (rows = stored +
 rejected).
@@ -32,14 +33,18 @@ from powts.audit.context import acting, current
 from powts.audit.models import AuditEvent
 from powts.core.bulk import allocate_ids, insert_rows
 from powts.grants import choices as c
-from powts.grants import deciding, fiscal, residence
+from powts.core import fields
+from powts.core.refusals import Refused, refused_text
+from powts.grants import deciding, fiscal, residence, services
 from powts.grants.models import GrantApplication, GrantDecision
 from powts.law import columns as C
 from powts.law import failure
 from powts.law.batch import EPOCH
 from powts.law.io import read_table
 
-EXTRA = ("system_id", "owner_name", "site_address", "municipality", "parcel_number", "fiscal_year")
+EXTRA = ("system_id", "owner_name", "site_address", "municipality", "parcel_number", "fiscal_year",
+         "income_tax_year", "income_evidence")
+FIRST_TAX_YEAR = 1990  # the same bound as the paper and online forms (forms.py)
 
 
 @dataclass
@@ -143,8 +148,17 @@ def _import(path: str, *, jurisdiction, today: dt.date) -> ImportResult:
 
     fys = []
     applied = _days_to_dates(outcome.cols.applied)
+    determined = _days_to_dates(outcome.cols.determined)
+    tax_years: dict[int, tuple[int, str]] = {}
     for i in range(n):
         if i in reject or not outcome.decided[i]:
+            fys.append("")
+            continue
+        try:
+            if (got := _tax_year(extra, i, bool(outcome.cols.business[i]), determined[i], applied[i], today)):
+                tax_years[i] = got
+        except Refused as exc:
+            reject[i] = refused_text(exc)  # the reason with its citation
             fys.append("")
             continue
         fy_given = extra["fiscal_year"][i]
@@ -181,12 +195,26 @@ def _import(path: str, *, jurisdiction, today: dt.date) -> ImportResult:
         result.rejected.append({"line": _line(table, i), "id": ids[i] or None, "reason": reason})
     rows = np.flatnonzero(keep)
     with transaction.atomic():
-        _write(rows, outcome, extra=extra, ids=ids, keys=keys, fys=fys, systems=systems, jurisdiction=jurisdiction,
+        _write(rows, outcome, extra=extra, ids=ids, keys=keys, fys=fys, tax_years=tax_years, systems=systems, jurisdiction=jurisdiction,
                stated_prior=_stated(given_prior, n), path=path)
     result.stored = int(rows.size)
     result.eligible = int(outcome.eligible[rows].sum())
     result.ineligible = result.stored - result.eligible
     return result
+
+
+def _tax_year(extra, i: int, business: bool, determined_on, applied_on, today: dt.date) -> tuple[int, str] | None:
+    """The row's income_tax_year and income_evidence, parsed and checked as the forms do (services._tax_year);
+    None when the row gives neither. Evidence left blank with a year given is the prior year's return, the
+    evidence (3)(c)2. and (d)2. name first."""
+    raw_year, raw_evidence = extra["income_tax_year"][i], extra["income_evidence"][i]
+    if not raw_year and not raw_evidence or determined_on is None or applied_on is None:
+        return None
+    year = fields.integer("income_tax_year", raw_year, minimum=FIRST_TAX_YEAR, maximum=today.year, thousands=False)
+    evidence = raw_evidence or c.IncomeEvidence.PRIOR_YEAR_RETURN
+    cite, what = (services.CITE_REVENUE, "gross revenue") if business else (services.CITE_INCOME, "income")
+    services._tax_year("income_tax_year", year, evidence, determined_on, applied_on, cite, what)
+    return year, evidence
 
 
 def _stated(given_prior, n: int) -> np.ndarray:
@@ -225,7 +253,7 @@ def _repeated_residences(keys: list[str], results, reject: dict) -> np.ndarray:
     return later
 
 
-def _write(rows: np.ndarray, o: deciding.Outcome, *, extra, ids, keys, fys, systems, jurisdiction, stated_prior, path):
+def _write(rows: np.ndarray, o: deciding.Outcome, *, extra, ids, keys, fys, tax_years, systems, jurisdiction, stated_prior, path):
     if not rows.size:
         return
     cols = o.cols
@@ -243,6 +271,7 @@ def _write(rows: np.ndarray, o: deciding.Outcome, *, extra, ids, keys, fys, syst
                                             (cols.determined, cols.applied, cols.installed, cols.work))
     money = lambda a: [None if v == C.MISSING else int(v) for v in take(a).tolist()]  # noqa: E731
     income, revenue, table = money(cols.income), money(cols.revenue), money(cols.table)
+    allowable = money(cols.allowable) if cols.allowable is not None else [None] * int(rows.size)
     flows = [None if np.isnan(v) else float(v) for v in take(cols.flow).tolist()]
     design = [None if np.isnan(v) else float(v) for v in take(cols.design_flow).tolist()]
     masks = take(cols.cond_mask).tolist()
@@ -280,9 +309,11 @@ def _write(rows: np.ndarray, o: deciding.Outcome, *, extra, ids, keys, fys, syst
             app_ids[j], jurisdiction.pk, fys[i], s["parcel__owner_id"] if s else None, owner_name[:200],
             s["id"] if s else None, s["parcel_id"] if s else None, det_id, None if imported is None else dump(imported),
             kind, applied[j], flags["principal"][j], flags["sewer"][j], work[j],
-            None if business[j] else income[j], None, "", revenue[j] if business[j] else None,
+            None if business[j] else income[j], *tax_years.get(i, (None, "")), revenue[j] if business[j] else None,
             flows[j] if business[j] else None, design[j], units[j], dump(components[j].split(";") if components[j] else []),
-            flags["experimental"][j], table[j], None, None, False, False, "", stated[j],
+            # a county's file states allowable costs as (6)(a)-(b) define them: code minimum, least costly method
+            flags["experimental"][j], table[j], None, allowable[j], allowable[j] is not None, allowable[j] is not None,
+            "", stated[j],
             flags["intentional"][j], flags["lien"][j], flags["agreement"][j], keys[i], status, c.ApplicationSource.IMPORT,
             ids[i][:100], actor_id, now_db))
         reasons = o.reasons[i]

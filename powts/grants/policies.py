@@ -48,3 +48,9 @@ def can_browse(user) -> bool:
 
 def can_import(user, jurisdiction) -> bool:
     return is_county_staff_of(user, jurisdiction.pk)
+
+
+def can_see_own_payments(user) -> bool:
+    """The owner's page of grant disbursements and well claim payments: owners only (staff and the state
+    see payments on the county's and the department's pages)."""
+    return bool(user.is_authenticated and user.role == Role.OWNER)

@@ -40,3 +40,13 @@ def determinations_for(user):
     if user.is_authenticated and user.role == Role.OWNER:
         return qs.filter(system__parcel__owner__user=user)
     return qs.none()
+
+
+def owner_disbursements(*, user):
+    """The county's payments to this owner of the grant funds it received (s. 145.246(8)(g)): those on
+    the owner's own applications only (GrantApplication.objects.restrict)."""
+    from powts.grants.models import Disbursement
+
+    mine = GrantApplication.objects.restrict(user, "view").values("pk")
+    return (Disbursement.objects.filter(application__in=mine)
+            .select_related("application", "jurisdiction").order_by("-paid_on", "-id"))

@@ -32,6 +32,20 @@ def application_list(request):
 
 
 @login_required
+@require_safe
+def owner_payments(request):
+    """An owner's grant disbursements (s. 145.246(8)(g)) and, if they claimed, well compensation payments
+    (s. 281.75(5)(f)): their own only."""
+    from powts.wells.selectors import claimant_payments
+
+    if not policies.can_see_own_payments(request.user):
+        raise PermissionDenied("This page shows an owner their own grant and well claim payments.")
+    return render(request, "grants/my_payments.html", {
+        "disbursements": selectors.owner_disbursements(user=request.user),
+        "well_lines": claimant_payments(user=request.user)})
+
+
+@login_required
 def application_new(request):
     """An owner applies online for their own system; county staff enter a paper form."""
     user = request.user

@@ -66,6 +66,7 @@ class GrantColumns:
     table: np.ndarray
     components: np.ndarray  # object: ';'-joined component names where the table is computed
     design_flow: np.ndarray
+    allowable: np.ndarray | None = None  # int64 cents of the recorded allowable costs (MISSING: none recorded)
 
 
 def _column(cols: dict[str, Sequence[Any]], name: str, n: int) -> Sequence[Any]:
@@ -110,6 +111,7 @@ def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     revenue = C.cents("annual_gross_revenue", get("annual_gross_revenue"), E, where=business)
     flow = C.numbers("daily_flow_gpd", get("daily_flow_gpd"), E, where=business)
     table = C.cents("funding_table_amount", get("funding_table_amount"), E, required=False)
+    allowable = C.cents("allowable_cost", get("allowable_cost"), E, required=False)
     need = table == C.MISSING
     comp_raw = get("components")
     components = np.full(n, None, dtype=object)
@@ -134,7 +136,7 @@ def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
         design_flow[idx] = C.numbers("design_flow_gpd", sub, _Sub(E, idx), positive=True)
     return GrantColumns(n, ids, E, business, cond_mask, determined, applied, installed, work, sewer, principal,
                         units, experimental, prior, intentional, lien, agreement, gu, gu_received, income,
-                        revenue, flow, table, components, design_flow)
+                        revenue, flow, table, components, design_flow, allowable)
 
 
 class _Sub:
@@ -341,13 +343,15 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
     years = per_segment(lambda s: s["application_window_years"])
     single = n > 0 and seg[0] == seg[-1] and (years[seg[0]] == years[seg]).all() if n else True
     out["last_day"] = C.add_years_lut(cols.determined, int(years[seg[0]]) if single and n else years[seg])
-    flags = {k: np.empty(n, dtype=bool) for k in ("reduce", "reduced", "below_zero")}
+    out["cost_limit"] = np.empty(n, dtype=np.int64)
+    flags = {k: np.empty(n, dtype=bool) for k in ("reduce", "reduced", "below_zero", "cost_capped")}
+    allowable = cols.allowable if cols.allowable is not None else np.full(n, C.MISSING, dtype=np.int64)
     from . import grant_formula  # numba (0.2 s to import): only where grants are decided, not for wells
 
     grant_formula.decide(
         seg, decided, cols.business, cols.cond_mask, cols.installed, cols.determined, cols.applied, cols.work,
         cols.sewer, cols.principal, cols.units, cols.experimental, cols.prior, cols.intentional, cols.lien,
-        cols.agreement, cols.income, cols.revenue, cols.flow, table, out["last_day"],
+        cols.agreement, cols.income, cols.revenue, cols.flow, table, allowable, out["last_day"],
         per_segment(lambda s: (s["installed_before"] - EPOCH).days),
         per_segment(lambda s: s["small_commercial_flow_below_gpd"], np.float64),
         per_segment(lambda s: _c(s["residence_income_limit"])), per_segment(lambda s: _c(s["business_revenue_limit"])),
@@ -356,9 +360,10 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
         per_segment(lambda s: bool(s["experimental_income_reduction"]), bool),
         per_segment(lambda s: _c(s["income_reduction_threshold"])),
         per_segment(lambda s: int(s["income_reduction_rate"] * 10000)),
+        per_segment(lambda s: int(s["allowable_cost_share"] * 10000)),
         per_segment(lambda s: _c(s["minimum_grant_residence"])), cat_lut, ok_lut, failure.NONE,
         category, failed, share, eligible, amount, out["per_unit"], out["cap"], out["base"], flags["reduce"],
-        flags["reduced"], out["cut"], flags["below_zero"])
+        flags["reduced"], out["cut"], flags["below_zero"], out["cost_limit"], flags["cost_capped"])
     trace.update(out, **flags)
     return GrantResults(cols, segs, seg, decided, eligible, amount, share, table, category, failed, error, trace)
 

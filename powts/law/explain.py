@@ -97,6 +97,7 @@ GRANT_ARITHMETIC: dict[str, str] = {
     "reduction": "less {rate}% of ({income} - {threshold}) = {cut}",
     "not_below_zero": "not less than zero",
     "no_reduction_experimental": "no income reduction for an experimental system",
+    "cost_cap": "limited by the allowable costs: {cost_rate}% of {allowable} = {cost_limit} ({cost_cite})",
     "grant": "grant {share}",
     "close": " ({cite}; rounded half up to the cent).",
 }

@@ -20,10 +20,11 @@ CATEGORY, INSTALLED_BEFORE, PRINCIPAL_RESIDENCE, SMALL_COMMERCIAL, INCOME_LIMIT,
 
 @njit(cache=True)
 def decide(seg, decided, business, cond_mask, installed, determined, applied, work, sewer, principal, units,
-           experimental, prior, intentional, lien, agreement, income, revenue, flow, table, last_day,
+           experimental, prior, intentional, lien, agreement, income, revenue, flow, table, allowable, last_day,
            cutoff, flow_limit, income_limit, revenue_limit, max_share, exp_max_share, exp_reduce,
-           threshold, rate_bp, minimum, cat_lut, ok_lut, none,
-           category, failed, share, eligible, amount, per_unit, cap, base, reduce, reduced, cut, below_zero):
+           threshold, rate_bp, cost_bp, minimum, cat_lut, ok_lut, none,
+           category, failed, share, eligible, amount, per_unit, cap, base, reduce, reduced, cut, below_zero,
+           cost_limit, cost_capped):
     """Every test and the state share of each row; parameters are per segment (index seg[i])."""
     for i in range(seg.shape[0]):
         s = seg[i]
@@ -34,7 +35,8 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
             eligible[i] = False
             amount[i] = 0
             per_unit[i] = cap[i] = base[i] = cut[i] = 0
-            reduce[i] = reduced[i] = below_zero[i] = False
+            reduce[i] = reduced[i] = below_zero[i] = cost_capped[i] = False
+            cost_limit[i] = -1
             continue
         biz = business[i]
         mask = cond_mask[i] & 31
@@ -84,6 +86,15 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
         cut[i] = k
         below_zero[i] = sh < 0
         sh = max(sh, 0)
+        # (6)(a)-(b): grant funding is determined on the allowable costs, so the grant is at most their
+        # share (a dated parameter); -1 = no allowable costs recorded, (c)-(d) alone limit it
+        lim = -1
+        if allowable[i] >= 0:
+            lim = (allowable[i] * cost_bp[s] + 5000) // 10000
+        cost_limit[i] = lim
+        cost_capped[i] = lim >= 0 and sh > lim
+        if cost_capped[i]:
+            sh = lim
         share[i] = sh
         if not biz and sh < minimum[s]:
             f |= MINIMUM_GRANT

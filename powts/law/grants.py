@@ -50,6 +50,7 @@ class GrantApplication:
     has_payment_agreement: bool = False
     governmental_unit: str | None = None
     gu_application_received_on: dt.date | None = None
+    allowable_cost: int | None = None  # cents: the recorded allowable costs, (6)(a)-(b)
 
 
 @dataclass
@@ -98,6 +99,7 @@ def parse_application(raw: dict[str, Any]) -> GrantApplication:
         app.annual_gross_revenue = F.parse_cents("annual_gross_revenue", raw.get("annual_gross_revenue"))
         app.daily_flow_gpd = F.parse_number("daily_flow_gpd", raw.get("daily_flow_gpd"))
     app.funding_table_amount = F.parse_cents("funding_table_amount", raw.get("funding_table_amount"), required=False)
+    app.allowable_cost = F.parse_cents("allowable_cost", raw.get("allowable_cost"), required=False)
     if app.funding_table_amount is None:
         app.components = [str(c).strip() for c in F.parse_list("components", raw.get("components"))]
         if not app.components:
@@ -130,7 +132,8 @@ def _columns(app: GrantApplication) -> GrantColumns:
         flow=np.array([np.nan if app.daily_flow_gpd is None else app.daily_flow_gpd]),
         table=cents(app.funding_table_amount),
         components=np.array([";".join(app.components) if app.funding_table_amount is None else None], dtype=object),
-        design_flow=np.array([np.nan if app.design_flow_gpd is None else app.design_flow_gpd]))
+        design_flow=np.array([np.nan if app.design_flow_gpd is None else app.design_flow_gpd]),
+        allowable=cents(app.allowable_cost))
 
 
 def decision(r: GrantResults, i: int = 0) -> GrantDecision:

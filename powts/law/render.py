@@ -153,7 +153,8 @@ def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
         "revenue": np.maximum(take(c.revenue), 0), "table": take(r.table), "share": take(r.share),
         "amount": take(r.amount), "per_unit": take(t["per_unit"]), "cap": take(t["cap"]), "base": take(t["base"]),
         "reduce": take(t["reduce"]), "reduced": take(t["reduced"]), "cut": take(t["cut"]),
-        "below_zero": take(t["below_zero"]),
+        "below_zero": take(t["below_zero"]), "cost_limit": np.maximum(take(t["cost_limit"]), 0),
+        "cost_capped": take(t["cost_capped"]), "allowable": np.maximum(take(_allowable(c, n_all)), 0),
     }).with_columns(ids)
     extra = {}
     bad = np.flatnonzero(~decided)
@@ -172,6 +173,10 @@ def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
     for name in DATES:
         extra[f"d_{name}"] = iso_dates(frame[name])
     return frame.with_columns(**extra), decided
+
+
+def _allowable(c, n: int) -> np.ndarray:
+    return c.allowable if c.allowable is not None else np.full(n, C.MISSING, dtype=np.int64)
 
 
 DATES = ("installed", "determined", "applied", "work", "last_day")
@@ -213,7 +218,7 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
     def money_seg(name):
         return per_seg(lambda s: f"${int(s[name] * 100) // 100:,}.{int(s[name] * 100) % 100:02d}")
 
-    money_cols = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut"]
+    money_cols = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut", "allowable", "cost_limit"]
     prelude = [
         *(money_expr(col(m)).alias(f"m_{m}") for m in money_cols),
     ]
@@ -234,7 +239,9 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
         "lien_pass": pl.when(col("lien")).then(pl.lit(LIEN_PASS_AGREEMENT)).otherwise(pl.lit(LIEN_PASS_NONE)),
         "share": col("m_share"), "minimum": money_seg("minimum_grant_residence"),
         "cap": col("m_cap"), "units": col("units").cast(S), "per_unit": col("m_per_unit"), "table": col("m_table"),
-        "base": col("m_base"), "cut": col("m_cut"),
+        "base": col("m_base"), "cut": col("m_cut"), "allowable": col("m_allowable"), "cost_limit": col("m_cost_limit"),
+        "cost_rate": per_seg(lambda s: f"{float(s['allowable_cost_share']) * 100:g}"),
+        "cost_cite": per_seg(lambda s: s["test_citations"]["allowable_cost"]),
         "rate": per_seg(lambda s: str(int(s["income_reduction_rate"] * 100))),
         "threshold": money_seg("income_reduction_threshold"), "error": col("error"),
     }
@@ -251,8 +258,9 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
                                       .otherwise(pl.lit(""))]))
                  .when(~col("business") & ~col("reduce")).then(pl.lit("; " + A["no_reduction_experimental"]))
                  .otherwise(pl.lit("")))
+    cost = pl.when(col("cost_capped")).then(pl.concat_str([pl.lit("; "), _fill(A["cost_cap"], v)])).otherwise(pl.lit(""))
     arithmetic: list = [col("table_words").fill_null("")]
-    for piece in [*_pieces(A["head"], v), reduction, "; ", *_pieces(A["grant"], v), *_pieces(A["close"], v)]:
+    for piece in [*_pieces(A["head"], v), reduction, cost, "; ", *_pieces(A["grant"], v), *_pieces(A["close"], v)]:
         _add(arithmetic, piece)
     outcome = pl.when(col("eligible")).then(_fill(GRANT_OUTCOME["eligible"], v)) \
         .otherwise(pl.lit(GRANT_OUTCOME["not_eligible"]))

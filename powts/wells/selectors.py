@@ -23,3 +23,14 @@ def run_lines(run):
 
 def conditional_total() -> int:
     return WellClaim.objects.filter(status="conditional").aggregate(s=Sum("award"))["s"] or 0
+
+
+def claimant_payments(*, user):
+    """The payment runs' lines on the well claims this person made as claimant (s. 281.75(5)(f)): paid or
+    approved conditionally until funds come; the claims of others never."""
+    from powts.wells.models import WellPaymentLine
+
+    if not (user.is_authenticated and user.role == "owner"):
+        return WellPaymentLine.objects.none()
+    return (WellPaymentLine.objects.filter(claim__owner__user=user, status__in=("paid", "conditional"))
+            .select_related("run", "claim__supply").order_by("-run__on", "-run_id", "id"))

@@ -150,6 +150,7 @@ class ImportResult:
     consolidated: int = 0
     rejected: list[dict] = field(default_factory=list)
     claims: list[WellClaim] = field(default_factory=list)
+    refusals: list[Exception] = field(default_factory=list)  # each rejected row's refusal, its field and citation
 
     def counts(self) -> dict:
         return {"rows": self.rows, "stored": self.stored, "eligible": self.eligible, "ineligible": self.ineligible,
@@ -180,6 +181,7 @@ def claims_import(*, rows: list[dict], line_errors: dict[int, str] | None = None
         line = lines[i] if lines else i + 2
         reason = str(exc) + (f" ({exc.citation})" if getattr(exc, "citation", "") else "")
         result.rejected.append({"line": line, "id": str(raw.get("id") or ""), "reason": reason})
+        result.refusals.append(exc)
 
     for i, raw in enumerate(rows):
         if line_errors and i in line_errors:
@@ -303,9 +305,9 @@ def _consolidate_and_settle(claims: list[WellClaim], by) -> None:
 def claim_create(*, data: dict, by=None, owner=None) -> WellClaim:
     """One claim from the form: the same reading as the import; refused (nothing stored) when bad."""
     r = claims_import(rows=[data], by=by)
-    if r.rejected:
-        reason = r.rejected[0]["reason"]
-        raise ClaimRefused(reason)
+    if r.rejected:  # the row's own refusal, naming its field and citation (a form shows it on the field)
+        exc = r.refusals[0]
+        raise exc if isinstance(exc, Refused) else ClaimRefused(r.rejected[0]["reason"])
     claim = r.claims[0]
     if owner is not None:
         claim.owner = owner

@@ -43,6 +43,61 @@ def claim_list(request):
     return render(request, "wells/claim_list.html", {"filterset": filterset, "table": table, "counts": selectors.claim_counts()})
 
 
+FORM_FIELDS = ("id", "supply_id", "county", "location", "claimant_name", "claimant_address", "claimant_type",
+               "supply_use", "well_kind", "dwelling_units", "annual_family_income", "eligible_costs", "claimed_on",
+               "affidavit_on", "tax_returns_on", "completed_on")
+
+
+def _claim_data(post) -> dict:
+    """The form as the department's claim row (the fields `powts wells import` reads); the services parse it."""
+    data = {name: post.get(name, "") for name in FORM_FIELDS}
+    data["sample_dates"] = ";".join(d for d in post.getlist("sample_date") if d.strip())
+    data["lab_certified"] = "lab_certified" in post
+    data["department_advisory"] = "department_advisory" in post
+    return data
+
+
+def _choices(values) -> list[tuple[str, str]]:
+    return [(v, v.replace("_", " ").capitalize()) for v in sorted(values)]
+
+
+@login_required
+def claim_new(request):
+    """DNR enters one claim received on its form ((5)(a)): the same reading and checks as the import; the
+    affidavit, sample results and tax returns can be attached when the supply's county is known (its records
+    keep them)."""
+    from powts.attachments.choices import Kind
+    from powts.attachments.services import create_with_files
+    from powts.jurisdictions.models import Jurisdiction
+    from powts.law.wells import CLAIMANT_TYPES, SUPPLY_USES, WELL_KINDS
+
+    _dnr(request)
+    if request.method == "POST" and not policies.can_act_on_claims(request.user):
+        raise PermissionDenied("Only the Department of Natural Resources enters well compensation claims.")
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        data = _claim_data(request.POST)
+        files = request.FILES.getlist("evidence")
+        try:
+            if files and not data["county"].strip():
+                raise services.ClaimRefused("choose the county where the water supply is to attach documents: "
+                                            "they are kept with that county's records", field="evidence")
+            claim = create_with_files(lambda: services.claim_create(data=data, by=request.user), files=files,
+                                      kind=Kind.OTHER, by=request.user)
+        except Refused as exc:
+            for name, msgs in exc.errors.items():
+                errors.setdefault(name if name in FORM_FIELDS or name in ("sample_dates", "evidence") else "__all__",
+                                  []).extend(f"{m} ({exc.citation})" if exc.citation else m for m in msgs)
+        else:
+            messages.success(request, f"Claim {claim.claim_id} recorded: {claim.get_status_display().lower()}.")
+            return redirect("wells:claim-detail", pk=claim.pk)
+    return render(request, "wells/claim_new.html", {
+        "values": request.POST, "errors": errors, "today": timezone.localdate().isoformat(),
+        "counties": Jurisdiction.objects.order_by("name"), "claimant_types": _choices(CLAIMANT_TYPES),
+        "supply_uses": _choices(SUPPLY_USES), "well_kinds": _choices(WELL_KINDS),
+        "sample_dates": request.POST.getlist("sample_date") + ["", ""]}, status=400 if errors else 200)
+
+
 @login_required
 @require_safe
 def claim_detail(request, pk):

@@ -159,3 +159,35 @@ def test_whatif_income_limit_and_funds(dane, lincoln, staff, lstaff, dsps):
     bigger = whatif.run(fiscal_year=FY, funds_cents=1_000_000_00, table_percent=Decimal("110"))
     assert bigger.cost > bigger.base_cost and bigger.winners == 3
     assert not AllocationLine.objects.exists()
+
+
+def test_whatif_kept_caseload_follows_a_withdrawal_and_an_edited_determination(dane, staff, dsps, make_system,
+                                                                              determine, apply):
+    """The caseload a process keeps is checked against the database on every call, so a write made by any
+    process is seen: a withdrawal (no new decision) frees the residence's one grant ((3)(b)); an edited failure
+    determination (conditions d to e, category 2 to 3, s. 145.246(2)) changes the engine's input."""
+    from powts.grants import caseload, services
+    from powts.permits.models import FailureDetermination
+
+    sys1 = make_system("DA-1")
+    det = determine(sys1, conditions=("d",), on=dt.date(2025, 9, 1))
+    kw = dict(applied_on=dt.date(2025, 11, 3), today=dt.date(2025, 11, 3))
+    first = apply(det, **kw)
+    services.application_decide(application=first, by=staff)
+    join(dane, staff, [])
+    part = list(allocating.participating(FY))
+    before = caseload.load_kept(participations=part)
+    assert before is caseload.load_kept(participations=part)  # nothing changed: kept
+    services.application_withdraw(application=first, by=staff)
+    after = caseload.load_kept(participations=part)
+    assert after is not before
+    # an edit through the permits app's records (audited as every write is) reaches the caseload
+    from powts.audit.services import audit_update, snapshot
+
+    d = FailureDetermination.objects.get(pk=det.pk)
+    old = snapshot(d, ["conditions"])
+    d.conditions = ["e"]
+    d.save(update_fields=["conditions"])
+    audit_update(d, before=old, action="conditions corrected")
+    edited = caseload.load_kept(participations=part)
+    assert edited is not after and edited.columns["failure_conditions"].to_list() == ["e"]

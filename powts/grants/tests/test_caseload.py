@@ -27,3 +27,20 @@ def test_caseload_agrees_with_the_countys_decisions(dane, staff, make_system, de
     reasons = {i: [r["test"] for r in stored[i].reasons] for i in load.application_ids}
     assert got == want, reasons
     assert [e for e, _, _ in got] == [True, True, False, False], reasons
+
+
+def test_caseload_carries_the_allowable_costs(dane, staff, make_system, determine, apply):
+    """s. 145.246(6)(a)-(c): the department's batch caps each grant at its recorded allowable costs, as the
+    county's decision did ($3,000 under the table amount; none recorded: the table amount)."""
+    sys1, sys2 = make_system("DA-1"), make_system("DA-2", address="40 Pine Rd")
+    kw = dict(applied_on=dt.date(2025, 11, 3), today=dt.date(2025, 11, 3))
+    costs = dict(claimed_cost=2_000_000, allowable_cost=300_000, meets_code_minimum=True, least_costly_method=True)
+    for app in (apply(determine(sys1, on=dt.date(2025, 9, 1)), **costs, **kw),
+                apply(determine(sys2, on=dt.date(2025, 9, 1)), **kw)):
+        services.application_decide(application=app, by=staff)
+    participation.certify(jurisdiction=dane, fiscal_year="2026-27", user=staff, official_title="Sanitarian")
+    part = participation.submit(jurisdiction=dane, fiscal_year="2026-27", user=staff, received_on=dt.date(2026, 1, 9))
+    load = caseload.load(participations=[part], carried_only=False)
+    stored = {d.application_id: d.amount for d in GrantDecision.objects.all()}
+    assert [int(a) for a in load.base().amount] == [stored[i] for i in load.application_ids]
+    assert sorted(stored.values())[0] == 300_000

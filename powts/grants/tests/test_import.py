@@ -135,3 +135,68 @@ def test_jsonl_input(cli, tmp_path, dane):
     path.write_text(json.dumps(dict(zip(HEADER, row(1)))) + "\n" + json.dumps(dict(zip(HEADER, row(2)))) + "\n")
     code, out, err = cli("grants", "import", str(path), "--jurisdiction", "dane", "--json")
     assert json.loads(out)["stored"] == 2
+
+
+TAXED = HEADER + ["income_tax_year", "income_evidence"]
+
+
+def taxed(i, year, evidence="", **kw):
+    return [*row(i, **kw), year, evidence]
+
+
+def run_taxed(cli, write_csv, rows):
+    path = write_csv([TAXED, *rows], name="apps.csv")
+    code, out, _ = cli("grants", "import", str(path), "--jurisdiction", "dane", "--json")
+    return code, json.loads(out)
+
+
+@pytest.mark.django_db
+def test_rows_carry_income_tax_year_and_evidence(cli, write_csv, dane):
+    """s. 145.246(3)(c)2.: the prior year's return is for the taxable year before the year the failure was
+    determined (2026-03-02: 2025); (3)(c)4.: current-year evidence is for the year of the application."""
+    code, out = run_taxed(cli, write_csv, [taxed(1, "2025"), taxed(2, "2026", "current_year_evidence"),
+                                           taxed(3, "")])
+    assert (code, out["stored"], out["rejected"]) == (0, 3, [])
+    got = {a.external_id: (a.income_tax_year, a.income_evidence) for a in GrantApplication.objects.all()}
+    assert got == {"A1": (2025, "prior_year_return"), "A2": (2026, "current_year_evidence"), "A3": (None, "")}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("year, evidence, words", [
+    ("2024", "", "the tax year before the year the failure was determined (2025)"),  # one year early
+    ("2026", "", "the tax year before the year the failure was determined (2025)"),  # one year late
+    ("2025", "current_year_evidence", "current-year evidence is for the year of the application (2026)"),
+    ("twenty", "", "income_tax_year"),  # not a number: the bounded parser names the field
+    ("2025.5", "", "whole number"),
+    ("1989", "", "income_tax_year"),  # below the forms' bound
+    ("2025", "a_letter", "income_evidence is required"),
+])
+def test_a_bad_income_tax_year_rejects_the_row(cli, write_csv, dane, year, evidence, words):
+    """A bad tax year rejects its row with the reason (and the citation, (3)(c)2.-4.); the good row is stored."""
+    code, out = run_taxed(cli, write_csv, [taxed(1, "2025"), taxed(2, year, evidence)])
+    assert code == 0 and out["stored"] == 1 and [r["id"] for r in out["rejected"]] == ["A2"]
+    assert words in out["rejected"][0]["reason"]
+    assert list(GrantApplication.objects.values_list("external_id", flat=True)) == ["A1"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("year, rejected", [("2025", False), ("2024", True)])
+def test_a_revenue_tax_year_is_checked_with_the_revenue_citation(cli, write_csv, dane, year, rejected):
+    """(3)(d)2.: a business's gross revenue is for the taxable year before the failure was determined (2025)."""
+    header = TAXED + ["annual_gross_revenue", "daily_flow_gpd"]
+    biz = [*taxed(1, year, applicant_type="business", annual_family_income=""), "100000", "1000"]
+    path = write_csv([header, biz], name="apps.csv")
+    out = json.loads(cli("grants", "import", str(path), "--jurisdiction", "dane", "--json")[1])
+    assert out["stored"] == (0 if rejected else 1)
+    if rejected:
+        assert "gross revenue" in out["rejected"][0]["reason"] and "145.246(3)(d)2.-4." in out["rejected"][0]["reason"]
+
+
+@pytest.mark.django_db
+def test_imported_allowable_costs_are_stored_and_cap_the_grant(cli, write_csv, dane):
+    """s. 145.246(6)(a)-(c): a row's allowable_cost caps its grant (table $5,200) and is kept with the application."""
+    path = write_csv([HEADER + ["allowable_cost"], [*row(1), "4000"], [*row(2), "6000"]], name="apps.csv")
+    out = json.loads(cli("grants", "import", str(path), "--jurisdiction", "dane", "--json")[1])
+    assert out["stored"] == 2
+    got = {a.external_id: (a.allowable_cost, a.decisions.get().amount) for a in GrantApplication.objects.all()}
+    assert got == {"A1": (400_000, 400_000), "A2": (600_000, 520_000)}

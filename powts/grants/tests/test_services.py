@@ -196,3 +196,14 @@ def test_fiscal_year_follows_the_february_1_participation_deadline(apply, determ
     det = determine(system, on=dt.date(2026, 1, 5))
     app = apply(det, applied_on=applied_on, income_tax_year=2025)
     assert app.fiscal_year == fy
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("allowable, amount", [(519_999, 519_999), (520_000, 520_000), (None, 520_000)])
+def test_recorded_allowable_costs_cap_the_decided_grant(apply, determination, allowable, amount):
+    """s. 145.246(6)(a)-(c): the law engine caps the grant at the recorded allowable costs (table $5,200)."""
+    costs = dict(claimed_cost=2_000_000, allowable_cost=allowable, meets_code_minimum=True, least_costly_method=True)
+    app = apply(determination, **costs)
+    d = services.application_decide(application=app, by=app.created_by)
+    assert (d.eligible, d.amount) == (True, amount)
+    assert ("limited by the allowable costs" in d.explanation) is (amount < 520_000)
