@@ -310,8 +310,34 @@ DRAW_KINDS = (("lot_line", "Lot line"), ("dwelling", "Dwelling"), ("building", "
               ("privy", "Privy"), ("portable_restroom", "Portable restroom"))
 
 
-def draw_settings(counties, *, own=None) -> dict:
-    """The drawing map's tiles and each county's centre (the middle of its profile's area)."""
+def _unproject(coords, lon0: float, lat0: float, fx: float, fy: float):
+    if coords and isinstance(coords[0], (int, float)):
+        return [round(lon0 + coords[0] / fx, 8), round(lat0 + coords[1] / fy, 8)]
+    return [_unproject(part, lon0, lat0, fx, fy) for part in coords]
+
+
+def in_lonlat(plan) -> dict | None:
+    """A plan drawn on the map (or given in longitude and latitude), back in longitude and latitude for the
+    map to draw it again: the inverse of in_feet, around the `origin` it kept. None for a plan with no place
+    on the earth (a DXF or GeoJSON drawn in feet on its own grid: the permit page shows its drawing only)."""
+    origin = plan.get("origin") if isinstance(plan, dict) else None
+    try:
+        lon0, lat0 = float(origin["longitude"]), float(origin["latitude"])
+    except (TypeError, KeyError, ValueError):
+        return None
+    fx, fy = _feet_per_degree(lat0)
+    features = []
+    for feature in _features(plan):
+        if isinstance(feature, dict) and isinstance(feature.get("geometry"), dict):
+            geometry = dict(feature["geometry"])
+            geometry["coordinates"] = _unproject(geometry.get("coordinates") or [], lon0, lat0, fx, fy)
+            features.append({"type": "Feature", "properties": dict(feature.get("properties") or {}), "geometry": geometry})
+    return {"type": "FeatureCollection", "features": features} if features else None
+
+
+def draw_settings(counties, *, own=None, plan=None, editable: bool = True) -> dict:
+    """The drawing map's tiles and each county's centre (the middle of its profile's area); with `plan` (a
+    stored plan, in feet), its features in longitude and latitude to draw again, editable or only shown."""
     from django.conf import settings
 
     centers = {}
@@ -321,4 +347,4 @@ def draw_settings(counties, *, own=None) -> dict:
             centers[county.slug] = [(area["south"] + area["north"]) / 2, (area["west"] + area["east"]) / 2]
     return {"tiles": settings.POWTS_MAP_TILES_URL, "attribution": settings.POWTS_MAP_TILES_ATTRIBUTION,
             "centers": centers, "own": own.slug if own is not None else "", "fallback": settings.POWTS_MAP_CENTER,
-            "zoom": 12}
+            "zoom": 12, "plan": in_lonlat(plan) if plan else None, "editable": editable, "labels": dict(DRAW_KINDS)}

@@ -358,3 +358,43 @@ def test_a_curve_too_fine_to_be_a_plot_plan_is_refused_naming_the_file_and_layer
     with pytest.raises(Refused) as refused:
         plot_files.read_upload(upload("huge.dxf", stream.getvalue().encode()))
     assert refused.value.message.startswith("huge.dxf: layer lot_line:")
+
+
+# ---- the permit page draws a drawn plan again (stop 16: it offered upload and paste only) ----------------------
+
+
+def test_a_plan_drawn_on_the_map_comes_back_in_longitude_and_latitude():
+    """in_lonlat is in_feet's inverse about the origin it kept: the corners drawn are the corners shown again."""
+    drawn = lonlat_plan()
+    back = plot_files.in_lonlat(plot_files.in_feet(drawn, slug="dane", county="Dane County"))
+    for before, after in zip(drawn["features"], back["features"]):
+        assert after["properties"]["kind"] == before["properties"]["kind"]
+        for p, q in zip(before["geometry"]["coordinates"][0], after["geometry"]["coordinates"][0]):
+            assert q == pytest.approx(p, abs=1e-6)
+
+
+def test_a_plan_with_no_place_on_the_earth_is_not_put_on_a_map():
+    """A DXF or a GeoJSON in feet has no origin: the permit page shows its drawing only."""
+    assert plot_files.in_lonlat(plot_files.read_upload(upload("lot.dxf", dxf_bytes())).plan) is None
+    assert plot_files.in_lonlat({"type": "FeatureCollection", "features": []}) is None
+
+
+def test_the_permit_page_draws_a_drawn_plan_on_the_map_editable_by_its_plumber_only(client, dane, master, plumber_user, make_user):
+    from powts.permits.tests.test_new_construction import _apply
+
+    permit = _apply(plumber_user, dane, plot_plan=lonlat_plan())
+    assert permit.plot_plan["origin"]
+    client.force_login(plumber_user)
+    page = client.get(f"/permits/{permit.pk}/").content.decode()
+    settings = json.loads(page.split('id="plot-map-settings" type="application/json">')[1].split("</script>")[0])
+    assert [f["properties"]["kind"] for f in settings["plan"]["features"]] == ["lot_line", "dispersal_area"]
+    assert settings["editable"] is True and 'id="pp-drawn"' in page and "powts/plot-draw.js" in page
+    # an auditor reads the permit: the plan is drawn, not editable, and there is no form to store it
+    client.force_login(make_user("aud", role="state_auditor"))
+    page = client.get(f"/permits/{permit.pk}/").content.decode()
+    settings = json.loads(page.split('id="plot-map-settings" type="application/json">')[1].split("</script>")[0])
+    assert settings["editable"] is False and 'id="pp-drawn"' not in page
+    # a plan in feet: no map on the permit page
+    other = _apply(plumber_user, dane, parcel_number="0608-222-9999-0")
+    client.force_login(plumber_user)
+    assert 'id="plot-map"' not in client.get(f"/permits/{other.pk}/").content.decode()
