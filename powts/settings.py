@@ -13,6 +13,8 @@ POWTS_PUBLIC_POST_RATE  public complaints per address, default "10/hour"
 POWTS_PROXY_COUNT  how many proxies in front add X-Forwarded-For (default 0: the socket's address counts)
 POWTS_QUEUE_URL  the task queue; default (empty): Huey on SQLite in $POWTS_DATA_DIR/queue.sqlite3, consumed by
                  `powts serve` itself. Reserved for redis://... (separate workers, a later issue).
+POWTS_BOUNCE_WEBHOOK_SECRET  the secret shared with a mail provider that posts bounce reports to
+                /api/maintenance/bounces/ (HMAC-signed; powts.maintenance.bounce_webhook); unset: refused
 POWTS_EMAIL_BACKEND  default: files in $POWTS_DATA_DIR/outbox; "django.core.mail.backends.smtp.EmailBackend" with EMAIL_HOST ...
 POWTS_STORAGE   where attached documents and photos are kept: "local" (default, $POWTS_DATA_DIR/attachments)
                 or "s3" (S3-compatible: POWTS_S3_BUCKET, POWTS_S3_ENDPOINT_URL, POWTS_S3_ACCESS_KEY_ID,
@@ -217,6 +219,8 @@ def _tile_origin(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc.replace('{s}', '*')}"
 
 # Mail: written to files in $POWTS_DATA_DIR/outbox unless an SMTP server is configured.
+# A mail provider's bounce reports are accepted only when signed with this (powts.maintenance.bounce_webhook).
+POWTS_BOUNCE_WEBHOOK_SECRET = os.environ.get("POWTS_BOUNCE_WEBHOOK_SECRET", "")
 EMAIL_BACKEND = os.environ.get("POWTS_EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
 EMAIL_FILE_PATH = DATA_DIR / "outbox"
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")

@@ -293,6 +293,9 @@ TABLE: dict[str, Case | list[Case]] = {
     "accounts:invite-accept": Case(read=EVERYONE, write=EVERYONE, kwargs=lambda w: {"uidb64": "MQ", "token": "not-a-token"},
                                    note="an unknown or used link: the page says so to everyone, nothing changes",
                                    body=lambda w: {"new_password1": "x" * 14, "new_password2": "x" * 14}),
+    "maintenance-bounce-webhook": Case(api=True, body=lambda w: {"recipient": "owner@example.com", "reason": "no such mailbox"},
+                                       note="a mail provider's bounce report: only a body signed with the shared secret "
+                                            "is taken (no secret is set here), whoever is signed in"),
     "open311-services": Case(read=EVERYONE),
     "open311-requests": Case(read=EVERYONE, write=EVERYONE, api=True, note="the public Open311 endpoint",
                              body=lambda w: {"jurisdiction_id": "dane", "service_code": "failing-septic",

@@ -117,3 +117,36 @@ def test_plumber_draws_the_plot_plan_on_the_map(live_server, county, browser):  
     page.get_by_role("button", name="Check the plot plan's setbacks").click()
     page.locator("#plan-check").get_by_text("The plot plan (2 features) complies with the setbacks").wait_for()
     assert errors == []
+
+
+def test_the_permit_page_draws_the_drawn_plan_again_and_its_plumber_adds_to_it(live_server, county, browser):  # noqa: F811
+    """Stop 16 left the permit page with upload and paste only: a plan drawn on the map is drawn on it again
+    (no tile server: a blank background), its features listed; the plumber draws one more and stores the plan,
+    whose setbacks are checked again."""
+    from powts.accounts.models import User
+    from powts.permits.models import Permit
+    from powts.permits.tests.test_new_construction import _apply
+    from powts.permits.tests.test_plot_files import lonlat_plan
+
+    permit = _apply(User.objects.get(username="pete"), county, plot_plan=lonlat_plan())
+    page = sign_in(browser, live_server.url, "pete")
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Content Security Policy" in m.text else None)
+    page.goto(f"{live_server.url}/permits/{permit.pk}/")
+    page.get_by_text("2 feature(s) on the plan.").wait_for()
+    assert page.locator("#plot-map .leaflet-interactive").count() == 2  # both shapes drawn on the map
+    assert "Dispersal (absorption) area" in page.locator("#plot-map-list").inner_text()
+    page.locator("#plot-map").scroll_into_view_if_needed()
+    box = page.locator("#plot-map").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.get_by_label("What you draw next").select_option("well")
+    page.locator("#plot-map .leaflet-pm-icon-marker").click()
+    page.mouse.click(x + 5, y + 5)
+    page.get_by_text("3 feature(s) on the plan.").wait_for()
+    assert [v for v in _axe(page) if v["impact"] in IMPACTS] == []
+    page.get_by_role("button", name="Store the plan as drawn").click()
+    page.wait_for_load_state()
+    page.get_by_text("3 feature(s) on the plan.").wait_for()
+    stored = Permit.objects.get(pk=permit.pk).plot_plan
+    assert [f["properties"]["kind"] for f in stored["features"]] == ["lot_line", "dispersal_area", "well"]
+    assert stored["origin"] and errors == []

@@ -9,7 +9,7 @@ merge through record news (powts.core.news) and move their own records.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import ProtectedError, Value
+from django.db.models import F, ProtectedError, Value
 from django.db.models.functions import Lower, Replace
 
 from powts.audit.services import audit_create, audit_delete, audit_update, snapshot
@@ -127,3 +127,31 @@ def parcel_merge_pending(*, pending: Parcel, into_number: str, reason: str) -> P
         raise InventoryRefused(f"parcel {pending.parcel_number} still has records that cannot be moved; "
                                "nothing was merged", field="parcel") from None
     return into
+
+
+@transaction.atomic
+def parcels_confirm_imported(*, jurisdiction, parcel_numbers, cause: str) -> list[Parcel]:
+    """The county's own inventory file names parcels a plumber entered as new: the county's record now
+    holds them, so they are confirmed, as staff would confirm them (parcel_confirm).
+
+    Set-based, for the import: one query finds the pending parcels among `parcel_numbers` (written as the
+    file writes them) and one UPDATE confirms them all; each is audited and announced (parcel.confirmed).
+    A county has a handful of pending parcels at a time, so the per-parcel part is small whatever the file's size."""
+    numbers = list(parcel_numbers)
+    if not numbers:
+        return []
+    found: list[Parcel] = []
+    # The IN list in chunks: SQLite accepts at most 32,766 parameters in one statement.
+    for start in range(0, len(numbers), 10_000):
+        found += Parcel.objects.select_for_update().filter(
+            jurisdiction=jurisdiction, pending=True, parcel_number__in=numbers[start:start + 10_000])
+    if not found:
+        return []
+    Parcel.objects.filter(pk__in=[p.pk for p in found]).update(pending=False, version=F("version") + 1)
+    for parcel in found:
+        before = snapshot(parcel, ["pending", "version"])
+        parcel.pending, parcel.version = False, parcel.version + 1
+        text = f"parcel {parcel.parcel_number} confirmed: named in the county's inventory file ({cause})"
+        audit_update(parcel, before=before, action=text)
+        publish("parcel.confirmed", parcel=parcel, cause=text)
+    return found

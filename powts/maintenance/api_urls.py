@@ -2,6 +2,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
+from powts.maintenance import bounce_webhook
 from powts.maintenance.api import views
 
 router = SimpleRouter()
@@ -9,5 +10,7 @@ router.register("maintenance/reports", views.ReportViewSet, basename="maintenanc
 urlpatterns = [
     path("maintenance/due/", views.DueListView.as_view(), name="maintenance-due"),
     path("maintenance/systems/<int:pk>/", views.SystemMaintenanceView.as_view(), name="maintenance-system"),
+    # A mail provider's bounce report, signed with the shared secret (no sign-in): marks the notices bounced.
+    path("maintenance/bounces/", bounce_webhook.bounce_webhook, name="maintenance-bounce-webhook"),
     *router.urls,
 ]

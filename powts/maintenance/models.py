@@ -44,6 +44,10 @@ class Schedule(models.Model):
             models.Index(fields=["jurisdiction", "notice_on", "due_on", "system_ref"], name="maint_sched_due_list"),
             models.Index(fields=["jurisdiction", "due_on"], name="maint_sched_due"),
             models.Index(fields=["jurisdiction"], condition=Q(needs_data=True), name="maint_sched_needs_data"),
+            # The dashboard's delinquent and pumping-required lists (selectors.morning_lists): the few such
+            # schedules in due order, not a walk of every schedule in due order looking for them (15 s at 1,000,000).
+            models.Index(fields=["jurisdiction", "due_on"], condition=Q(delinquent=True), name="maint_sched_delinquent"),
+            models.Index(fields=["jurisdiction", "due_on"], condition=Q(pumping_required=True), name="maint_sched_pumping"),
         ]
 
     def __str__(self) -> str:

@@ -30,3 +30,17 @@ class MapCell(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["jurisdiction", "level", "facet", "cx", "cy"], name="maps_cell_lookup")]
+
+
+class UnplacedCount(models.Model):
+    """Systems with no coordinates on their parcel (so not on the map), per county and facet, counted by
+    `maps.services.cells_rebuild` with the cells: the map page shows the figure without reading the
+    thousands of such systems a county has at every page view."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.CASCADE, db_index=False)
+    facet = models.CharField(max_length=160, blank=True, default="", help_text='As MapCell.facet: "" for every system.')
+    systems = models.PositiveIntegerField()
+    computed_on = models.DateField(help_text="The day they were counted.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["jurisdiction", "facet"], name="maps_unplaced_unique")]

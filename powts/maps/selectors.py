@@ -233,13 +233,41 @@ def _scoped_cells(*, user, params, level: int, facet: str):
     return cells
 
 
-def not_on_map(*, user, params) -> int:
-    """Systems with no coordinates, on their own record or their parcel's centroid."""
-    qs, _ = filtered_systems(user=user, params=params)
-    # Two counts, each from an index on the parcel (parcel_lon_lat; parcel_no_latitude), rather than one OR
-    # that would read every system of the county.
-    return (qs.filter(parcel__longitude__isnull=True).order_by().count()
-            + qs.filter(parcel__longitude__isnull=False, parcel__latitude__isnull=True).order_by().count())
+# Beyond this many, a filter the stored counts cannot answer shows "more than" (read live, it stops there).
+UNPLACED_LIVE_CAP = 1_000
+
+
+def not_on_map(*, user, params) -> dict:
+    """Systems with no coordinates (on their own record or their parcel's centroid): {"count", "more" (True:
+    at least that many), "counted_on" (the day of a stored count; None when counted now)}.
+
+    A county has thousands of them (2% of a million): counting them on every view took about a second, so
+    the figures counted with the clusters (maps.services.cells_rebuild: after an import, a centroid load and
+    daily) answer the list's filters they were counted for; any other filter is counted live up to
+    UNPLACED_LIVE_CAP."""
+    from powts.maps.models import UnplacedCount
+
+    qs, facet = filtered_systems(user=user, params=params)
+    if params.get("standing"):
+        facet = None  # a standing filter is not among the counted facets
+    if facet is not None and _scoped_cells(user=user, params=params, level=0, facet="").exists():
+        stored = UnplacedCount.objects.filter(facet=facet)
+        ids = policies.jurisdiction_ids(user)
+        if ids is not None:
+            stored = stored.filter(jurisdiction_id__in=ids)
+        if params.get("jurisdiction"):
+            stored = stored.filter(jurisdiction__slug=params["jurisdiction"])
+        found = stored.aggregate(n=Sum("systems"), on=Min("computed_on"))
+        return {"count": found["n"] or 0, "more": False,
+                "counted_on": found["on"] or _scoped_cells(user=user, params=params, level=0, facet="")
+                .values_list("computed_on", flat=True).first()}
+    # Two reads, each from an index on the parcel (parcel_lon_lat; parcel_no_latitude), rather than one OR
+    # that would read every system of the county; each stops at the cap.
+    cap = UNPLACED_LIVE_CAP + 1
+    n = qs.filter(parcel__longitude__isnull=True).order_by().values("pk")[:cap].count()
+    if n < cap:
+        n += qs.filter(parcel__longitude__isnull=False, parcel__latitude__isnull=True).order_by().values("pk")[:cap - n].count()
+    return {"count": min(n, UNPLACED_LIVE_CAP), "more": n > UNPLACED_LIVE_CAP, "counted_on": None}
 
 
 def _capped(kind: str, features: list, cap: int) -> dict:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from powts.audit.services import build_event
 from powts.inventory.models import System
 from powts.maps import grid
-from powts.maps.models import MapCell
+from powts.maps.models import MapCell, UnplacedCount
 from powts.maps.expressions import GridIndex
 from powts.maps.selectors import FACETS, STANDINGS, standing
 
@@ -54,14 +54,31 @@ def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
         for (facet, cx, cy), values in everything.items():
             _add(coarser, (facet, cx >> 1, cy >> 1), values)
         everything, level = coarser, level - 1
+    unplaced = _unplaced(jurisdiction, as_of)
     with transaction.atomic():
         MapCell.objects.filter(jurisdiction=jurisdiction).delete()
         MapCell.objects.bulk_create(cells, batch_size=5000)
+        UnplacedCount.objects.filter(jurisdiction=jurisdiction).delete()
+        UnplacedCount.objects.bulk_create(unplaced, batch_size=5000)
         on_map = sum(c.systems for c in cells if c.level == 0 and c.facet == "")
         summary = {"systems_on_map": on_map, "as_of": as_of.isoformat()}
         build_event(jurisdiction, action="map clusters counted", verb="update",
                     changes={"systems_on_map": [None, on_map], "as_of": [None, summary["as_of"]]}).save()
     return summary
+
+
+def _unplaced(jurisdiction, as_of: dt.date) -> list[UnplacedCount]:
+    """The county's systems not on the map, in all and by each facet the cells are counted for."""
+    counts: dict[str, int] = {"": 0}
+    unplaced = (System.objects.filter(jurisdiction=jurisdiction)
+                .filter(Q(parcel__latitude__isnull=True) | Q(parcel__longitude__isnull=True)).order_by())
+    for r in unplaced.values(*FACETS.values()).annotate(n=Count("pk")).iterator(chunk_size=10000):
+        counts[""] += r["n"]
+        for name, column in FACETS.items():
+            key = f"{name}={r[column]}"
+            counts[key] = counts.get(key, 0) + r["n"]
+    return [UnplacedCount(jurisdiction_id=jurisdiction.pk, facet=facet, systems=n, computed_on=as_of)
+            for facet, n in counts.items()]
 
 
 def _add(into: dict, key: tuple, values: list) -> None:

@@ -4,8 +4,9 @@ What comes out is the plan powts.setbacks checks: a GeoJSON FeatureCollection in
 - GeoJSON in feet (the local grid) is taken as it is; GeoJSON in longitude and latitude (RFC 7946, and
   what the map draws) must lie in the county (its profile's `area`) and is projected to feet around its
   centre, the centre kept as `origin` so the map can draw it again.
-- DXF: each entity's layer names the feature ("well", "dispersal_area", "lot line" ...); lines and
-  polylines, circles and points are read in the drawing's units ($INSUNITS; unitless is feet).
+- DXF: each entity's layer names the feature ("well", "dispersal_area", "lot line" ...); lines,
+  polylines (their bulges as arcs), arcs, circles, ellipses, splines, hatches (their outer boundary) and
+  points are read in the drawing's units ($INSUNITS; unitless is feet), curves as fine straight segments.
 - PDF: no geometry; it is kept as the application's plan document, the features entered on the map.
 
 A file that cannot be read, or that holds no outline (polygon), is refused naming the file; nothing is kept.
@@ -98,30 +99,49 @@ def _kind_of_layer(layer: str) -> str | None:
     return word if word in KINDS else LAYER_WORDS.get(word)
 
 
+# Curves (arcs, circles, polyline bulges, ellipses, splines, hatch boundaries) are read as the points of
+# straight segments that stray at most this far from the curve, in feet: far finer than any setback.
+CURVE_TOLERANCE_FEET = 0.05
+MAX_CURVE_POINTS = 5_000
+CURVES = ("LWPOLYLINE", "POLYLINE", "ARC", "CIRCLE", "ELLIPSE", "SPLINE")
+
+
+def _flattened(path, scale: float) -> list[list[float]]:
+    points = []
+    for v in path.flattening(CURVE_TOLERANCE_FEET / scale):
+        points.append([v.x * scale, v.y * scale])
+        if len(points) > MAX_CURVE_POINTS:
+            raise PlanFileRefused(f"a curve of more than {MAX_CURVE_POINTS:,} points at {CURVE_TOLERANCE_FEET} ft; "
+                                  "a plot plan's curves are smaller")
+    return [p for i, p in enumerate(points) if i == 0 or p != points[i - 1]]
+
+
+def _shape(coords: list, closed: bool) -> dict | None:
+    if len(coords) < 2:
+        return None
+    if closed or (len(coords) >= 4 and coords[0] == coords[-1]):
+        if coords[0] != coords[-1]:
+            coords.append(coords[0])
+        if len(coords) >= 4:
+            return {"type": "Polygon", "coordinates": [coords]}
+    return {"type": "LineString", "coordinates": coords}
+
+
 def _entity_geometry(entity, scale: float) -> dict | None:
+    from ezdxf import path as dxf_path
+
     kind = entity.dxftype()
     if kind == "LINE":
         a, b = entity.dxf.start, entity.dxf.end
         return {"type": "LineString", "coordinates": [[a.x * scale, a.y * scale], [b.x * scale, b.y * scale]]}
-    if kind in ("LWPOLYLINE", "POLYLINE"):
-        if kind == "LWPOLYLINE":
-            points = [(p[0], p[1]) for p in entity.get_points("xy")]
-        else:
-            points = [(v.dxf.location.x, v.dxf.location.y) for v in entity.vertices]
-        coords = [[x * scale, y * scale] for x, y in points]
-        if len(coords) < 2:
-            return None
-        if entity.closed or (len(coords) >= 4 and coords[0] == coords[-1]):
-            if coords[0] != coords[-1]:
-                coords.append(coords[0])
-            if len(coords) >= 4:
-                return {"type": "Polygon", "coordinates": [coords]}
-        return {"type": "LineString", "coordinates": coords}
-    if kind == "CIRCLE":
-        c, r = entity.dxf.center, entity.dxf.radius * scale
-        ring = [[c.x * scale + r * math.cos(2 * math.pi * i / 32), c.y * scale + r * math.sin(2 * math.pi * i / 32)]
-                for i in range(32)]
-        return {"type": "Polygon", "coordinates": [ring + [ring[0]]]}
+    if kind in CURVES:
+        # ezdxf's path of the entity follows its arcs (a polyline's bulges included), not their chords.
+        closed = kind == "CIRCLE" or (kind in ("LWPOLYLINE", "POLYLINE") and entity.closed)
+        return _shape(_flattened(dxf_path.make_path(entity), scale), closed)
+    if kind == "HATCH":  # a filled area: its outer boundary is the outline
+        paths = [p for p in dxf_path.from_hatch(entity) if len(p)]
+        rings = [_flattened(p, scale) for p in paths[:1]]
+        return _shape(rings[0], True) if rings else None
     if kind == "POINT":
         p = entity.dxf.location
         return {"type": "Point", "coordinates": [p.x * scale, p.y * scale]}
@@ -152,7 +172,12 @@ def dxf_to_geojson(data: bytes, name: str) -> dict:
         if kind is None:
             unknown.add(layer)
             continue
-        geometry = _entity_geometry(entity, scale)
+        try:
+            geometry = _entity_geometry(entity, scale)
+        except PlanFileRefused as exc:
+            raise PlanFileRefused(f"{name}: layer {layer}: {exc.message}") from None
+        except (ezdxf.DXFError, ValueError, ZeroDivisionError) as exc:
+            raise PlanFileRefused(f"{name}: layer {layer}: a {entity.dxftype()} that cannot be read ({exc})") from None
         if geometry is not None:
             features.append({"type": "Feature", "properties": {"kind": kind, "name": layer}, "geometry": geometry})
     if not features:
@@ -285,8 +310,34 @@ DRAW_KINDS = (("lot_line", "Lot line"), ("dwelling", "Dwelling"), ("building", "
               ("privy", "Privy"), ("portable_restroom", "Portable restroom"))
 
 
-def draw_settings(counties, *, own=None) -> dict:
-    """The drawing map's tiles and each county's centre (the middle of its profile's area)."""
+def _unproject(coords, lon0: float, lat0: float, fx: float, fy: float):
+    if coords and isinstance(coords[0], (int, float)):
+        return [round(lon0 + coords[0] / fx, 8), round(lat0 + coords[1] / fy, 8)]
+    return [_unproject(part, lon0, lat0, fx, fy) for part in coords]
+
+
+def in_lonlat(plan) -> dict | None:
+    """A plan drawn on the map (or given in longitude and latitude), back in longitude and latitude for the
+    map to draw it again: the inverse of in_feet, around the `origin` it kept. None for a plan with no place
+    on the earth (a DXF or GeoJSON drawn in feet on its own grid: the permit page shows its drawing only)."""
+    origin = plan.get("origin") if isinstance(plan, dict) else None
+    try:
+        lon0, lat0 = float(origin["longitude"]), float(origin["latitude"])
+    except (TypeError, KeyError, ValueError):
+        return None
+    fx, fy = _feet_per_degree(lat0)
+    features = []
+    for feature in _features(plan):
+        if isinstance(feature, dict) and isinstance(feature.get("geometry"), dict):
+            geometry = dict(feature["geometry"])
+            geometry["coordinates"] = _unproject(geometry.get("coordinates") or [], lon0, lat0, fx, fy)
+            features.append({"type": "Feature", "properties": dict(feature.get("properties") or {}), "geometry": geometry})
+    return {"type": "FeatureCollection", "features": features} if features else None
+
+
+def draw_settings(counties, *, own=None, plan=None, editable: bool = True) -> dict:
+    """The drawing map's tiles and each county's centre (the middle of its profile's area); with `plan` (a
+    stored plan, in feet), its features in longitude and latitude to draw again, editable or only shown."""
     from django.conf import settings
 
     centers = {}
@@ -296,4 +347,4 @@ def draw_settings(counties, *, own=None) -> dict:
             centers[county.slug] = [(area["south"] + area["north"]) / 2, (area["west"] + area["east"]) / 2]
     return {"tiles": settings.POWTS_MAP_TILES_URL, "attribution": settings.POWTS_MAP_TILES_ATTRIBUTION,
             "centers": centers, "own": own.slug if own is not None else "", "fallback": settings.POWTS_MAP_CENTER,
-            "zoom": 12}
+            "zoom": 12, "plan": in_lonlat(plan) if plan else None, "editable": editable, "labels": dict(DRAW_KINDS)}

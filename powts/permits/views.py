@@ -108,7 +108,14 @@ def permit_detail(request, pk: int):
         stages = selectors.stages_for(permit)
     except Exception:
         stages = []
+    acts = policies.acts_for_permit(request.user, permit)
+    # A plan drawn on the map is drawn on it again; whoever may replace the plan may redraw it there.
+    plot_map = None
+    if plot_files.in_lonlat(permit.plot_plan):
+        plot_map = plot_files.draw_settings([permit.jurisdiction], own=permit.jurisdiction, plan=permit.plot_plan,
+                                            editable=bool(acts) and permit.status in ("applied", "held"))
     return render(request, "permits/permit_detail.html", {
+        "plot_map": plot_map, "plan_kinds": plot_files.DRAW_KINDS,
         "permit": permit, "missing": selectors.missing_items(permit) if permit.status in c.OPEN_STATUSES else [],
         "invoices": permit.invoices.prefetch_related("payments"), "inspections": permit.inspections.select_related("inspector"),
         "changes": permit.changes.exclude(kind=c.ChangeKind.AMENDMENT).select_related("new_owner", "new_plumber"),
@@ -117,7 +124,7 @@ def permit_detail(request, pk: int):
         "events": permit.events.select_related("actor"), "documents": permit.documents.all(), "svg": svg,
         "stages": stages, "can_decide": policies.can_decide(request.user, permit),
         "setback_violations": selectors.setback_violation_count(permit.setback_result or {}),
-        "acts": policies.acts_for_permit(request.user, permit),
+        "acts": acts,
         "is_owner": permit.owner.user_id is not None and permit.owner.user_id == request.user.pk, "today": timezone.localdate().isoformat(),
         "now": timezone.localtime().strftime("%Y-%m-%dT%H:%M"), "panels": _permit_panels(permit, request),
         "today_date": timezone.localdate(),

@@ -21,6 +21,7 @@ from django.utils import timezone
 from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.core import spreadsheet
+from powts.inventory import pending
 from powts.inventory.importing.lock import ImportBusy, county_import_lock
 from powts.inventory.importing.readers import InventoryFileRefused, open_table
 from powts.inventory.importing.rows import RowRejected, clean_row
@@ -49,6 +50,7 @@ class ImportResult:
     created_preview: list[dict] = field(default_factory=list)
     updated_preview: list[dict] = field(default_factory=list)
     follow_up: dict = field(default_factory=dict)
+    parcels_confirmed: int = 0  # pending parcels (new construction) the file named, now confirmed
 
     def counts(self) -> dict:
         return {k: getattr(self, k) for k in ("rows", "created", "updated", "unchanged", "rejected")}
@@ -201,9 +203,14 @@ def _write(spool: RowSpool, *, jurisdiction, provided: set[str], action: str, re
     started = time.perf_counter()
     with transaction.atomic():
         writer = ChunkWriter(jurisdiction=jurisdiction, action=action, provided=provided)
+        named: set[str] = set()
         for rows in spool:
             _count(result, writer.write(rows))
+            named.update(r.parcel_id for r in rows)
         writer.finish()
+        # Pending parcels (new construction, powts.inventory.pending) that the county's file now names are confirmed.
+        result.parcels_confirmed = len(pending.parcels_confirm_imported(jurisdiction=jurisdiction, parcel_numbers=named,
+                                                                       cause=action))
         assert spool.rows == forecast
         if result.created or result.updated:
             ImportFollowUpPending.objects.get_or_create(jurisdiction=jurisdiction, defaults={"since": timezone.now()})

@@ -324,3 +324,36 @@ def test_the_strip_expression_is_the_indexs_word_for_word(dane):
         cursor.execute(("EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN ") + sql, params)
         plan = " ".join(str(row) for row in cursor.fetchall())
     assert "parcel_map_strip" in plan, plan
+
+
+def test_the_not_on_the_map_figure_is_read_from_the_count_kept_with_the_clusters(api, county, dane, django_assert_max_num_queries):
+    """The map page at a million systems took about a second to count the 20,000 with no coordinates on each
+    view (stop 16). Once the clusters are counted, the figure counted with them is shown (and its day), for
+    every system and for each single-value filter; it is not recounted on the page."""
+    from powts.maps.models import UnplacedCount
+
+    cells_rebuild(jurisdiction=dane)
+    assert dict(UnplacedCount.objects.values_list("facet", "systems")) == {
+        "": 1, "system_type=conventional": 1, "status=active": 1, "municipality=Town of Dunn": 1}
+    # the stored figure is what the page shows: changing it (as a stale count would be) changes the page
+    UnplacedCount.objects.filter(facet="").update(systems=7)
+    page = api.get("/map/").content.decode()
+    assert "<strong>7</strong> systems not on the map" in page and "counted on" in page
+    assert "<strong>0</strong> systems not on the map" in api.get("/map/?system_type=mound").content.decode()
+    assert "<strong>1</strong> system not on the map" in api.get("/map/?system_type=conventional").content.decode()
+
+
+def test_a_filter_the_counts_do_not_cover_is_counted_live_up_to_the_cap(api, county, dane, monkeypatch):
+    """Both sides of the cap: at the cap the page says the number; one more and it says "More than"."""
+    from powts.maps import selectors
+
+    cells_rebuild(jurisdiction=dane)
+    make = lambda i: system_create(jurisdiction=dane, system_id=f"X-{i}", parcel_number=f"09-{i}", system_type="conventional",  # noqa: E731
+                                   owner_name="Ann", site_address=f"{i} Elm St", municipality="Town of Dunn", status="active")
+    make(1)
+    monkeypatch.setattr(selectors, "UNPLACED_LIVE_CAP", 2)
+    live = "/map/?system_type=conventional&status=active"  # two filters: counted live
+    page = api.get(live).content.decode()
+    assert "<strong>2</strong> systems not on the map" in page and "More than" not in page and "counted on" not in page
+    make(2)
+    assert "More than <strong>2</strong> systems not on the map" in api.get(live).content.decode()

@@ -173,3 +173,34 @@ def test_dashboard_lists_new_parcels_to_confirm(client, dane, master, plumber_us
     assert permit.number in listed
     pending.parcel_confirm(parcel=permit.parcel, reason="")
     assert "New parcels to confirm (0)" in client.get("/maintenance/").content.decode()
+
+
+def test_an_inventory_import_naming_a_pending_parcel_confirms_it(dane, master, plumber_user, write_csv):
+    """Issue 10 (stop 16's "still cannot do"): the county's inventory file names the new parcel, so the county's
+    record holds it: confirmed as staff would (audited, parcel.confirmed reaches the permit), in one UPDATE."""
+    from powts.inventory.importing.service import import_inventory
+
+    permit = _apply(plumber_user, dane)
+    other = _apply(plumber_user, dane, parcel_number="0608-222-9999-0", site_address="4412 Meadow Lane")
+    result = import_inventory(path=write_csv([["system_id", "parcel_id", "system_type", "owner_name"],
+                                              ["N-1", "0608-222-1111-0", "mound", "Nia Newhouse"]]),
+                              jurisdiction=dane, today=D(2026, 3, 5))
+    assert result.created == 1 and result.parcels_confirmed == 1
+    parcel = Parcel.objects.get(pk=permit.parcel_id)
+    assert not parcel.pending
+    assert parcel.systems.get().system_id == "N-1"  # the row went onto the parcel the plumber entered
+    assert permit.events.filter(step="parcel_confirmed").exists()
+    assert AuditEvent.objects.filter(object_id=parcel.pk, action__contains="named in the county's inventory file").exists()
+    # a pending parcel the file does not name stays pending
+    assert Parcel.objects.get(pk=other.parcel_id).pending
+    assert not other.events.filter(step="parcel_confirmed").exists()
+
+
+def test_an_import_dry_run_confirms_nothing(dane, master, plumber_user, write_csv):
+    from powts.inventory.importing.service import import_inventory
+
+    permit = _apply(plumber_user, dane)
+    import_inventory(path=write_csv([["system_id", "parcel_id", "system_type", "owner_name"],
+                                     ["N-1", "0608-222-1111-0", "mound", "Nia Newhouse"]]),
+                     jurisdiction=dane, today=D(2026, 3, 5), dry_run=True)
+    assert Parcel.objects.get(pk=permit.parcel_id).pending

@@ -269,3 +269,132 @@ def test_malformed_plans_are_a_400_never_a_500(client, dane, master, plumber_use
     client.force_login(plumber_user)
     r = client.post("/api/plot-plans/check/?jurisdiction=dane", body, content_type="application/json")
     assert r.status_code == 400 and set(r.json()["errors"]) & {"plot_plan", "body"}
+
+
+# ---- curves (stop 16 left DXF arcs, splines and hatches unread) --------------------------------------------------
+CURVED = __import__("pathlib").Path(__file__).parent / "fixtures" / "curved_lot.dxf"
+
+
+def _curved() -> dict:
+    return plot_files.read_upload(upload("curved_lot.dxf", CURVED.read_bytes())).plan
+
+
+def _by_kind(plan, kind):
+    return next(f["geometry"] for f in plan["features"] if f["properties"]["kind"] == kind)
+
+
+def test_a_polyline_bulge_is_read_as_its_arc_not_its_chord():
+    """The fixture's lot: its road side is a half circle (bulge 1) of radius 100 about (100, 300)."""
+    ring = _by_kind(_curved(), "lot_line")["coordinates"][0]
+    bulge = [p for p in ring if p[1] > 300]
+    assert max(p[1] for p in ring) == pytest.approx(400, abs=0.05) and len(bulge) > 10
+    for x, y in bulge:  # every point on the arc, within the tolerance
+        assert ((x - 100) ** 2 + (y - 300) ** 2) ** 0.5 == pytest.approx(100, abs=plot_files.CURVE_TOLERANCE_FEET)
+    assert ring[0] == ring[-1]
+
+
+def test_an_arc_is_an_open_line_on_its_circle_and_a_circle_a_closed_ring():
+    plan = _curved()
+    shore = _by_kind(plan, "high_water_mark")  # ARC, centre (100, -100), radius 60, 45 to 135 degrees
+    assert shore["type"] == "LineString"
+    (x0, y0), (x1, y1) = shore["coordinates"][0], shore["coordinates"][-1]
+    assert (x0, y0) == pytest.approx((100 + 60 * 0.5 ** 0.5, -100 + 60 * 0.5 ** 0.5), abs=1e-4)
+    assert (x1, y1) == pytest.approx((100 - 60 * 0.5 ** 0.5, -100 + 60 * 0.5 ** 0.5), abs=1e-4)
+    assert max(y for _, y in shore["coordinates"]) == pytest.approx(-40, abs=0.05)  # its top, at 90 degrees
+    well = _by_kind(plan, "well")  # CIRCLE, radius 1 ft
+    assert well["type"] == "Polygon"
+    assert all(((x - 30) ** 2 + (y - 250) ** 2) ** 0.5 == pytest.approx(1, abs=0.05) for x, y in well["coordinates"][0])
+
+
+def _without_bulges() -> bytes:
+    doc = ezdxf.read(io.StringIO(CURVED.read_text()))
+    for e in doc.modelspace().query("LWPOLYLINE[layer=='dispersal_area']"):
+        e.set_points([(x, y, 0, 0, 0) for x, y, *_ in e.get_points("xyseb")], format="xyseb")
+    stream = io.StringIO()
+    doc.write(stream)
+    return stream.getvalue().encode()
+
+
+@pytest.mark.parametrize("bulged,complies,measured", [(True, False, 2.0), (False, True, 32.0)])
+def test_setbacks_measure_the_curve(dane, bulged, complies, measured):
+    """Dane County Code s. 46.10(6): 5 ft from a lot line. The mound's rounded west end reaches 2 ft from the lot
+    line; read as chords (as before), it seemed 32 ft away and to comply."""
+    from powts.permits.selectors import plan_check
+
+    data = CURVED.read_bytes() if bulged else _without_bulges()
+    out = plan_check(plan=plot_files.read_upload(upload("lot.dxf", data)).plan, jurisdiction=dane)
+    assert out["result"]["complies"] is complies
+    mound = plot_files.read_upload(upload("lot.dxf", data)).plan
+    assert min(x for x, _ in _by_kind(mound, "dispersal_area")["coordinates"][0]) == pytest.approx(measured, abs=0.05)
+    if not complies:
+        assert out["result"]["violations"][0]["measured_ft"] == pytest.approx(measured, abs=0.05)
+
+
+def test_splines_ellipses_and_hatches_are_read():
+    doc = ezdxf.new()
+    doc.header["$INSUNITS"] = 2
+    msp = doc.modelspace()
+    msp.add_lwpolyline([(0, 0), (200, 0), (200, 300), (0, 300)], close=True, dxfattribs={"layer": "lot_line"})
+    msp.add_ellipse((100, 150), major_axis=(20, 0), ratio=0.5, dxfattribs={"layer": "treatment_tank"})
+    msp.add_spline([(10, 10), (40, 30), (70, 10), (100, 30)], dxfattribs={"layer": "high_water_mark"})
+    hatch = msp.add_hatch(dxfattribs={"layer": "dwelling"})
+    hatch.paths.add_polyline_path([(60, 200), (110, 200), (110, 240), (60, 240)], is_closed=True)
+    stream = io.StringIO()
+    doc.write(stream)
+    plan = plot_files.read_upload(upload("lot.dxf", stream.getvalue().encode())).plan
+    tank = _by_kind(plan, "treatment_tank")
+    assert tank["type"] == "Polygon" and max(x for x, _ in tank["coordinates"][0]) == pytest.approx(120, abs=0.05)
+    assert _by_kind(plan, "high_water_mark")["type"] == "LineString"
+    house = _by_kind(plan, "dwelling")
+    assert house["type"] == "Polygon" and {tuple(p) for p in house["coordinates"][0]} == {(60, 200), (110, 200), (110, 240), (60, 240)}
+
+
+def test_a_curve_too_fine_to_be_a_plot_plan_is_refused_naming_the_file_and_layer():
+    doc = ezdxf.new()
+    doc.header["$INSUNITS"] = 2
+    doc.modelspace().add_circle((0, 0), 10_000_000, dxfattribs={"layer": "lot_line"})
+    stream = io.StringIO()
+    doc.write(stream)
+    with pytest.raises(Refused) as refused:
+        plot_files.read_upload(upload("huge.dxf", stream.getvalue().encode()))
+    assert refused.value.message.startswith("huge.dxf: layer lot_line:")
+
+
+# ---- the permit page draws a drawn plan again (stop 16: it offered upload and paste only) ----------------------
+
+
+def test_a_plan_drawn_on_the_map_comes_back_in_longitude_and_latitude():
+    """in_lonlat is in_feet's inverse about the origin it kept: the corners drawn are the corners shown again."""
+    drawn = lonlat_plan()
+    back = plot_files.in_lonlat(plot_files.in_feet(drawn, slug="dane", county="Dane County"))
+    for before, after in zip(drawn["features"], back["features"]):
+        assert after["properties"]["kind"] == before["properties"]["kind"]
+        for p, q in zip(before["geometry"]["coordinates"][0], after["geometry"]["coordinates"][0]):
+            assert q == pytest.approx(p, abs=1e-6)
+
+
+def test_a_plan_with_no_place_on_the_earth_is_not_put_on_a_map():
+    """A DXF or a GeoJSON in feet has no origin: the permit page shows its drawing only."""
+    assert plot_files.in_lonlat(plot_files.read_upload(upload("lot.dxf", dxf_bytes())).plan) is None
+    assert plot_files.in_lonlat({"type": "FeatureCollection", "features": []}) is None
+
+
+def test_the_permit_page_draws_a_drawn_plan_on_the_map_editable_by_its_plumber_only(client, dane, master, plumber_user, make_user):
+    from powts.permits.tests.test_new_construction import _apply
+
+    permit = _apply(plumber_user, dane, plot_plan=lonlat_plan())
+    assert permit.plot_plan["origin"]
+    client.force_login(plumber_user)
+    page = client.get(f"/permits/{permit.pk}/").content.decode()
+    settings = json.loads(page.split('id="plot-map-settings" type="application/json">')[1].split("</script>")[0])
+    assert [f["properties"]["kind"] for f in settings["plan"]["features"]] == ["lot_line", "dispersal_area"]
+    assert settings["editable"] is True and 'id="pp-drawn"' in page and "powts/plot-draw.js" in page
+    # an auditor reads the permit: the plan is drawn, not editable, and there is no form to store it
+    client.force_login(make_user("aud", role="state_auditor"))
+    page = client.get(f"/permits/{permit.pk}/").content.decode()
+    settings = json.loads(page.split('id="plot-map-settings" type="application/json">')[1].split("</script>")[0])
+    assert settings["editable"] is False and 'id="pp-drawn"' not in page
+    # a plan in feet: no map on the permit page
+    other = _apply(plumber_user, dane, parcel_number="0608-222-9999-0")
+    client.force_login(plumber_user)
+    assert 'id="plot-map"' not in client.get(f"/permits/{other.pk}/").content.decode()

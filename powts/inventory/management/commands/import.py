@@ -56,6 +56,9 @@ class Command(BaseCommand):
             f"{result.rows:,} rows read ({result.encoding}): {result.created:,} {verb} created, "
             f"{result.updated:,} updated, {result.unchanged:,} unchanged, {result.rejected:,} rejected."
         )
+        if result.parcels_confirmed:
+            self.stdout.write(f"{result.parcels_confirmed:,} parcel(s) entered for new construction and named in the file "
+                              "were confirmed.")
         for label, summary in result.follow_up.items():
             self.stdout.write(f"Then {label}: {summary}")
         if result.rejects_path:
