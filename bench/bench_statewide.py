@@ -75,7 +75,10 @@ class Postgres:
             command = ["runuser", "-u", "postgres", "--", *command]
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 
-    def start(self) -> None:
+    def start(self, reuse: bool = False) -> None:
+        if reuse and (self.data / "PG_VERSION").exists():
+            self.pg_ctl("start")
+            return
         if self.data.exists():
             shutil.rmtree(self.data)
         self.data.mkdir(parents=True)
@@ -177,7 +180,7 @@ def copy_baseline(counties: list[tuple[str, Path]], url: str) -> tuple[float, in
 # after a short pause, up to 60 s; acknowledged = 201 (stored) or 200 (recognised as stored before).
 LOADGEN = r'''
 import http.client, json, sys, threading, time
-ports, token, rate, seconds, threads, jobs = json.loads(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), json.loads(sys.argv[6])
+ports, token, rate, seconds, threads, jobs = json.loads(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), json.load(open(sys.argv[6]))
 lat, codes, acked, lock = [], {}, [], threading.Lock()
 retries = [0]
 start = time.perf_counter() + 0.5
@@ -231,7 +234,9 @@ def api_jobs(n: int, offset: int) -> list[list]:
 
 
 def send_reports(ports: list[int], token: str, rate: float, seconds: float, jobs: list, env: dict, during=None) -> dict:
-    gen = subprocess.Popen([sys.executable, "-c", LOADGEN, json.dumps(ports), token, str(rate), str(seconds), "32", json.dumps(jobs)],
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(jobs, handle)  # a file: thousands of reports overflow one command-line argument
+    gen = subprocess.Popen([sys.executable, "-c", LOADGEN, json.dumps(ports), token, str(rate), str(seconds), "32", handle.name],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if during is not None:
         during()
@@ -272,6 +277,7 @@ def main() -> int:
     ap.add_argument("--api-rate", type=float, default=100)
     ap.add_argument("--api-seconds", type=float, default=30)
     ap.add_argument("--workdir", type=Path, default=None, help="kept afterwards when given (default: a temporary one)")
+    ap.add_argument("--reuse", action="store_true", help="the cluster and counties an earlier run left in --workdir: no load")
     args = ap.parse_args()
     if not shutil.which("redis-server"):
         raise SystemExit("redis-server is not installed (apt-get install redis-server)")
@@ -285,7 +291,7 @@ def main() -> int:
     os.environ.update(env)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # kill PID: the processes and the cluster stopped too
     procs: list[subprocess.Popen] = []
-    pg.start()
+    pg.start(reuse=args.reuse)
     try:
         procs.append(start(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
                            env, workdir / "redis.log"))
@@ -302,15 +308,18 @@ def main() -> int:
         statewide, spare = counties[:-1], counties[-1]
 
         print(f"\n1. load {args.counties} counties x {args.systems:,} systems   time")
-        elapsed, failures = load_counties(counties, env, workdir, procs)
-        base, rows = copy_baseline(statewide, pg.url)
         from powts.inventory.models import System
 
-        loaded = System.objects.exclude(jurisdiction__slug=spare[0]).count()
-        per_county = elapsed * args.counties / (args.counties + 1)
-        print(f"  COPY of the same {rows:,} rows into one table   {base:8.1f} s")
-        print(f"  powts import inventory, 2 processes        {per_county:8.1f} s   ({loaded:,} systems; {failures} import(s) failed; "
-              f"{per_county / base:.0f}x COPY; with each county's maintenance follow-up)")
+        if args.reuse:
+            print(f"  loaded by an earlier run: {System.objects.count():,} systems (its figures are in its output)")
+        else:
+            elapsed, failures = load_counties(counties, env, workdir, procs)
+            base, rows = copy_baseline(statewide, pg.url)
+            loaded = System.objects.exclude(jurisdiction__slug=spare[0]).count()
+            per_county = elapsed * args.counties / (args.counties + 1)
+            print(f"  COPY of the same {rows:,} rows into one table   {base:8.1f} s")
+            print(f"  powts import inventory, 2 processes        {per_county:8.1f} s   ({loaded:,} systems; {failures} import(s) failed; "
+                  f"{per_county / base:.0f}x COPY; with each county's maintenance follow-up)")
 
         from powts.accounts.models import License, User
         from powts.accounts.services import license_create, user_create
@@ -323,6 +332,11 @@ def main() -> int:
         units = {j.slug: j for j in Jurisdiction.objects.filter(slug__startswith="demo-")}
         # Baseline: one county's batch in this process, no queue, before any worker runs (its task waits
         # on Redis; a worker later finds the batch done and does nothing).
+        if args.reuse:  # an earlier run's letters and batches (bench data only): the batches start again
+            from powts.maintenance.models import Notice
+
+            Notice.objects.filter(jurisdiction__slug__startswith="demo-").delete()
+            NoticeBatch.objects.filter(jurisdiction__slug__startswith="demo-").delete()
         batch, _ = batch_request(jurisdiction=units[spare[0]], as_of=AS_OF, user=staff)
         t = time.perf_counter()
         batch_run(batch.pk)
