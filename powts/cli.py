@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     from django.core.management import execute_from_command_line
 
     django.setup()
-    if argv and argv[0] not in NO_AUTO_MIGRATE:
+    # `powts serve --help` only prints its options: no database work (the deploy test runs it).
+    if argv and argv[0] not in NO_AUTO_MIGRATE and not {"--help", "-h"} & set(argv):
         _auto_migrate()
     try:
         execute_from_command_line(["powts", *argv])

@@ -102,6 +102,7 @@ MIDDLEWARE = [
     "powts.audit.middleware.AuditContextMiddleware",
     "powts.attachments.middleware.UploadSizeMiddleware",  # an oversized upload is refused before its body is read
     "powts.core.middleware.RefuseNulMiddleware",  # issue 8: NUL in a query or form field is a 400, not a 500
+    "powts.core.middleware.DatabaseUnavailableMiddleware",  # issue 13: the database restarting is a 503 to retry, not a 500
     "axes.middleware.AxesMiddleware",  # turns a lockout into the lockout page (web) or JSON (API)
 ]
 

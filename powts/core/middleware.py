@@ -32,3 +32,38 @@ class RefuseNulMiddleware:
                 return JsonResponse({"errors": {field: [message]}}, status=400)
             return render(request, "core/bad_input.html", {"message": message}, status=400)
         return self.get_response(request)
+
+
+class DatabaseUnavailableMiddleware:
+    """A request that fails because the database stopped answering (a PostgreSQL restart, a failover, a
+    lost connection) is a 503 with Retry-After, not a 500: the view's transaction was rolled back, so the
+    client may send it again (the report API recognises a report it already stored, should the commit
+    have gone through before the connection broke). Django closes the
+    broken connection when the request ends and the next request opens a new one (issue 13)."""
+
+    RETRY_AFTER = "5"
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.db import InterfaceError, OperationalError
+        from django.template.loader import render_to_string
+
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        import logging
+
+        logging.getLogger(__name__).warning("database unavailable during %s %s: %s", request.method, request.path, exception)
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"errors": {"database": [
+                "The database did not answer and the request was not completed. Send it again in a few seconds."]}}, status=503)
+        else:
+            from django.http import HttpResponse
+
+            response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = self.RETRY_AFTER
+        return response

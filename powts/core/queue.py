@@ -1,6 +1,6 @@
 """The task queue's consumer inside the web process: `powts serve` starts it beside waitress, so the
 one-command start runs background jobs too (issue 10). With POWTS_QUEUE_URL (Redis, a later issue)
-the workers are separate processes (`powts run_huey`) and serve starts none."""
+the workers are separate processes (`powts worker`) and serve starts none."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -13,9 +13,24 @@ def start_consumer(**options):
     from huey.contrib.djhuey import HUEY
 
     autodiscover_modules("tasks")  # every app's tasks.py, as run_huey does
+    recover_interrupted()
     config = dict(settings.HUEY.get("consumer", {})) if isinstance(settings.HUEY, dict) else {}
     config.update(options)
     consumer = HUEY.create_consumer(**config)
     consumer._set_signal_handlers = lambda: None
     consumer.start()
     return consumer
+
+
+# Hooks run when a consumer starts (before it takes work): an app whose jobs can be interrupted by a
+# killed worker registers one that queues them again and returns how many it queued.
+_RECOVERY_HOOKS: list = []
+
+
+def on_worker_start(hook):
+    _RECOVERY_HOOKS.append(hook)
+    return hook
+
+
+def recover_interrupted() -> int:
+    return sum(int(hook() or 0) for hook in _RECOVERY_HOOKS)

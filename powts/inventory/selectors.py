@@ -83,8 +83,9 @@ def parcels_matching(*, jurisdiction, query: str, limit: int = 10) -> list[dict]
     if len(found) < limit:
         systems = search(System.objects.filter(jurisdiction=jurisdiction), query)
         numbers = {p["parcel_number"] for p in found}
-        for row in systems.order_by("system_id").values("parcel__parcel_number", "parcel__site_address",
-                                                        "parcel__municipality", "parcel__pending")[:limit * 3]:
+        # The search index's order (powts.inventory.search): the first matches, not all of them sorted.
+        rows = systems.values("parcel__parcel_number", "parcel__site_address", "parcel__municipality", "parcel__pending")
+        for row in rows[:limit * 3]:
             if row["parcel__pending"] or row["parcel__parcel_number"] in numbers:
                 continue
             numbers.add(row["parcel__parcel_number"])

@@ -188,5 +188,6 @@ def systems_by_address(*, user, query: str, limit: int = 10, county: str = "") -
         systems = systems.filter(jurisdiction=own)
     elif county:
         systems = systems.filter(jurisdiction__slug=county)
-    return list(search(systems, query).order_by("system_id", "id")
+    # In the search index's order (see powts.inventory.search): the first `limit` matches, never all sorted.
+    return list(search(systems, query)
                 .values("system_id", "parcel__site_address", "parcel__municipality", "jurisdiction__name")[:limit])

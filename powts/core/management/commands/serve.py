@@ -14,7 +14,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--threads", type=int, default=8)
         parser.add_argument("--no-worker", action="store_true",
-                            help="do not run background jobs here (separate `powts run_huey` workers do)")
+                            help="do not run background jobs here (separate `powts worker` processes do)")
 
     def handle(self, *args, host, port, threads, no_worker=False, **options):
         call_command("migrate", interactive=False, verbosity=0)

@@ -1,0 +1,52 @@
+"""Issue 13, item 1: `powts worker [--workers N]` runs Huey consumers on the configured queue, as its
+own process; a job put on the queue by another process is taken and run by it."""
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+
+def _wait_for(predicate, seconds=90):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value is not None:
+            return value
+        time.sleep(0.2)
+    return None
+
+
+@pytest.mark.jobs
+def test_powts_worker_takes_a_job_from_the_sqlite_queue_of_another_process(settings):
+    from huey.contrib.djhuey import HUEY
+
+    from powts.core.tasks import queue_ping
+
+    HUEY.immediate = False  # the queue as configured (the embedded SQLite file, or Redis in CI's second run)
+    env = dict(os.environ, POWTS_DATA_DIR=str(settings.DATA_DIR))
+    if settings.POWTS_QUEUE_URL:
+        env["POWTS_QUEUE_URL"] = settings.POWTS_QUEUE_URL
+    token = uuid.uuid4().hex
+    result = queue_ping(token)  # queued before any worker runs: it waits on the queue
+    proc = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "powts"), "worker", "--workers", "1", "--no-periodic"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        answer = _wait_for(lambda: result.get())
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    assert answer == f"pong {token}", out
+    assert "powts worker: 1 worker(s)" in out
+    assert proc.returncode == 0, out
+
+
+def test_powts_worker_refuses_zero_workers():
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="--workers"):
+        call_command("worker", workers=0)
