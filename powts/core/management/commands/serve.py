@@ -1,4 +1,4 @@
-"""powts serve [--host H] [--port P] [--processes N] [--threads T] [--no-worker]: the web application in
+"""powts serve [--host H] [--port P] [--processes N] [--threads T] [--no-worker] [--no-setup]: the web application in
 N processes on one port, with migrations applied first, and the embedded queue's consumer in exactly one
 of them (issue 13, item 4).
 
@@ -107,13 +107,17 @@ class Command(BaseCommand):
         parser.add_argument("--threads", type=int, default=8, help="threads per process (default 8)")
         parser.add_argument("--no-worker", action="store_true",
                             help="do not run background jobs here (separate `powts run_huey` workers do)")
+        parser.add_argument("--no-setup", action="store_true",
+                            help="do not apply migrations or collect static files first (a deployment runs `powts migrate` "
+                                 "and `powts collectstatic --noinput` once, before it starts its serve processes)")
         parser.add_argument("--quiet", action="store_true", help="log warnings only (not each worker's start)")
 
-    def handle(self, *args, host, port, processes, threads, no_worker=False, quiet=False, **options):
+    def handle(self, *args, host, port, processes, threads, no_worker=False, no_setup=False, quiet=False, **options):
         if processes < 1 or threads < 1:
             raise CommandError("--processes and --threads must be at least 1")
-        call_command("migrate", interactive=False, verbosity=0)
-        call_command("collectstatic", interactive=False, verbosity=0)
+        if not no_setup:
+            call_command("migrate", interactive=False, verbosity=0)
+            call_command("collectstatic", interactive=False, verbosity=0)
         from powts.wsgi import application
 
         # With POWTS_QUEUE_URL (Redis) the workers run apart; on the embedded default one process runs them.
