@@ -29,12 +29,11 @@ NO_AUTO_MIGRATE = {
 
 def _auto_migrate() -> None:
     """Apply pending migrations on the embedded default (never on a server database)."""
-    from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    if connection.vendor != "sqlite":
         return
     executor = MigrationExecutor(connection)
     if executor.migration_plan(executor.loader.graph.leaf_nodes()):

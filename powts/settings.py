@@ -127,6 +127,8 @@ WSGI_APPLICATION = "powts.wsgi.application"
 _default_db = f"sqlite:///{DATA_DIR / 'powts.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", _default_db), conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's SQLite, its write transactions queued on a lock file: no "database is locked" under load (issue 13)
+    DATABASES["default"]["ENGINE"] = "powts.core.sqlite"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets readers run while an import writes; IMMEDIATE avoids "database is locked"

@@ -1,4 +1,4 @@
-"""The task queue's consumer inside the web process: `powts serve` starts it beside waitress, so the
+"""The task queue's consumer inside a web process: `powts serve` starts it in one of its workers, so the
 one-command start runs background jobs too (issue 10). With POWTS_QUEUE_URL (Redis, a later issue)
 the workers are separate processes (`powts worker`) and serve starts none."""
 from __future__ import annotations

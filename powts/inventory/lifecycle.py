@@ -9,6 +9,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Q
 
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.core.news import publish
@@ -156,12 +157,16 @@ def _move_status(given: System, *, from_: str, to: str, action: str) -> System:
     return system
 
 
-@transaction.atomic
+# No savepoint: its one caller (a maintenance report) runs it in a transaction that fails as a whole.
+@transaction.atomic(savepoint=False)
 def system_record_service(*, system: System, on: dt.date, cause: str) -> System:
     """The last qualifying inspection or pumping the page shows: the date the maintenance cycle runs from."""
     if system.last_serviced_on is None or on > system.last_serviced_on:
         before = snapshot(system, ["last_serviced_on"])
-        system.last_serviced_on = on
-        System.objects.filter(pk=system.pk).update(last_serviced_on=on)
-        audit_update(system, before=before, action=f"last serviced: {cause}")
+        # Conditional in the database too: two reports at once must not set an older date after a newer one.
+        if System.objects.filter(Q(last_serviced_on__isnull=True) | Q(last_serviced_on__lt=on), pk=system.pk).update(last_serviced_on=on):
+            system.last_serviced_on = on
+            audit_update(system, before=before, action=f"last serviced: {cause}")
+        else:
+            system.refresh_from_db(fields=["last_serviced_on"])
     return system

@@ -93,17 +93,17 @@ def _apply(row: Schedule, result: rules.Schedule) -> bool:
     return due_changed
 
 
-@transaction.atomic
-def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed", profile=None, events=None) -> Schedule:
-    """Recompute one system's schedule. `events` (its qualifying-event candidates) may be read by the
-    caller before its write transaction, to keep the write lock short."""
+# No savepoint: every caller is in a transaction it lets fail as a whole (a report is a hot path, issue 13).
+@transaction.atomic(savepoint=False)
+def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed", profile=None) -> Schedule:
+    """Recompute one system's schedule. Its row is locked first (PostgreSQL), then the events read: a
+    report stored meanwhile by another request is then seen (on SQLite the write lock serialises all)."""
     profile = profile or profile_for(system.jurisdiction)
-    if events is None:
-        events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
+    row = Schedule.objects.select_for_update().filter(pk=system.pk).order_by().first()
+    events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
     result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
                        last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
                        events=events, status=system.status)
-    row = Schedule.objects.select_for_update().filter(pk=system.pk).order_by().first()
     created = row is None
     if created:
         row = Schedule(system=system, jurisdiction_id=system.jurisdiction_id, system_ref=system.system_id)
@@ -340,21 +340,13 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     if not report.location and system:
         report.location = system.parcel.site_address
     refuse_invalid(report, MaintenanceRefused, exclude=["license", "jurisdiction", "system", "filed_by"], validate_unique=False)
-    events = None
-    if system:  # read before the write transaction, so the write lock is held for the writes only
-        events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
-        events.append(rules.Event(report.work_date, report.kind, report.sludge_scum_fraction))
     try:
         with transaction.atomic():
             report.save()
             audit_create(report, action=_report_action(report, profile))
             if system:
                 _tell_the_inventory(report, system, profile)
-                # Another report for the same system stored since the read: read again, inside the lock.
-                seen = sum(1 for e in events if e.source == "report")
-                if Report.objects.filter(system=system).exclude(review_status=ReviewStatus.REJECTED).count() != seen:
-                    events = None
-                row = schedule_refresh(system=system, action=f"due date moved by {report}", profile=profile, events=events)
+                row = schedule_refresh(system=system, action=f"due date moved by {report}", profile=profile)
                 if report.failure_flag and not row.failure_reported:
                     before = snapshot(row, ["failure_reported"])
                     row.failure_reported = True
@@ -367,6 +359,7 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
         existing = Report.objects.filter(jurisdiction=jurisdiction, system_ref=cleaned["system_ref"], work_date=cleaned["work_date"], license=lic).first()
         if existing is None:
             raise
+        existing.license = lic  # the one the filer named, already read
         return Submitted(existing, False)
     return Submitted(report, True)
 

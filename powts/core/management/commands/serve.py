@@ -1,35 +1,129 @@
-"""powts serve [--host H] [--port P]: the web application, with migrations applied first, and the
-background-task consumer (notice batches) in the same process unless the queue has its own workers."""
+"""powts serve [--host H] [--port P] [--processes N] [--threads T] [--no-worker] [--no-setup]: the web application in
+N processes on one port, with migrations applied first, and the embedded queue's consumer in exactly one
+of them (issue 13, item 4).
+
+Why gunicorn (27, pinned): a master process that binds the port once, forks N workers that share it,
+restarts a worker that dies and reloads on HUP; its `gthread` worker keeps HTTP/1.1 connections alive
+(API clients send many reports on one connection) and leaves an idle one to a poller, not a thread. N
+waitress processes on SO_REUSEPORT would have no supervisor and the kernel's hash can give one process
+most of the connections.
+
+The consumer of the embedded (SQLite) queue runs in whichever worker first takes an exclusive lock on a
+file in the data directory: one consumer per data directory even when several `powts serve` share it,
+and if that worker dies the one gunicorn starts in its place takes the lock over. Not in the master:
+it forks workers at any time, and forking a process whose threads hold locks can deadlock the child."""
+from __future__ import annotations
+
+import fcntl
+import os
+
 from django.conf import settings
-from django.contrib.staticfiles.management.commands import collectstatic  # noqa: F401 (ensures app loaded)
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+
+CONSUMER_LOCK = "queue-consumer.lock"
+
+
+def default_processes() -> int:
+    """One per core, at least two (a worker restarting never leaves the port unanswered), at most eight
+    (SQLite writes one at a time; more processes would only wait for it)."""
+    return max(2, min(os.cpu_count() or 1, 8))
+
+
+def _take_consumer_lock():
+    """An open file holding the consumer lock, or None if another process holds it."""
+    handle = open(settings.DATA_DIR / CONSUMER_LOCK, "a")  # noqa: SIM115 (held for the process's life)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        return None
+    return handle
+
+
+def _post_fork(server, worker):
+    from django.db import connections
+
+    # A connection opened by the master (migrate) must not be shared by every child.
+    for conn in connections.all(initialized_only=True):
+        conn.close()
+
+
+def _start_consumer_if_first(worker):
+    lock = _take_consumer_lock()
+    if lock is None:
+        return
+    from powts.core.queue import start_consumer
+
+    worker.powts_consumer = (lock, start_consumer())
+    worker.log.info("background jobs run in worker %s", os.getpid())
+
+
+def _worker_exit(server, worker):
+    held = getattr(worker, "powts_consumer", None)
+    if held and worker.pid == os.getpid():  # the master also calls this for a worker it found gone
+        lock, consumer = held
+        consumer.stop(graceful=True)
+        lock.close()
+
+
+def run_gunicorn(application, *, bind: str, processes: int, threads: int, consumer: bool, quiet: bool = False):
+    from gunicorn.app.base import BaseApplication
+
+    def post_worker_init(worker):
+        if consumer:
+            _start_consumer_if_first(worker)
+
+    class PowtsServer(BaseApplication):
+        def load_config(self):
+            for key, value in {
+                "bind": [bind], "workers": processes, "threads": threads, "worker_class": "gthread",
+                "keepalive": 30,  # seconds an idle client connection stays open
+                "timeout": 120, "graceful_timeout": 30, "proc_name": "powts",
+                "loglevel": "warning" if quiet else "info", "errorlog": "-", "accesslog": None,
+                # its control socket is one path per user: several `powts serve` would fight over it
+                "control_socket_disable": True,
+                "post_fork": _post_fork, "post_worker_init": post_worker_init, "worker_exit": _worker_exit,
+            }.items():
+                self.cfg.set(key, value)
+
+        def load(self):
+            return application
+
+    PowtsServer().run()
 
 
 class Command(BaseCommand):
-    help = "Serve powts (waitress, a production WSGI server) on HOST:PORT, with the task queue's consumer."
+    help = ("Serve powts on HOST:PORT with gunicorn: PROCESSES worker processes of THREADS threads each share "
+            "the port. On the embedded queue (no POWTS_QUEUE_URL) one of them also runs the background jobs, "
+            "unless --no-worker.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--host", default="127.0.0.1")
-        parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--threads", type=int, default=8)
+        parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+        parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+        parser.add_argument("--processes", type=int, default=default_processes(),
+                            help=f"worker processes sharing the port (default {default_processes()}: one per core, "
+                                 "2 to 8)")
+        parser.add_argument("--threads", type=int, default=8, help="threads per process (default 8)")
         parser.add_argument("--no-worker", action="store_true",
                             help="do not run background jobs here (separate `powts worker` processes do)")
+        parser.add_argument("--no-setup", action="store_true",
+                            help="do not apply migrations or collect static files first (a deployment runs `powts migrate` "
+                                 "and `powts collectstatic --noinput` once, before it starts its serve processes)")
+        parser.add_argument("--quiet", action="store_true", help="log warnings only (not each worker's start)")
 
-    def handle(self, *args, host, port, threads, no_worker=False, **options):
-        call_command("migrate", interactive=False, verbosity=0)
-        call_command("collectstatic", interactive=False, verbosity=0)
-        from waitress import serve
-
-        from powts.core.queue import start_consumer
+    def handle(self, *args, host, port, processes, threads, no_worker=False, no_setup=False, quiet=False, **options):
+        if processes < 1 or threads < 1:
+            raise CommandError("--processes and --threads must be at least 1")
+        if not no_setup:
+            call_command("migrate", interactive=False, verbosity=0)
+            call_command("collectstatic", interactive=False, verbosity=0)
         from powts.wsgi import application
 
-        # With POWTS_QUEUE_URL (Redis) the workers run apart; on the embedded default they run here.
-        consumer = None if (no_worker or settings.POWTS_QUEUE_URL) else start_consumer()
-        self.stdout.write(f"powts is serving at http://{host}:{port}/  (Ctrl-C stops it)"
-                          + ("" if consumer is None else "; background jobs run here too"))
-        try:
-            serve(application, host=host, port=port, threads=threads, ident="powts")
-        finally:
-            if consumer is not None:
-                consumer.stop(graceful=True)
+        # With POWTS_QUEUE_URL (Redis) the workers run apart; on the embedded default one process runs them.
+        consumer = not (no_worker or settings.POWTS_QUEUE_URL)
+        self.stdout.write(f"powts is serving at http://{host}:{port}/ in {processes} processes x {threads} threads "
+                          "(Ctrl-C stops it)" + ("; background jobs run here too" if consumer else ""))
+        self.stdout.flush()
+        run_gunicorn(application, bind=f"{host}:{port}", processes=processes, threads=threads,
+                     consumer=consumer, quiet=quiet)

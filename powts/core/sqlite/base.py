@@ -1,0 +1,60 @@
+"""SQLite with its writes queued in line (issue 13, item 4): every write transaction (BEGIN IMMEDIATE, Django's
+transaction_mode) first takes an exclusive lock on a file beside the database, held until COMMIT or ROLLBACK.
+
+Why: SQLite's own busy handler makes a waiting writer sleep and retry, so under load (several processes of
+`powts serve`, each with threads) a writer can lose the race again and again and give up with "database is
+locked" after the busy timeout, though the database is free most of the time. A blocking flock() is a queue
+the kernel keeps: a waiting writer wakes as soon as the one before it commits. Readers are untouched (WAL).
+Each connection (one per thread) opens the file itself: flock() excludes between open files, not processes."""
+from __future__ import annotations
+
+import fcntl
+import os
+
+from django.db.backends.sqlite3 import base
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    _write_lock_file = None
+
+    def _write_lock(self) -> int | None:
+        if self.is_in_memory_db():
+            return None
+        if self._write_lock_file is None:
+            path = f"{os.fspath(self.settings_dict['NAME'])}-writelock"
+            self._write_lock_file = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        return self._write_lock_file
+
+    def _release_write_lock(self) -> None:
+        if self._write_lock_file is not None:
+            fcntl.flock(self._write_lock_file, fcntl.LOCK_UN)
+
+    def _start_transaction_under_autocommit(self):
+        handle = self._write_lock()
+        if handle is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            super()._start_transaction_under_autocommit()
+        except BaseException:
+            self._release_write_lock()
+            raise
+
+    def _commit(self):
+        try:
+            super()._commit()
+        finally:
+            self._release_write_lock()
+
+    def _rollback(self):
+        try:
+            super()._rollback()
+        finally:
+            self._release_write_lock()
+
+    def _close(self):
+        try:
+            super()._close()
+        finally:
+            if self._write_lock_file is not None:
+                os.close(self._write_lock_file)  # closing the file also releases its lock
+                self._write_lock_file = None

@@ -1,0 +1,85 @@
+"""Issue 13, item 4 "on SQLite the writes serialised without 'database is locked' errors": several processes
+of several threads each write at once, every transaction held a while, with a busy timeout far shorter than
+the wait. With Django's own SQLite backend some writers give up ("database is locked"); with powts.core.sqlite
+they wait their turn on the lock file, and every write is stored once."""
+import json
+import subprocess
+import sys
+
+WRITER = r"""
+import json, sys, threading, time
+import django
+from django.conf import settings
+engine, path = sys.argv[1], sys.argv[2]
+settings.configure(DATABASES={"default": {"ENGINE": engine, "NAME": path, "CONN_MAX_AGE": 0, "OPTIONS": {
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20;",
+    "transaction_mode": "IMMEDIATE"}}})
+django.setup()
+from django.db import connection, transaction
+ok, errors = [], []
+def write(k):
+    for i in range(15):
+        try:
+            with transaction.atomic(), connection.cursor() as c:
+                c.execute("INSERT INTO t (who) VALUES (%s)", [f"{sys.argv[3]}-{k}-{i}"])
+                time.sleep(0.005)  # the write lock held a while, as a report's transaction holds it
+            ok.append(1)
+        except Exception as exc:
+            errors.append(str(exc))
+    connection.close()
+ts = [threading.Thread(target=write, args=(k,)) for k in range(3)]
+[t.start() for t in ts]; [t.join() for t in ts]
+print(json.dumps({"ok": len(ok), "errors": errors}))
+"""
+
+
+def _run(engine, path, processes=4):
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, who TEXT UNIQUE)")
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, engine, str(path), str(n)], stdout=subprocess.PIPE, text=True)
+             for n in range(processes)]
+    results = [json.loads(p.communicate(timeout=300)[0]) for p in procs]
+    with sqlite3.connect(path) as db:
+        stored = db.execute("SELECT count(*), count(DISTINCT who) FROM t").fetchone()
+    return sum(r["ok"] for r in results), [e for r in results for e in r["errors"]], stored
+
+
+def test_writers_in_several_processes_wait_their_turn(tmp_path):
+    acknowledged, errors, stored = _run("powts.core.sqlite", tmp_path / "queued.sqlite3")
+    assert errors == []
+    assert acknowledged == 4 * 3 * 15 and stored == (acknowledged, acknowledged)
+
+
+FAILING = r"""
+import fcntl, os, sys
+import django
+from django.conf import settings
+path = sys.argv[1]
+settings.configure(DATABASES={"default": {"ENGINE": "powts.core.sqlite", "NAME": path, "OPTIONS": {"transaction_mode": "IMMEDIATE"}}})
+django.setup()
+from django.db import IntegrityError, connection, transaction
+for attempt in range(2):
+    try:
+        with transaction.atomic(), connection.cursor() as c:
+            c.execute("INSERT INTO t (who) VALUES ('same')")
+            c.execute("INSERT INTO t (who) VALUES ('same')")
+    except IntegrityError:
+        pass
+fd = os.open(path + "-writelock", os.O_RDWR)
+fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError if the failed transaction kept the lock
+print("free")
+"""
+
+
+def test_the_lock_is_released_after_a_failed_transaction(tmp_path):
+    """A write that fails (a duplicate) rolls back and lets the next writer in: nothing waits forever."""
+    import sqlite3
+
+    path = tmp_path / "one.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, who TEXT UNIQUE)")
+    out = subprocess.run([sys.executable, "-c", FAILING, str(path)], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "free", out.stderr[-2000:]
