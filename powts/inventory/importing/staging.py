@@ -11,6 +11,8 @@ A parcel this import creates takes the owner of its first row in the file.
 from __future__ import annotations
 
 import contextlib
+import logging
+import time
 
 import orjson
 from django.db import connection
@@ -18,6 +20,7 @@ from django.db import connection
 from powts.inventory.search import BulkIndexer, search_text_for
 from powts.inventory.services import owner_kind
 
+log = logging.getLogger("powts.inventory.importing")
 STAGE = "powts_import_stage"
 NEW_OWNER = "powts_import_new_owner"
 NEW_PARCEL = "powts_import_new_parcel"
@@ -36,6 +39,21 @@ COLUMNS = (
     ("search_text", "TEXT", "text"),
 )
 NAMES = [c[0] for c in COLUMNS]
+
+
+class _Timed:
+    """The cursor, each statement's time logged (powts.inventory.importing at DEBUG): where a large import goes."""
+
+    def __init__(self, cursor):
+        self.cursor = cursor
+
+    def execute(self, sql: str, params=None):
+        started = time.perf_counter()
+        self.cursor.execute(sql, params)
+        log.debug("%.3f s  %s", time.perf_counter() - started, " ".join(sql.split())[:90])
+
+    def fetchall(self):
+        return self.cursor.fetchall()
 
 
 class Stage:
@@ -116,7 +134,8 @@ class Stage:
             return
         j, a = self.jurisdiction_id, self.audit
         after = " ON COMMIT DROP" if self.pg else ""
-        with connection.cursor() as cursor:
+        with connection.cursor() as raw:
+            cursor = _Timed(raw)
             cursor.execute(f"CREATE INDEX {STAGE}_owner ON {STAGE} (owner_name, owner_mailing_address)")
             cursor.execute(f"CREATE INDEX {STAGE}_parcel ON {STAGE} (parcel_number)")
             # Owners: one per name and mailing address the county does not have; the language of the first
@@ -126,17 +145,25 @@ class Stage:
                 "g.first AS first, g.lang_seq AS lang_seq, CAST(NULL AS bigint) AS id FROM ("
                 f"SELECT owner_name, owner_mailing_address, MIN(seq) AS first, MIN(CASE WHEN language <> '' THEN seq END) AS lang_seq "
                 f"FROM {STAGE} GROUP BY owner_name, owner_mailing_address) g "
-                "WHERE NOT EXISTS (SELECT 1 FROM inventory_owner o WHERE o.jurisdiction_id = %s AND o.name = g.owner_name "
+                "WHERE NOT EXISTS (SELECT 1 FROM inventory_owner o WHERE +o.jurisdiction_id = %s AND o.name = g.owner_name "
                 "AND o.mailing_address = g.owner_mailing_address)", [j])
+            # Ids given here (from the sequence on PostgreSQL; past the largest on SQLite, whose write
+            # transaction locks out other writers), so each staged row finds its owner by an exact key.
+            if self.pg:
+                cursor.execute(f"UPDATE {NEW_OWNER} SET id = nextval(pg_get_serial_sequence('inventory_owner', 'id'))")
+            else:
+                cursor.execute(f"UPDATE {NEW_OWNER} SET id = rowid + (SELECT COALESCE(MAX(id), 0) FROM inventory_owner)")
+            cursor.execute(f"CREATE UNIQUE INDEX {NEW_OWNER}_key ON {NEW_OWNER} (name, mailing)")
             cursor.execute(
-                "INSERT INTO inventory_owner (jurisdiction_id, name, kind, mailing_address, email, phone, language) "
-                f"SELECT %s, n.name, s.owner_kind, n.mailing, '', '', COALESCE(l.language, 'en') FROM {NEW_OWNER} n "
-                f"JOIN {STAGE} s ON s.seq = n.first LEFT JOIN {STAGE} l ON l.seq = n.lang_seq ORDER BY n.first", [j])
-            owners = ("(SELECT name, mailing_address, MIN(id) AS id FROM inventory_owner WHERE jurisdiction_id = %s "
-                      "GROUP BY name, mailing_address)")
-            cursor.execute(f"UPDATE {STAGE} SET owner_ref = o.id FROM {owners} o "
-                           f"WHERE o.name = {STAGE}.owner_name AND o.mailing_address = {STAGE}.owner_mailing_address", [j])
-            cursor.execute(f"UPDATE {NEW_OWNER} SET id = s.owner_ref FROM {STAGE} s WHERE s.seq = {NEW_OWNER}.first")
+                "INSERT INTO inventory_owner (id, jurisdiction_id, name, kind, mailing_address, email, phone, language) "
+                f"SELECT n.id, %s, n.name, s.owner_kind, n.mailing, '', '', COALESCE(l.language, 'en') FROM {NEW_OWNER} n "
+                f"JOIN {STAGE} s ON s.seq = n.first LEFT JOIN {STAGE} l ON l.seq = n.lang_seq ORDER BY n.id", [j])
+            cursor.execute(f"UPDATE {STAGE} SET owner_ref = n.id FROM {NEW_OWNER} n "
+                           f"WHERE n.name = {STAGE}.owner_name AND n.mailing = {STAGE}.owner_mailing_address")
+            # (+jurisdiction_id: SQLite, without statistics, would otherwise search by county, not by name)
+            cursor.execute(f"UPDATE {STAGE} SET owner_ref = (SELECT MIN(o.id) FROM inventory_owner o WHERE +o.jurisdiction_id = %s "
+                           f"AND o.name = {STAGE}.owner_name AND o.mailing_address = {STAGE}.owner_mailing_address) "
+                           "WHERE owner_ref IS NULL", [j])
             language = "COALESCE(l.language, 'en')"
             self._audit_insert(cursor, "owner", (
                 "n.id, substr(n.name, 1, 200), " + self._changes([
@@ -161,6 +188,7 @@ class Stage:
             cursor.execute(f"UPDATE {STAGE} SET parcel_ref = p.id FROM inventory_parcel p "
                            f"WHERE p.jurisdiction_id = %s AND p.parcel_number = {STAGE}.parcel_number", [j])
             cursor.execute(f"UPDATE {NEW_PARCEL} SET id = s.parcel_ref FROM {STAGE} s WHERE s.seq = {NEW_PARCEL}.first")
+            cursor.execute(f"CREATE INDEX {NEW_PARCEL}_id ON {NEW_PARCEL} (id)")
             cursor.execute(
                 "INSERT INTO inventory_ownership (parcel_id, owner_id, started_on, ended_on, recorded_at) "
                 f"SELECT n.id, s.owner_ref, NULL, NULL, %s FROM {NEW_PARCEL} n JOIN {STAGE} s ON s.seq = n.first ORDER BY n.first",
