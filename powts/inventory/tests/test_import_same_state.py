@@ -166,3 +166,28 @@ def test_the_set_based_import_leaves_what_the_per_row_import_left(dane, write_cs
     # a re-import of the same file changes nothing and audits nothing
     assert again.counts()["unchanged"] == second.counts()["created"] + second.counts()["updated"] + second.counts()["unchanged"]
     assert not AuditEvent.objects.filter(batch=again.batch).exists()
+
+
+def test_new_systems_are_written_with_one_statement_per_table_whatever_the_number_of_chunks(dane, write_csv, monkeypatch):
+    """Issue 13, item 3: set-based writes. Ten new systems in five chunks of two: the per-row import wrote each
+    table once a chunk (fifteen audit inserts); the staged import writes each table once for the whole file."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from powts.inventory.importing import service
+
+    monkeypatch.setattr(service, "CHUNK", 2)
+    rows = [HEADER] + [row(f"S-{i}", f"SP-{i}", owner=f"Owner {i}", tank_capacity_gallons="1000") for i in range(10)]
+    with CaptureQueriesContext(connection) as queries:
+        result = import_inventory(path=write_csv(rows), jurisdiction=dane, today=TODAY, follow_up=False)
+    assert result.created == 10
+    inserts = {}
+    for q in queries.captured_queries:
+        sql = q["sql"].lstrip().upper()
+        sql = sql.split(" TIMES: ", 1)[1] if " TIMES: " in sql[:20] else sql  # how Django logs an executemany
+        for table in ("AUDIT_AUDITEVENT", "INVENTORY_SYSTEM", "INVENTORY_PARCEL", "INVENTORY_OWNER", "INVENTORY_COMPONENT"):
+            if sql.startswith(f'INSERT INTO {table} ') or sql.startswith(f'INSERT INTO "{table}" '):
+                inserts[table] = inserts.get(table, 0) + 1
+    assert inserts == {"AUDIT_AUDITEVENT": 3, "INVENTORY_SYSTEM": 1, "INVENTORY_PARCEL": 1, "INVENTORY_OWNER": 1,
+                       "INVENTORY_COMPONENT": 1}
+    assert AuditEvent.objects.filter(batch=result.batch).count() == 30
