@@ -1,6 +1,7 @@
 """Inventory at county-to-state scale: import, search and pages over N systems (default 1,000,000).
 
-    .venv/bin/python bench/bench_inventory.py [--rows 1000000] [--workdir /tmp/powts-bench]
+    .venv/bin/python bench/bench_inventory.py [--rows 1000000] [--workdir /tmp/powts-bench] [--import-only]
+        [--postgres postgres://postgres@127.0.0.1:54329/powts_bench]   (import on PostgreSQL beside COPY)
 
 Prints each figure beside a baseline measured in the same run (ratios hold on a noisy machine):
 - import: `powts import inventory` (parse, check, parcels/owners/systems/components, an audit event
@@ -51,10 +52,7 @@ def make_csv(path: Path, rows: int) -> None:
 
 
 def baseline_insert(path: Path, db: Path) -> tuple[float, int]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.reader(handle)
-        header = next(reader)
-        rows = [tuple(r) for r in reader]
+    header, rows = parsed_rows(path)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     con = sqlite3.connect(db)
@@ -69,9 +67,47 @@ def baseline_insert(path: Path, db: Path) -> tuple[float, int]:
     return elapsed, len(rows)
 
 
-def run_import(path: Path, data_dir: Path) -> tuple[float, float, str]:
+def parsed_rows(path: Path) -> tuple[list[str], list[tuple]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        header = next(reader)
+        return header, [tuple(r) for r in reader]
+
+
+def baseline_copy(path: Path, url: str) -> tuple[float, int]:
+    """PostgreSQL's floor: COPY of the same parsed rows into one table of the same columns."""
+    import psycopg
+
+    header, rows = parsed_rows(path)
+    with psycopg.connect(url) as db:
+        db.execute("DROP TABLE IF EXISTS bench_inventory_baseline")
+        db.execute(f"CREATE TABLE bench_inventory_baseline ({', '.join(f'{h} text' for h in header)})")
+        db.commit()
+        t = time.perf_counter()
+        with db.cursor() as cursor, cursor.copy("COPY bench_inventory_baseline FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        db.commit()
+        elapsed = time.perf_counter() - t
+        db.execute("DROP TABLE bench_inventory_baseline")
+    return elapsed, len(rows)
+
+
+def fresh_postgres(url: str) -> None:
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        db.execute(f'CREATE DATABASE "{name}"')
+
+
+def run_import(path: Path, data_dir: Path, database_url: str = "") -> tuple[float, float, str]:
     env = {**os.environ, "POWTS_DATA_DIR": str(data_dir)}
     env.pop("DATABASE_URL", None)
+    if database_url:
+        fresh_postgres(database_url)
+        env["DATABASE_URL"] = database_url
     subprocess.run([*POWTS, "migrate", "-v0"], env=env, check=True)
     t = time.perf_counter()
     # The inventory import alone; the maintenance schedules it sets off are issue 4's and measured by
@@ -255,6 +291,9 @@ def main() -> None:
     parser.add_argument("--skip-import", action="store_true", help="reuse the database of an earlier run")
     parser.add_argument("--search-only", metavar="DATABASE_URL", default="",
                         help="the search figures alone, on this (already loaded) database, e.g. a PostgreSQL one")
+    parser.add_argument("--import-only", action="store_true", help="the import and its baseline, no search or pages")
+    parser.add_argument("--postgres", metavar="URL", default="",
+                        help="import into this PostgreSQL database (dropped and created afresh) beside a COPY baseline")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     csv_path = args.workdir / f"inventory-{args.rows}.csv"
@@ -274,13 +313,22 @@ def main() -> None:
         data_dir.mkdir(exist_ok=True)
         # The import runs first: a child forked after the baseline loaded its million parsed rows would
         # count the parent's pages in its own peak memory.
-        elapsed, peak_mib, counts = run_import(csv_path, data_dir)
-        base, count = baseline_insert(csv_path, args.workdir / "baseline.sqlite3")
-        print(f"\nimport of {count:,} rows                       time        peak memory")
-        print(f"  plain sqlite3 executemany, one table  {base:8.1f} s")
+        load = os.getloadavg()
+        elapsed, peak_mib, counts = run_import(csv_path, data_dir, args.postgres)
+        if args.postgres:
+            base, count = baseline_copy(csv_path, args.postgres)
+            label = "PostgreSQL COPY, one table          "
+        else:
+            base, count = baseline_insert(csv_path, args.workdir / "baseline.sqlite3")
+            label = "plain sqlite3 executemany, one table"
+        print(f"\nimport of {count:,} rows ({'PostgreSQL' if args.postgres else 'SQLite'}; load average "
+              f"{load[0]:.1f} before, {os.getloadavg()[0]:.1f} after)   time        peak memory")
+        print(f"  {label}  {base:8.1f} s")
         print(f"  powts import inventory (--skip-follow-up) {elapsed:8.1f} s   {peak_mib:8.0f} MiB   {counts}")
         print(f"  ratio                                 {elapsed / base:8.1f} x   (target <= 3x; memory target < 1024 MiB)")
 
+    if args.import_only:
+        return
     django_setup(data_dir)
     rng = random.Random(7)
     search_figures(rng, args.rows)

@@ -115,6 +115,26 @@ class BulkIndexer:
         else:
             self.ranges.append((low, high))
 
+    @contextlib.contextmanager
+    def paused(self):
+        """Around a set-based insert of systems: the per-row trigger off (index them with index_select after)."""
+        if not self.enabled:
+            yield
+            return
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE inventory_search_sync SET enabled = 0")
+            try:
+                yield
+            finally:
+                cursor.execute("UPDATE inventory_search_sync SET enabled = 1")
+
+    def index_select(self, select: str, params=()) -> None:
+        """Index the systems a query gives as (id, search_text), in one statement (SQLite; PostgreSQL's
+        trigram index keeps itself)."""
+        if self.enabled:
+            with connection.cursor() as cursor:
+                cursor.execute(f"INSERT INTO inventory_system_fts(rowid, search_text) {select}", params)
+
     def finish(self) -> None:
         with connection.cursor() as cursor:
             for low, high in self.ranges:

@@ -26,6 +26,7 @@ from powts.inventory.importing.lock import ImportBusy, county_import_lock
 from powts.inventory.importing.readers import InventoryFileRefused, open_table
 from powts.inventory.importing.rows import RowRejected, clean_row
 from powts.inventory.importing.spool import RowSpool
+from powts.inventory.importing.staging import bulk_session
 from powts.inventory.importing.writer import SAMPLE, ChunkWriter
 from powts.inventory.models import ImportFollowUpPending
 
@@ -201,7 +202,7 @@ def _write(spool: RowSpool, *, jurisdiction, provided: set[str], action: str, re
     forecast = result.created + result.updated
     result.created = result.updated = 0
     started = time.perf_counter()
-    with transaction.atomic():
+    with bulk_session(), transaction.atomic():
         writer = ChunkWriter(jurisdiction=jurisdiction, action=action, provided=provided)
         named: set[str] = set()
         for rows in spool:
