@@ -22,29 +22,31 @@ def uploads() -> Path:
 
 
 def import_upload(job, progress) -> dict:
+    """Keyed by the upload: once its import has committed, the outcome is kept with the upload's note, so a
+    run after a crash (between the commit and the job's "done") reports it instead of importing again."""
     from powts.inventory.importing.service import import_inventory
 
     token, suffix, name = job.params["token"], job.params["suffix"], job.params["name"]
-    stored = uploads() / f"{token}{suffix}"
+    stored, meta_path = uploads() / f"{token}{suffix}", uploads() / f"{token}.json"
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    if meta.get("result"):
+        return meta["result"]
     if not stored.exists():
         raise Refused("The uploaded file is no longer kept; upload it again.", field="file")
     progress(done=0, step="checking rows")
     result = import_inventory(path=stored, jurisdiction=job.jurisdiction, rejects_path=stored.with_suffix(".rejects.csv"),
                               source_name=name, actor=job.started_by, channel=Channel.WEB,
                               progress=lambda rows: progress(done=rows, step="checking rows"))
-    progress(done=result.rows, total=result.rows, step="saved")
-    stored.unlink(missing_ok=True)  # the rejects and the upload's note stay, for the download link
-    meta_path = uploads() / f"{token}.json"
-    if meta_path.exists():
-        meta = json.loads(meta_path.read_text())
-        meta["imported"] = True
-        meta_path.write_text(json.dumps(meta))
-    return {"counts": {"rows": result.rows, "created": result.created, "updated": result.updated,
-                       "unchanged": result.unchanged, "rejected": result.rejected},
-            "rejects_preview": result.rejects_preview[:20], "rejects_token": token if result.rejected else "",
-            "name": name,
-            "summary": f"Imported {name}: {result.created:,} created, {result.updated:,} updated, "
-                       f"{result.unchanged:,} unchanged, {result.rejected:,} rejected."}
+    outcome = {"counts": {"rows": result.rows, "created": result.created, "updated": result.updated,
+                          "unchanged": result.unchanged, "rejected": result.rejected},
+               "rejects_preview": result.rejects_preview[:20], "rejects_token": token if result.rejected else "",
+               "name": name,
+               "summary": f"Imported {name}: {result.created:,} created, {result.updated:,} updated, "
+                          f"{result.unchanged:,} unchanged, {result.rejected:,} rejected."}
+    meta["result"] = outcome  # the rejects and this note stay, for the download link
+    meta_path.write_text(json.dumps(meta))
+    stored.unlink(missing_ok=True)
+    return outcome
 
 
 def register() -> None:

@@ -49,6 +49,7 @@ def job_start(*, kind: str, title: str, jurisdiction=None, user=None, params: di
                            total=total)
     if created:
         enqueue(job)
+        job.refresh_from_db()  # a worker (or the immediate mode of tests) may have moved it on already
     return job
 
 
