@@ -251,6 +251,7 @@ POWTS_SWEEPS = {
     "schedule_sync": "02:30",  # maintenance schedules in step with the inventory (powts maintenance sync)
     "notices_due": "06:00",  # each county's notices now due, counted for its staff (powts maintenance due)
 }
+POWTS_EXPORT_JOB_ROWS = 50_000  # a list export over this many rows is written by a background job
 POWTS_JOB_STALE_SECONDS = int(os.environ.get("POWTS_JOB_STALE_SECONDS", "120"))
 # Letters (one PDF per owner, a merged PDF per batch for the print shop) are kept in MEDIA_ROOT/letters
 # (powts.maintenance.batches.letters_dir), with the other records a backup carries.

@@ -155,6 +155,7 @@ TABLE: dict[str, Case | list[Case]] = {
     "jobs:job": Case(read=STAFF_A, kwargs=lambda w: {"pk": w.job.pk}, a_object=True),
     "jobs:job-retry": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.job.pk}, a_object=True,
                            note="a failed import of county A, queued again"),
+    "jobs:job-download": Case(kwargs=lambda w: {"pk": w.job.pk}, a_object=True, note="a failed job has no file: 404 for all"),
     "api:token": Case(write=EVERYONE, api=True, body=lambda w: {"username": "nobody", "password": "wrong-password"}),
     "api:api-root": Case(read=SIGNED_IN, kwargs=lambda w: {"format": ".json"}),
     "api:system-list": Case(read=SIGNED_IN, write=STAFF, api=True,

@@ -8,6 +8,8 @@ def can_view(user, job) -> bool:
         return False
     if job.started_by_id and job.started_by_id == user.pk:
         return True
+    if job.kind == "export":
+        return bool(user.is_superuser)  # the file holds what its asker may read: theirs only
     if job.jurisdiction_id is not None:
         return is_county_staff_of(user, job.jurisdiction_id)
     return bool(user.is_superuser)

@@ -49,3 +49,19 @@ def job_retry(request, pk: int):
     else:
         messages.success(request, "The job is queued again.")
     return redirect("jobs:job", pk=job.pk)
+
+
+@login_required
+@require_safe
+def job_download(request, pk: int):
+    """A finished export's file, for the person who asked for it."""
+    from django.http import FileResponse
+
+    from powts.jobs.exports import file_for
+
+    job = _job(request, pk)
+    path = file_for(job) if job.state == "done" else None
+    if path is None:
+        raise Http404("This job has no file to download.")
+    name = f"{job.params.get('name', 'export')}-{job.finished_at:%Y-%m-%d}{path.suffix}"
+    return FileResponse(open(path, "rb"), as_attachment=True, filename=name)
