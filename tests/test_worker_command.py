@@ -21,13 +21,19 @@ def _wait_for(predicate, seconds=90):
 
 
 @pytest.mark.jobs
-def test_powts_worker_takes_a_job_from_the_sqlite_queue_of_another_process(settings):
+def test_powts_worker_takes_a_job_from_the_queue_of_another_process(settings, django_db_setup):
+    from django.db import connection
     from huey.contrib.djhuey import HUEY
 
     from powts.core.tasks import queue_ping
 
     HUEY.immediate = False  # the queue as configured (the embedded SQLite file, or Redis in CI's second run)
     env = dict(os.environ, POWTS_DATA_DIR=str(settings.DATA_DIR))
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":  # the worker reads the test database (SQLite: its own file, migrated)
+        name = connection.creation._get_test_db_name()  # the test database pytest-django made
+        login = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+        env["DATABASE_URL"] = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
     if settings.POWTS_QUEUE_URL:
         env["POWTS_QUEUE_URL"] = settings.POWTS_QUEUE_URL
     token = uuid.uuid4().hex
@@ -39,7 +45,7 @@ def test_powts_worker_takes_a_job_from_the_sqlite_queue_of_another_process(setti
     finally:
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=60)
-    assert answer == f"pong {token}", out
+    assert answer == f"pong {token}", (env.get("DATABASE_URL"), out[-300:])
     assert "powts worker: 1 worker(s)" in out
     assert proc.returncode == 0, out
 

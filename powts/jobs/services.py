@@ -11,7 +11,7 @@ import datetime as dt
 import logging
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -27,16 +27,21 @@ def stale_after() -> dt.timedelta:
     return dt.timedelta(seconds=getattr(settings, "POWTS_JOB_STALE_SECONDS", 120))
 
 
-@transaction.atomic
 def _create(*, kind, title, jurisdiction, user, params, key, total) -> tuple[Job, bool]:
     if key:
         existing = Job.objects.filter(key=key).first()
         if existing is not None:
             return existing, False
-    job = Job.objects.create(kind=kind, title=title[:200], jurisdiction=jurisdiction,
-                             started_by=user if getattr(user, "pk", None) else None, params=params or {},
-                             key=key or None, total=total)
-    audit_create(job, action=f"job started: {job.title}")
+    try:
+        with transaction.atomic():
+            job = Job.objects.create(kind=kind, title=title[:200], jurisdiction=jurisdiction,
+                                     started_by=user if getattr(user, "pk", None) else None, params=params or {},
+                                     key=key or None, total=total)
+            audit_create(job, action=f"job started: {job.title}")
+    except IntegrityError:  # the same key at the same moment (two workers' sweep clocks): theirs
+        if not key:
+            raise
+        return Job.objects.get(key=key), False
     return job, True
 
 

@@ -18,7 +18,7 @@ def run_job(job_id: int) -> str:
 
 def execute(job_id: int) -> str:
     """Run job `job_id` if it is still waiting; what happened, in a word (for tests and the log)."""
-    from django.db import close_old_connections
+    from django.db import connections
 
     from powts.core.refusals import Refused, refused_text
     from powts.jobs import kinds, services
@@ -29,13 +29,14 @@ def execute(job_id: int) -> str:
     stop = threading.Event()
 
     def heart():
-        while not stop.wait(BEAT_SECONDS):
-            try:
-                services.beat(job)
-            except Exception:  # a beat missed is not the job failing
-                log.exception("job %s: heartbeat", job_id)
-            finally:
-                close_old_connections()
+        try:
+            while not stop.wait(BEAT_SECONDS):
+                try:
+                    services.beat(job)
+                except Exception:  # a beat missed is not the job failing
+                    log.exception("job %s: heartbeat", job_id)
+        finally:
+            connections.close_all()  # this thread's own connection, not left to the garbage collector
 
     beating = threading.Thread(target=heart, name=f"job-{job_id}-beat", daemon=True)
     beating.start()
