@@ -174,3 +174,14 @@ def test_queue_down_the_upload_is_kept_the_job_waits_and_pages_still_serve(clien
     assert services.requeue_stale() == 1
     job.refresh_from_db()
     assert job.state == JobState.DONE and System.objects.count() == 2
+
+
+def test_two_sweep_clocks_starting_the_same_job_at_once_find_one_job(dane, held, monkeypatch):
+    """Two workers' clocks tick in the same minute: the second looked before the first's row was committed,
+    so its insert meets the key's unique constraint; it gets the first's job, not an error."""
+    first = services.job_start(kind="sweep.permits_expire", title="Daily sweep", key="sweep:permits_expire:2026-06-01")
+    real = Job.objects.filter
+    monkeypatch.setattr(Job.objects, "filter", lambda *a, **kw: Job.objects.none() if "key" in kw else real(*a, **kw))
+    again = services.job_start(kind="sweep.permits_expire", title="Daily sweep", key="sweep:permits_expire:2026-06-01")
+    monkeypatch.undo()
+    assert again == first and Job.objects.count() == 1 and held == [first.pk]
