@@ -31,7 +31,8 @@ def test_powts_worker_takes_a_job_from_the_queue_of_another_process(settings, dj
     env = dict(os.environ, POWTS_DATA_DIR=str(settings.DATA_DIR))
     db = connection.settings_dict
     if connection.vendor == "postgresql":  # the worker reads the test database (SQLite: its own file, migrated)
-        name = connection.creation._get_test_db_name()  # the test database pytest-django made
+        # the test database pytest-django made (its name is on the connection once a test has used it)
+        name = db["NAME"] if db["NAME"].startswith("test_") else connection.creation._get_test_db_name()
         login = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
         env["DATABASE_URL"] = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
     if settings.POWTS_QUEUE_URL:
