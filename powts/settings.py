@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "csp",
     "huey.contrib.djhuey",
     "powts.core",
+    "powts.jobs",
     "powts.accounts",
     "powts.jurisdictions",
     "powts.audit",
@@ -248,6 +249,17 @@ elif POWTS_QUEUE_URL:
 else:
     HUEY = {"huey_class": "huey.SqliteHuey", "name": "powts", "filename": str(DATA_DIR / "queue.sqlite3"), "immediate": False,
             "consumer": {"workers": 2, "worker_type": "thread"}}
+# The daily sweeps (issue 13): each runs once a day as a background job at or after its local time (a
+# worker down at that minute runs it when it is back); `powts worker --no-periodic` leaves them to another.
+# A running job silent this long had its worker killed: it is queued again (powts.jobs.services.requeue_stale).
+POWTS_SWEEPS = {
+    "permits_expire": "02:10",  # issued permits past their expiry date expire (powts permits expire)
+    "permits_orders_overdue": "02:20",  # open correction orders past due (powts permits orders-overdue)
+    "schedule_sync": "02:30",  # maintenance schedules in step with the inventory (powts maintenance sync)
+    "notices_due": "06:00",  # each county's notices now due, counted for its staff (powts maintenance due)
+}
+POWTS_EXPORT_JOB_ROWS = 50_000  # a list export over this many rows is written by a background job
+POWTS_JOB_STALE_SECONDS = int(os.environ.get("POWTS_JOB_STALE_SECONDS", "120"))
 # Letters (one PDF per owner, a merged PDF per batch for the print shop) are kept in MEDIA_ROOT/letters
 # (powts.maintenance.batches.letters_dir), with the other records a backup carries.
 

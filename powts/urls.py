@@ -20,7 +20,8 @@ urlpatterns = [
     path("wells/", include("powts.wells.urls")),  # DNR: well compensation claims
     path("counties/", include("powts.jurisdictions.urls")),
     path("grants/program/", include("powts.grants.urls_program")),  # county certification ... DSPS allocation
-    path("oversight/", include("powts.oversight.urls")),  # the department's audits; flags, referrals, special charges
+    path("oversight/", include("powts.oversight.urls")),
+    path("jobs/", include("powts.jobs.urls")),  # a background job's progress, result and retry (issue 13)  # the department's audits; flags, referrals, special charges
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api.urls")),

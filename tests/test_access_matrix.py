@@ -151,6 +151,11 @@ TABLE: dict[str, Case | list[Case]] = {
     "inventory:import-confirm": Case(write=frozenset({SA}), kwargs=lambda w: {"token": w.token}, a_object=True,
                                      note="only the uploader, in the county the file was previewed for"),
     "inventory:import-rejects": Case(read=frozenset({SA}), kwargs=lambda w: {"token": w.token}, a_object=True),
+    # -- background jobs (issue 13): the one who started it and staff of its county
+    "jobs:job": Case(read=STAFF_A, kwargs=lambda w: {"pk": w.job.pk}, a_object=True),
+    "jobs:job-retry": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.job.pk}, a_object=True,
+                           note="a failed import of county A, queued again"),
+    "jobs:job-download": Case(kwargs=lambda w: {"pk": w.job.pk}, a_object=True, note="a failed job has no file: 404 for all"),
     "api:token": Case(write=EVERYONE, api=True, body=lambda w: {"username": "nobody", "password": "wrong-password"}),
     "api:api-root": Case(read=SIGNED_IN, kwargs=lambda w: {"format": ".json"}),
     "api:system-list": Case(read=SIGNED_IN, write=STAFF, api=True,
@@ -612,6 +617,7 @@ class World:
     well_claim: object = None
     well_run: object = None
     claim_doc: object = None
+    job: object = None
 
 
 @pytest.fixture
@@ -757,6 +763,11 @@ def world(db, tmp_path, settings):
     c.force_login(w.users[SA])
     w.token = c.post("/inventory/import/", {"file": _csv(INVENTORY_CSV)}).context["token"]
     w.uploads = settings.MEDIA_ROOT / "imports"
+    from powts.jobs.models import Job
+
+    w.job = Job.objects.create(kind="inventory.import", title="Import of file.csv", jurisdiction=dane, started_by=w.users[SA],
+                               state="failed", error="Another import of Dane County is running.",
+                               params={"token": w.token, "suffix": ".csv", "name": "file.csv"})
     shutil.copytree(w.uploads, tmp_path / "uploads-as-previewed")
     return w
 

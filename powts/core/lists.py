@@ -12,6 +12,7 @@ import json
 import tempfile
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.db import connection
@@ -118,9 +119,21 @@ def filtered(request, filterset_class, queryset):
 def table_or_export(request, table_class, rows, *, name: str, **table_kwargs):
     """The list's answer: (None, the export of every filtered row) for ?export=csv|xlsx, else (this page's
     table, None). An export is sorted like the page but neither counts nor pages the rows."""
-    if wants_export(request):
+    fmt = wants_export(request)
+    if fmt:
+        if not getattr(request, "export_inline", False) and _more_than(rows, settings.POWTS_EXPORT_JOB_ROWS):
+            # A large export is a background job (issue 13): the worker asks this page again as this person.
+            from powts.jobs.exports import export_as_job
+
+            return None, export_as_job(request, name=name, fmt=fmt)
         return None, export_response(request, _sorted_table(request, table_class, rows, **table_kwargs), name=name)
     return table_page(request, table_class, rows, **table_kwargs), None
+
+
+def _more_than(queryset, limit: int) -> bool:
+    if not hasattr(queryset, "order_by"):
+        return len(queryset) > limit
+    return queryset.order_by().values("pk")[:limit + 1].count() > limit  # bounded, like `total`
 
 
 def _sorted_table(request, table_class, rows, **table_kwargs):

@@ -8,7 +8,9 @@ class GrantsConfig(AppConfig):
 
     def ready(self):
         from powts.core import registry
-        from powts.grants import demo
+        from powts.grants import background, demo
+
+        background.register()  # allocation runs as background jobs (issue 13)
 
         registry.register("demo_loader", "grants (a fiscal year of applications)", demo.load, order=30)
         from powts.grants import program_demo

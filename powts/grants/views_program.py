@@ -196,14 +196,27 @@ def allocations(request):
     fy = _year(request)
     if request.method == "POST":
         _department(request.user)
+        # A background job (issue 13); when it is done by the time the page answers, straight to the run.
+        from powts.grants import background
+        from powts.jobs.errors import QueueUnavailable
+        from powts.jobs.services import job_start
+
         try:
-            run = allocating.run_allocation(fiscal_year=fy, funds_cents=_cents(request.POST.get("funds"), "funds") or 0,
-                                            user=request.user)
+            job = job_start(kind=background.KIND, title=f"Allocation for fiscal year {fy}", user=request.user,
+                            params={"fiscal_year": fy, "funds_cents": _cents(request.POST.get("funds"), "funds") or 0})
+        except QueueUnavailable as exc:
+            messages.warning(request, exc.message)
+            return redirect(reverse("grants_program:allocations") + f"?fiscal_year={fy}")
         except Refused as exc:
             messages.error(request, said(exc))
             return redirect(reverse("grants_program:allocations") + f"?fiscal_year={fy}")
-        messages.success(request, f"Allocation for {fy} stored.")
-        return redirect("grants_program:run", pk=run.pk)
+        if job.state == "failed":
+            messages.error(request, job.error)
+            return redirect(reverse("grants_program:allocations") + f"?fiscal_year={fy}")
+        if job.state == "done":
+            messages.success(request, job.result["summary"])
+            return redirect("grants_program:run", pk=job.result["run"])
+        return redirect("jobs:job", pk=job.pk)
     return render(request, "grants/program/allocations.html", {
         "fiscal_year": fy, "runs": program_selectors.runs(fiscal_year=fy)[:50], "acts": may.is_department(request.user),
         "participating": allocating.participating(fy).count()})

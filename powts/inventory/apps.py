@@ -6,6 +6,7 @@ class InventoryConfig(AppConfig):
     label = "inventory"
 
     def ready(self):
-        from powts.inventory import news
+        from powts.inventory import background, news
 
         news.register()
+        background.register()  # the web import runs as a background job (issue 13)

@@ -5,7 +5,6 @@ import json
 import uuid
 from pathlib import Path
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -16,15 +15,18 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from powts.accounts.policies import can_manage_users_of
 from powts.audit.choices import Channel
 from powts.core import lists
-from powts.inventory import policies, selectors
+from powts.inventory import background, policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
 from powts.inventory.importing.service import InventoryFileRefused, import_inventory
 from powts.inventory.panels import system_panels
 from powts.inventory.tables import SystemTable
+from powts.jobs.errors import QueueUnavailable
+from powts.jobs.models import Job
+from powts.jobs.services import job_start
 
-# The web preview checks this many rows inside the request (and counts the rest): until imports run as
-# jobs with progress, a whole county's file would keep the request busy for half a minute.
+# The web preview checks this many rows inside the request (and counts the rest); the import itself is a
+# background job (powts.inventory.background) whose page shows its progress.
 PREVIEW_ROWS = 10_000
 
 
@@ -66,10 +68,7 @@ def system_detail(request, pk: int):
     })
 
 
-def _uploads() -> Path:
-    folder = Path(settings.MEDIA_ROOT) / "imports"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+_uploads = background.uploads
 
 
 @login_required
@@ -95,7 +94,8 @@ def import_upload(request):
             form.add_error("file", str(exc))
         else:
             # The token is the uploader's, for this county: nobody else confirms it (policies.may_use_upload).
-            meta = {"name": upload.name, "suffix": suffix, **policies.upload_owner(request.user)}
+            meta = {"name": upload.name, "suffix": suffix, "rows_in_file": result.rows_in_file,
+                    **policies.upload_owner(request.user)}
             (_uploads() / f"{token}.json").write_text(json.dumps(meta))
             return render(request, "inventory/import_preview.html", {"result": result, "token": token, "name": upload.name})
     return render(request, "inventory/import_upload.html", {"form": form}, status=400 if form.errors else 200)
@@ -104,7 +104,8 @@ def import_upload(request):
 @login_required
 @require_POST
 def import_confirm(request, token: str):
-    """Step 2: the same file, imported for real."""
+    """Step 2: the same file, imported for real by a background job; its page shows progress and the result.
+    Confirming twice finds the same job (its key is the upload's)."""
     if not policies.can_import(request.user):
         raise PermissionDenied("Only county staff import inventory files.")
     if not token.isalnum():
@@ -116,21 +117,17 @@ def import_confirm(request, token: str):
     meta = json.loads(meta_path.read_text())
     if not policies.may_use_upload(request.user, meta):
         raise Http404
-    stored = _uploads() / f"{token}{meta['suffix']}"
+    key = f"{background.KIND}:{token}"
     try:
-        result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user),
-                                  rejects_path=stored.with_suffix(".rejects.csv"), source_name=meta["name"],
-                                  actor=request.user, channel=Channel.WEB)
-    except InventoryFileRefused as exc:
-        # Another import of the county running, or the part of the file past the preview unreadable:
-        # nothing was stored; the upload stays so the user can confirm again once the other import is done.
-        messages.error(request, str(exc))
-        return redirect("inventory:import")
-    meta_path.unlink(missing_ok=True)
-    stored.unlink(missing_ok=True)
-    messages.success(request, f"Imported {meta['name']}: {result.created:,} created, {result.updated:,} updated, "
-                              f"{result.unchanged:,} unchanged, {result.rejected:,} rejected.")
-    return redirect("inventory:system-list")
+        job = job_start(kind=background.KIND, title=f"Import of {meta['name']}",
+                        jurisdiction=policies.import_jurisdiction(request.user), user=request.user,
+                        params={"token": token, "suffix": meta["suffix"], "name": meta["name"]}, key=key,
+                        total=int(meta.get("rows_in_file") or 0))
+    except QueueUnavailable as exc:
+        # The job is recorded and the file kept: a worker imports it when the queue is back.
+        messages.warning(request, exc.message)
+        job = Job.objects.get(key=key)
+    return redirect("jobs:job", pk=job.pk)
 
 
 @login_required

@@ -10,6 +10,9 @@ class MaintenanceConfig(AppConfig):
         from powts.maintenance import demo, news, services, views
 
         news.register()
+        from powts.maintenance import background
+
+        background.register()  # its daily sweeps as background jobs (issue 13)
         registry.register("system_panel", "maintenance", views.system_context,
                           template="maintenance/_system_maintenance.html", order=10)
         registry.register("after_import", "maintenance schedules", services.schedule_sync, order=10)

@@ -60,10 +60,18 @@ def batch_request(*, jurisdiction, as_of: dt.date, user) -> tuple[NoticeBatch, b
             BatchStatus.QUEUED, "waiting to start", "", 0, user, now)
         batch.save()
         audit_update(batch, before=before, action=f"notice batch for {as_of} asked for again")
-    from powts.maintenance.tasks import send_notice_batch
-
-    transaction.on_commit(lambda: send_notice_batch(batch.pk))
+    # A background job (powts.jobs) runs it once the batch is committed: a killed worker's batch is taken back
+    # by the jobs' stale check; a queue that cannot be reached leaves it waiting and says so (QueueUnavailable).
+    transaction.on_commit(lambda: queue_batch(batch))
     return batch, True
+
+
+def queue_batch(batch: NoticeBatch):
+    from powts.jobs.services import job_start
+
+    return job_start(kind="maintenance.notice_batch", title=f"Notice batch for {batch.as_of:%B %-d, %Y}",
+                     jurisdiction=batch.jurisdiction, user=batch.requested_by, params={"batch_id": batch.pk},
+                     key=f"notice-batch:{batch.pk}:{batch.requested_at.isoformat()}")
 
 
 def batch_run(batch_id: int) -> None:

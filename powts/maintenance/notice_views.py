@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from powts.core import fields
 from powts.core.refusals import Refused
+from powts.jobs.errors import QueueUnavailable
 from powts.maintenance import batches, policies
 from powts.maintenance.choices import NoticeKind
 from powts.maintenance.letters import one_letter_pdf
@@ -80,6 +81,9 @@ def send(request):
     try:
         as_of = fields.date("as_of", request.POST.get("as_of"), latest=fields.LATEST_DATE, required=True)
         batch, queued = batches.batch_request(jurisdiction=unit, as_of=as_of, user=request.user)
+    except QueueUnavailable as exc:  # the batch is recorded and waits: a worker sends it when the queue is back
+        messages.warning(request, exc.message)
+        return redirect("maintenance:notice-batch", pk=NoticeBatch.objects.get(jurisdiction=unit, as_of=as_of).pk)
     except Refused as exc:
         messages.error(request, exc.message)
         return redirect(reverse("maintenance:notices"))
