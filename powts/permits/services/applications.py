@@ -23,7 +23,7 @@ APPLICATION_FIELDS = ("kind", "system_type", "work", "building_use", "lot_dimens
                       "plans_signed", "state_plan_required", "plan_stamped_by_designer", "existing_system_on_lot",
                       "recording_required", "system", "soil_evaluation", "holding_tank", "frequent_servicing", "off_lot",
                       "shared", "owned_by_other", "flow_not_by_bedrooms", "flow_rated_reconnection", "nonplumbing_kind",
-                      "container_gallons", "placement_days", "temporary_until", "temporary_reason")
+                      "container_gallons", "placement_days", "temporary_until", "temporary_reason", "replaces_system")
 
 
 def _next_number(jurisdiction, year: int) -> str:

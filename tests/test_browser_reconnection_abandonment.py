@@ -1,0 +1,69 @@
+"""Issue 12, Lincoln's provisions left over, in Debian's chromium as each role uses them: the installing plumber
+records the replaced system's components abandoned on the permit page (Abandonment of Private Sewage Systems (1));
+county staff check an addition on an undersized system with its recorded affidavit (Construction Affecting
+Wastewater Flow or Contaminant Load (3))."""
+import datetime as dt
+
+import pytest
+
+from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser_attachments import PASSWORD, sign_in
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
+
+
+@pytest.fixture
+def lincoln_people(transactional_db, monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from powts.accounts.services import license_create, user_create
+    from powts.jurisdictions.services import jurisdiction_ensure
+
+    lincoln = jurisdiction_ensure(slug="lincoln")
+    user_create(username="lina", password=PASSWORD, role="county_staff", jurisdiction=lincoln)
+    pete = user_create(username="pete", password=PASSWORD, role="plumber")
+    master = license_create(kind="master_plumber", number="MP-1001", holder_name="Pete Plumber", user=pete)
+    return lincoln, master
+
+
+def test_the_plumber_records_the_abandonment_on_the_permit_page(live_server, lincoln_people, browser):  # noqa: F811
+    from powts.permits.models import ComponentAbandonment
+    from powts.permits.tests.conftest import issue
+
+    lincoln, master = lincoln_people
+    today = dt.date.today()
+    permit = issue(lincoln, master, issued_on=today - dt.timedelta(days=3), filed_on=today - dt.timedelta(days=20),
+                   replaces_system=True)
+    page = sign_in(browser, live_server.url, "pete")
+    page.goto(f"{live_server.url}/permits/{permit.pk}/")
+    page.get_by_role("heading", name="Components of the replaced system abandoned").wait_for()
+    assert "Abandonment of Private Sewage Systems (1)" in page.content()
+    page.get_by_label("Components abandoned").fill("Old septic tank and seepage bed")
+    page.get_by_label("How").select_option("crushed_filled")
+    page.get_by_role("button", name="Record the abandonment").click()
+    page.wait_for_load_state()
+    page.get_by_text("Old septic tank and seepage bed (Tank crushed and filled)", exact=False).wait_for()
+    done = ComponentAbandonment.objects.get()
+    assert done.plumber == master and done.abandoned_on == today
+
+
+def test_staff_check_an_addition_on_an_undersized_system(live_server, lincoln_people, browser):  # noqa: F811
+    from powts.permits.models import Clearance
+    from powts.permits.tests.conftest import make_parcel
+
+    lincoln, _ = lincoln_people
+    make_parcel(lincoln, number="LN-77")
+    page = sign_in(browser, live_server.url, "lina")
+    page.goto(f"{live_server.url}/permits/site/")
+    page.get_by_role("heading", name="Building permits and reconnections").wait_for()
+    form = page.get_by_role("region", name="Building permits and reconnections")
+    form.get_by_label("Tax parcel number").fill("LN-77")
+    form.get_by_label("Construction").select_option("flow_change")
+    form.locator("#c-b1").fill("3")
+    form.get_by_label("Bedrooms after").fill("4")
+    form.get_by_label("Existing system undersized by the load of how many bedrooms").fill("2")
+    form.get_by_role("button", name="Check").click()
+    page.wait_for_load_state()
+    page.get_by_text("more than 1", exact=False).first.wait_for()
+    assert "Construction Affecting Wastewater Flow or Contaminant Load (3)" in page.content()
+    assert not Clearance.objects.get().approved
