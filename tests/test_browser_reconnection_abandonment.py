@@ -67,3 +67,40 @@ def test_staff_check_an_addition_on_an_undersized_system(live_server, lincoln_pe
     page.get_by_text("more than 1", exact=False).first.wait_for()
     assert "Construction Affecting Wastewater Flow or Contaminant Load (3)" in page.content()
     assert not Clearance.objects.get().approved
+
+
+def test_a_pumper_files_the_semiannual_holding_tank_report(live_server, transactional_db, browser, monkeypatch):  # noqa: F811
+    """Dane s. 46.06(5)(b)2.: the pumper files the half-year's report for the owner on the page."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from powts.accounts.services import license_create, user_create
+    from powts.inventory.services import system_create
+    from powts.jurisdictions.services import jurisdiction_ensure
+    from powts.maintenance.models import HoldingTankReport
+
+    dane = jurisdiction_ensure(slug="dane")
+    perry = user_create(username="perry", password=PASSWORD, role="pumper")
+    license_create(kind="septage_operator", number="SSO-1", holder_name="Perry Pumper", user=perry)
+    system_create(jurisdiction=dane, system_id="HT-1", parcel_number="P-HT-1", system_type="holding_tank",
+                  owner_name="Holly Tank", site_address="5 Tank Rd", installed_on=dt.date(2020, 1, 1))
+    today = dt.date.today()
+    page = sign_in(browser, live_server.url, "perry")
+    page.goto(f"{live_server.url}/maintenance/holding-report/")
+    page.get_by_role("heading", name="Holding tank servicing report").wait_for()
+    assert "46.06(5)(b)2." in page.content()
+    page.get_by_label("County").select_option("dane")
+    page.get_by_label("POWTS id of the holding tank").fill("HT-1")
+    page.get_by_label("Period from").fill(today.replace(month=1 if today.month <= 6 else 7, day=1).isoformat())
+    page.get_by_label("Period to").fill(today.isoformat())
+    page.get_by_label("a. Name of the person responsible for servicing").fill("Perry Pumper")
+    page.get_by_label("a. Their address").fill("PO Box 12, Verona")
+    page.get_by_label("b. Name of the owner").fill("Holly Tank")
+    page.get_by_label("c. Location of the property").fill("5 Tank Rd")
+    page.get_by_label("d. Sanitary permit number").fill("2020-0001")
+    first = page.get_by_role("group", name="Servicing 1")
+    first.get_by_label("e. Date serviced").fill(today.isoformat())
+    first.get_by_label("f. Gallons pumped").fill("2500")
+    first.get_by_label("g. Disposal site").fill("Nine Springs")
+    page.get_by_role("button", name="File the report").click()
+    page.wait_for_load_state()
+    page.get_by_text("Filed:", exact=False).wait_for()
+    assert HoldingTankReport.objects.get().services[0]["gallons"] == 2500

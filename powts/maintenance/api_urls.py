@@ -8,6 +8,7 @@ router = SimpleRouter()
 router.register("maintenance/reports", views.ReportViewSet, basename="maintenance-report")
 urlpatterns = [
     path("maintenance/due/", views.DueListView.as_view(), name="maintenance-due"),
+    path("maintenance/holding-reports/", views.HoldingReportView.as_view(), name="maintenance-holding-reports"),
     path("maintenance/systems/<int:pk>/", views.SystemMaintenanceView.as_view(), name="maintenance-system"),
     *router.urls,
 ]
