@@ -458,6 +458,9 @@ TABLE: dict[str, Case | list[Case]] = {
     ],
     "oversight:hold-lift": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.hold.pk}, a_object=True,
                                 body=lambda w: {"note": "plan accepted"}),
+    "oversight:exemption-hearing": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.new_exemption.pk}, a_object=True,
+                                        body=lambda w: {"clerk": "Dane County Clerk", "noticed_on": _iso(), "hearing_on": _iso(30)},
+                                        note="s. 145.20(3)(a)2.: the public hearing on 30 days' notice before a revocation"),
     "oversight:exemption-revoke": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.exemption.pk}, a_object=True,
                                        body=lambda w: {"grounds": "unsatisfactory audit"}),
     "oversight:audits": Case(read=STAFF | {AU, DS}, note="staff see their own county's audits"),
@@ -754,7 +757,11 @@ def world(db, tmp_path, settings):
                                            on=TODAY, seed=2)
     w.sample = w.audit2.samples.first()
     w.hold = oversight.hold_place(jurisdiction=dane, on=TODAY, reason="matrix")
-    w.exemption = oversight.exemption_grant(jurisdiction=dane, category="Holding tanks", grounds="audits", on=TODAY)
+    w.exemption = oversight.exemption_grant(jurisdiction=dane, category="Holding tanks", grounds="audits", on=TODAY - dt.timedelta(days=60))
+    # s. 145.20(3)(a)2.: the revocation hearing noticed 30 days ahead and held, so the department may revoke today
+    oversight.exemption_hearing_notice(exemption=w.exemption, noticed_on=TODAY - dt.timedelta(days=40),
+                                       hearing_on=TODAY - dt.timedelta(days=5), clerk="Dane County Clerk")
+    w.new_exemption = oversight.exemption_grant(jurisdiction=dane, category="Mounds", grounds="audits", on=TODAY)
     w.pumper_license = w.users[PU].licenses.get()
     referred = oversight.report_flag(report=w.pending_report, reason="matrix", evidence=["statement"], on=TODAY)
     w.referral = oversight.referral_make(license=w.pumper_license, flags=[referred], on=TODAY)

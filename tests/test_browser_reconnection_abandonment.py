@@ -1,7 +1,8 @@
 """Issue 12, Lincoln's provisions left over, in Debian's chromium as each role uses them: the installing plumber
 records the replaced system's components abandoned on the permit page (Abandonment of Private Sewage Systems (1));
 county staff check an addition on an undersized system with its recorded affidavit (Construction Affecting
-Wastewater Flow or Contaminant Load (3))."""
+Wastewater Flow or Contaminant Load (3)); a pumper files Dane's semiannual holding tank report (s. 46.06(5)(b)2.);
+the department notices the public hearing before revoking an exemption (s. 145.20(3)(a)2.)."""
 import datetime as dt
 
 import pytest
@@ -104,3 +105,36 @@ def test_a_pumper_files_the_semiannual_holding_tank_report(live_server, transact
     page.wait_for_load_state()
     page.get_by_text("Filed:", exact=False).wait_for()
     assert HoldingTankReport.objects.get().services[0]["gallons"] == 2500
+
+
+def test_the_department_notices_the_revocation_hearing(live_server, transactional_db, browser, monkeypatch):  # noqa: F811
+    """s. 145.20(3)(a)2.: the department records the clerk's notice and a hearing 30 days later on the state view;
+    a hearing 29 days later is refused on the page."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from powts.accounts.services import user_create
+    from powts.jurisdictions.services import jurisdiction_ensure
+    from powts.oversight import services as oversight
+    from powts.oversight.models import Exemption
+    from tests.test_browser import open_menu_page
+
+    dane = jurisdiction_ensure(slug="dane")
+    user_create(username="dora", password=PASSWORD, role="dsps")
+    today = dt.date.today()
+    ex = oversight.exemption_grant(jurisdiction=dane, category="Holding tanks", grounds="Satisfactory audits", on=today)
+    page = sign_in(browser, live_server.url, "dora")
+    open_menu_page(page, "County programs")
+    page.get_by_role("heading", name="County POWTS programs").wait_for()
+    page.get_by_label("Clerk given notice").fill("Dane County Clerk")
+    page.get_by_label("Notice given on").fill(today.isoformat())
+    page.get_by_label("Hearing on (at least 30 days later)").fill((today + dt.timedelta(days=29)).isoformat())
+    page.get_by_role("button", name="Record the notice").click()
+    page.wait_for_load_state()
+    page.get_by_text("at least 30 days after the notice", exact=False).wait_for()
+    assert Exemption.objects.get(pk=ex.pk).hearing_on is None
+    page.get_by_label("Clerk given notice").fill("Dane County Clerk")
+    page.get_by_label("Notice given on").fill(today.isoformat())
+    page.get_by_label("Hearing on (at least 30 days later)").fill((today + dt.timedelta(days=30)).isoformat())
+    page.get_by_role("button", name="Record the notice").click()
+    page.wait_for_load_state()
+    page.get_by_text("Public hearing", exact=False).wait_for()
+    assert Exemption.objects.get(pk=ex.pk).hearing_on == today + dt.timedelta(days=30)
