@@ -8,6 +8,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
+from powts.accounts.conflicts import refuse_employee_work_nearby
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.calendars import calendar_for
 from powts.core import fields
@@ -101,6 +102,8 @@ def soil_evaluation_file(*, jurisdiction, parcel, soil_tester, fieldwork_complet
                field="filed_on")
     if parcel.jurisdiction_id != jurisdiction.pk:
         refuse(f"parcel {parcel.parcel_number} is in another county", field="parcel")
+    refuse_employee_work_nearby(license=soil_tester, jurisdiction=jurisdiction, owner=parcel.owner,
+                                what=f"file a soil and site evaluation for parcel {parcel.parcel_number}")
     areas = _clean_areas(areas)
     due_on, late_days, late_cite = soil_filing_lateness(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
                                                         filed_on=filed_on)
