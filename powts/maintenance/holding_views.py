@@ -1,5 +1,5 @@
-"""Filing a holding tank servicing report for a period (Dane s. 46.06(5)(b)2., where the county's profile has
-report_periods): the owner, their pumper or county staff. The service checks the items; this page only reads."""
+"""Filing a holding tank servicing report for a period (where the county's profile has
+holding_tanks.report_periods): the owner, their pumper or county staff. The service checks the items."""
 from __future__ import annotations
 
 from django.contrib import messages

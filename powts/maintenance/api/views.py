@@ -114,8 +114,8 @@ class SystemMaintenanceView(APIView):
 
 
 class HoldingReportView(APIView):
-    """File a holding tank servicing report for a period (the county's holding_tanks.report_periods, Dane
-    s. 46.06(5)(b)2.): items a.-g.; the owner, a licensed contractor or county staff. GET: the overdue list (staff)."""
+    """File a holding tank servicing report for a period (the county's holding_tanks.report_periods, cited there):
+    items a.-g.; the owner, a licensed contractor or county staff. GET: the overdue list (staff)."""
 
     parser_classes = [ObjectJSONParser]
 
