@@ -106,6 +106,15 @@ PLAN = {"type": "FeatureCollection", "features": [
 ]}
 
 
+def _holding_report() -> dict:
+    """A semiannual holding tank servicing report for Dane's HT-1, the half-year so far."""
+    start = TODAY.replace(month=1 if TODAY.month <= 6 else 7, day=1)
+    return {"jurisdiction": "dane", "system_id": "HT-1", "period_start": start.isoformat(), "period_end": _iso(),
+            "servicer_name": "Perry Pumper", "servicer_address": "PO Box 12", "owner_name": "Holly Tank",
+            "location": "5 Tank Rd", "sanitary_permit_number": "2020-0001", "date_0": _iso(-2), "gallons_0": "2500",
+            "disposal_site_0": "Nine Springs"}
+
+
 def _report(**kw):
     return {"jurisdiction": "dane", "system_id": "MX-1", "kind": "pumping", "work_date": _iso(-2), "license_number": "SSO-44556",
             "gallons_pumped": "900", **kw}
@@ -176,6 +185,8 @@ TABLE: dict[str, Case | list[Case]] = {
                                note="staff of B name county A: refused"),
     "maintenance:upload": Case(read=STAFF | {PL, PU}, write=REPORT_FILERS,
                                body=lambda w: {"jurisdiction": "dane", "file": _csv(REPORT_CSV)}),
+    "maintenance:holding-report": Case(read=STAFF | {PL, PU, OW}, write=REPORT_FILERS, body=lambda w: _holding_report(),
+                                       note="Dane s. 46.06(5)(b)2.: the owner (of HT-1: not the matrix's owner), a contractor or staff"),
     "maintenance:mine": Case(read=SIGNED_IN),
     "maintenance:reports": Case(read=SIGNED_IN, note="each sees only the reports they may read (Report.restrict)"),
     "maintenance:system-lookup": Case(read=STAFF | {PL, PU}, query="?address=main",
@@ -194,6 +205,9 @@ TABLE: dict[str, Case | list[Case]] = {
     "maintenance:notice-batch-pdf": Case(read=STAFF_A, kwargs=lambda w: {"pk": w.notice_batch.pk}, a_object=True),
     "maintenance:notice-letter": Case(read=STAFF_A | {AU, DS, OW}, kwargs=lambda w: {"pk": w.notice.pk}, a_object=True),
     "maintenance-due": Case(read=STAFF | {AU, DS}),
+    "maintenance-holding-reports": Case(read=STAFF | {AU, DS}, write=REPORT_FILERS, api=True,
+                                        body=lambda w: {**_holding_report(), "services": [
+                                            {"date": _iso(-2), "gallons": 2500, "disposal_site": "Nine Springs"}]}),
     "maintenance-system": Case(read=SYSTEM_READERS, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True),
     "maintenance-report-list": Case(read=SIGNED_IN, write=REPORT_FILERS, api=True, body=lambda w: _report()),
     "maintenance-report-upload": Case(write=REPORT_FILERS, body=lambda w: {"jurisdiction": "dane", "file": _csv(REPORT_CSV)}),
@@ -458,6 +472,9 @@ TABLE: dict[str, Case | list[Case]] = {
     ],
     "oversight:hold-lift": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.hold.pk}, a_object=True,
                                 body=lambda w: {"note": "plan accepted"}),
+    "oversight:exemption-hearing": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.new_exemption.pk}, a_object=True,
+                                        body=lambda w: {"clerk": "Dane County Clerk", "noticed_on": _iso(), "hearing_on": _iso(30)},
+                                        note="s. 145.20(3)(a)2.: the public hearing on 30 days' notice before a revocation"),
     "oversight:exemption-revoke": Case(write=frozenset({DS}), kwargs=lambda w: {"pk": w.exemption.pk}, a_object=True,
                                        body=lambda w: {"grounds": "unsatisfactory audit"}),
     "oversight:audits": Case(read=STAFF | {AU, DS}, note="staff see their own county's audits"),
@@ -666,6 +683,8 @@ def world(db, tmp_path, settings):
     w.component = Component.objects.create(system=w.marked, kind="septic_tank", capacity_gallons=1000)
     w.license = w.users[PL].licenses.get()
     w.invitee = System.objects.get(jurisdiction=dane, system_id="DA-1").parcel.owner
+    system_create(jurisdiction=dane, system_id="HT-1", parcel_number="PHT-1", system_type="holding_tank",
+                  owner_name="Holly Tank", site_address="5 Tank Rd", installed_on=dt.date(2015, 5, 1))
     system_create(jurisdiction=lincoln, system_id="LI-1", parcel_number="PL-1", system_type="conventional",
                   owner_name="Lincoln Owner", installed_on=dt.date(2015, 5, 1))
     permits_demo.load(dane)  # one permit in each state, a soil evaluation, an order and a complaint, through the services
@@ -753,7 +772,11 @@ def world(db, tmp_path, settings):
                                            on=TODAY, seed=2)
     w.sample = w.audit2.samples.first()
     w.hold = oversight.hold_place(jurisdiction=dane, on=TODAY, reason="matrix")
-    w.exemption = oversight.exemption_grant(jurisdiction=dane, category="Holding tanks", grounds="audits", on=TODAY)
+    w.exemption = oversight.exemption_grant(jurisdiction=dane, category="Holding tanks", grounds="audits", on=TODAY - dt.timedelta(days=60))
+    # s. 145.20(3)(a)2.: the revocation hearing noticed 30 days ahead and held, so the department may revoke today
+    oversight.exemption_hearing_notice(exemption=w.exemption, noticed_on=TODAY - dt.timedelta(days=40),
+                                       hearing_on=TODAY - dt.timedelta(days=5), clerk="Dane County Clerk")
+    w.new_exemption = oversight.exemption_grant(jurisdiction=dane, category="Mounds", grounds="audits", on=TODAY)
     w.pumper_license = w.users[PU].licenses.get()
     referred = oversight.report_flag(report=w.pending_report, reason="matrix", evidence=["statement"], on=TODAY)
     w.referral = oversight.referral_make(license=w.pumper_license, flags=[referred], on=TODAY)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from powts.kernel.refusals import Refused
 
 CITATION = "Wis. Stat. s. 145.20(6)"
+NEARBY_CITATION = "Wis. Stat. s. 145.20(6)(a)"
+OWN_PROPERTY_CITATION = "Wis. Stat. s. 145.20(6)(b)"
 
 
 class ConflictRefused(Refused):
@@ -75,3 +77,33 @@ def soil_parties(evaluation) -> list[tuple[str, object]]:
     owner = evaluation.parcel.owner if evaluation.parcel.owner_id else None
     return [("soil tester", evaluation.soil_tester), ("owner", owner)]
 
+
+
+def adjacent_counties(slug: str) -> frozenset[str]:
+    """The slugs of the counties bordering `slug` (its profile's adjacent_counties)."""
+    from powts.kernel.profiles import load_profile
+
+    return frozenset((load_profile(slug).get("adjacent_counties") or {}).get("value") or ())
+
+
+def refuse_employee_work_nearby(*, license, jurisdiction, owner, what: str) -> None:
+    """s. 145.20(6)(a): a county employee (reviewer, inspector) may not do licensed POWTS work (install, design,
+    maintain, soil testing) in their county or an adjacent one; (b): except on property they own outside their own
+    county. `license` is the licence the work is done under; `owner` the property's owner."""
+    from powts.accounts.choices import COUNTY_ROLES
+
+    user = getattr(license, "user", None)
+    if user is None or user.role not in COUNTY_ROLES or not user.jurisdiction_id:
+        return
+    home = user.jurisdiction
+    if home.pk != jurisdiction.pk and jurisdiction.slug not in adjacent_counties(home.profile_slug):
+        return
+    own_property = owner is not None and (owner.user_id == user.pk
+                                          or (_norm(owner.name) and _norm(owner.name) == _norm(user.get_full_name())))
+    if own_property and home.pk != jurisdiction.pk:
+        return  # (6)(b): the employee's own property outside the county they work for
+    where = "the county you work for" if home.pk == jurisdiction.pk else f"{jurisdiction.name}, next to {home.name}"
+    raise ConflictRefused(f"you may not {what} in {where}: {home.name}'s reviewers and inspectors may not install, "
+                          "design, maintain or test systems there"
+                          + ("" if home.pk == jurisdiction.pk else ", except on property they own"),
+                          field="conflict", citation=NEARBY_CITATION)

@@ -137,6 +137,24 @@ def holding_tanks_without_contract(*, jurisdiction, as_of: dt.date, limit: int =
             .exclude(pk__in=covered).select_related("parcel")[:limit])
 
 
+def holding_reports_overdue(*, jurisdiction, as_of: dt.date, limit: int = 200):
+    """The county's semiannual holding tank servicing reports overdue (holding_tanks.report_periods): the last
+    period whose due day has passed, and the active holding tanks installed by its end with no report covering it.
+    One query (no per-system reading): (None, []) where the county's ordinance has no such periods."""
+    from powts.maintenance import holding_periods
+
+    r = holding_periods.rule(maintenance_profile(jurisdiction.profile_slug).raw)
+    if r is None:
+        return None, []
+    period = holding_periods.last_overdue(r, as_of)
+    covered = HoldingTankReport.objects.filter(system__jurisdiction=jurisdiction, period_start__lte=period.end,
+                                               period_end__gte=period.start).values("system_id")
+    rows = (System.objects.filter(jurisdiction=jurisdiction, system_type="holding_tank", status="active")
+            .exclude(installed_on__gt=period.end).exclude(pk__in=covered)
+            .select_related("parcel__owner").order_by("system_id"))
+    return period, list(rows[:limit])
+
+
 def system_maintenance(*, system: System) -> dict:
     """What the system page and the owner see: the schedule, reports, notices, contracts."""
     schedule = Schedule.objects.filter(pk=system.pk).first()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from powts.maintenance import notice_views, views
+from powts.maintenance import holding_views, notice_views, views
 
 app_name = "maintenance"
 urlpatterns = [
@@ -9,6 +9,7 @@ urlpatterns = [
     path("report/find-system/", views.system_lookup, name="system-lookup"),
     path("reports/", views.report_list, name="reports"),
     path("upload/", views.upload, name="upload"),
+    path("holding-report/", holding_views.holding_report, name="holding-report"),
     path("mine/", views.mine, name="mine"),
     path("reports/<int:pk>/reviewed/", views.failure_reviewed, name="failure-reviewed"),
     path("reports/<int:pk>/match/", views.match, name="match"),

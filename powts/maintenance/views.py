@@ -86,6 +86,7 @@ def dashboard(request):
                    "late_links": [links.reports(month=t["month"], late=True) for t in trend]}),
         "lists": selectors.morning_lists(jurisdiction=unit, as_of=as_of),
         "no_contract": selectors.holding_tanks_without_contract(jurisdiction=unit, as_of=as_of),
+        "holding_overdue": selectors.holding_reports_overdue(jurisdiction=unit, as_of=as_of),
         "can_manage": policies.can_manage(user),
         "panels": _dashboard_panels(unit, request),
     })

@@ -127,6 +127,9 @@ ACTIONS: dict[str, Action] = {a.name: a for a in [
     Action("exempt", "jurisdiction", DEPT, lambda j, d, u: services.exemption_grant(
         jurisdiction=j, category=_text(d, "category", required=True, max_length=200),
         grounds=_text(d, "grounds", required=True), on=_date(d, "on"))),
+    Action("hearing", "exemption", DEPT, lambda e, d, u: services.exemption_hearing_notice(
+        exemption=e, noticed_on=_date(d, "noticed_on"), hearing_on=_date(d, "hearing_on", required=True),
+        clerk=_text(d, "clerk", required=True, max_length=200))),
     Action("revoke", "exemption", DEPT, lambda e, d, u: services.exemption_revoke(
         exemption=e, on=_date(d, "on"), grounds=_text(d, "grounds", required=True))),
     Action("flag", "report", COUNTY, _flag_new),

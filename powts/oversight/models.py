@@ -93,6 +93,10 @@ class Exemption(models.Model):
     citation = models.CharField(max_length=300)
     granted_on = models.DateField()
     granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # s. 145.20(3)(a)2.: a revocation's findings come only after a public hearing on 30 days' notice to the clerk.
+    hearing_noticed_on = models.DateField(null=True, blank=True, help_text="The day the unit's clerk was given notice.")
+    hearing_on = models.DateField(null=True, blank=True, help_text="The day of the public hearing.")
+    hearing_clerk = models.CharField(max_length=200, blank=True, help_text="The clerk given notice.")
     revoked_on = models.DateField(null=True, blank=True)
     revocation_grounds = models.TextField(blank=True)
 

@@ -24,6 +24,8 @@ class OversightProfile:
     never_pumped_citation: str
     far_apart_miles: int
     authorities: tuple[str, ...]
+    revocation_notice_days: int
+    revocation_citation: str
 
 
 def _whole(section: dict, key: str, where: str) -> int:
@@ -63,4 +65,6 @@ def oversight_profile(slug: str) -> OversightProfile:
         never_pumped_within_days=_whole(detection, "never_pumped_within_days", where), never_pumped_fraction=fraction,
         never_pumped_citation=str(detection.get("never_pumped_citation") or citations["detection"]),
         far_apart_miles=_whole(detection, "far_apart_miles", where), authorities=authorities,
+        revocation_notice_days=_whole(data["exemption"], "revocation_notice_days", where),
+        revocation_citation=str(data["exemption"].get("revocation_citation") or citations["exemption"]),
     )

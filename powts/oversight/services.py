@@ -220,10 +220,43 @@ def exemption_grant(*, jurisdiction, category: str, grounds: str, on: dt.date) -
 
 
 @transaction.atomic
-def exemption_revoke(*, exemption: Exemption, on: dt.date, grounds: str) -> Exemption:
+def exemption_hearing_notice(*, exemption: Exemption, noticed_on: dt.date, hearing_on: dt.date, clerk: str) -> Exemption:
+    """Notice to the governmental unit's clerk of the public hearing on revoking its exemption; the hearing is
+    at least the profile's days (30) after the notice."""
     exemption = Exemption.objects.select_for_update().get(pk=exemption.pk)
+    prof = _profile(exemption.jurisdiction)
+    cite, days = prof.revocation_citation, prof.revocation_notice_days
+    if exemption.revoked_on:
+        _refuse(f"this exemption was revoked on {exemption.revoked_on.isoformat()}", "status", cite)
+    if noticed_on < exemption.granted_on:
+        _refuse(f"noticed_on {noticed_on.isoformat()} is before the exemption was granted "
+                f"({exemption.granted_on.isoformat()})", "noticed_on", cite)
+    earliest = noticed_on + dt.timedelta(days=days)
+    if hearing_on < earliest:
+        _refuse(f"the hearing must be at least {days} days after the notice to the clerk: {earliest.isoformat()} "
+                f"or later, not {hearing_on.isoformat()}", "hearing_on", cite)
+    before = snapshot(exemption, ["hearing_noticed_on", "hearing_on", "hearing_clerk"])
+    exemption.hearing_noticed_on, exemption.hearing_on = noticed_on, hearing_on
+    exemption.hearing_clerk = _words("clerk", clerk, max_length=200)
+    exemption.save()
+    audit_update(exemption, before=before, action=f"revocation hearing on {hearing_on.isoformat()} noticed to the clerk")
+    return exemption
+
+
+@transaction.atomic
+def exemption_revoke(*, exemption: Exemption, on: dt.date, grounds: str) -> Exemption:
+    """Revoke after the public hearing (s. 145.20(3)(a)2.): refused before a hearing noticed 30 days ahead is held."""
+    exemption = Exemption.objects.select_for_update().get(pk=exemption.pk)
+    prof = _profile(exemption.jurisdiction)
+    cite = prof.revocation_citation
     if exemption.revoked_on:
         _refuse(f"this exemption was revoked on {exemption.revoked_on.isoformat()}", "status")
+    if not exemption.hearing_on or not exemption.hearing_noticed_on:
+        _refuse("a revocation's findings come only after a public hearing noticed to the unit's clerk "
+                f"{prof.revocation_notice_days} days ahead: record the notice and the hearing first", "status", cite)
+    if on < exemption.hearing_on:
+        _refuse(f"the hearing is on {exemption.hearing_on.isoformat()}; the exemption can be revoked on that day "
+                f"or later, not {on.isoformat()}", "on", cite)
     before = snapshot(exemption, ["revoked_on", "revocation_grounds"])
     exemption.revoked_on, exemption.revocation_grounds = on, _words("grounds", grounds)
     exemption.save()

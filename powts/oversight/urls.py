@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.state_view, name="state"),
     path("counties/<int:pk>/<str:action>/", views.county_act, name="county-act"),
     path("holds/<int:pk>/lift/", views.hold_lift, name="hold-lift"),
+    path("exemptions/<int:pk>/hearing/", views.exemption_hearing, name="exemption-hearing"),
     path("exemptions/<int:pk>/revoke/", views.exemption_revoke, name="exemption-revoke"),
     path("audits/", views.audit_list, name="audits"),
     path("audits/draw/", views.audit_draw, name="audit-draw"),

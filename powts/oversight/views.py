@@ -16,6 +16,7 @@ from powts.jurisdictions.models import Jurisdiction
 from powts.maintenance.models import Report
 from powts.oversight import actions, packets, policies, selectors
 from powts.oversight.models import Exemption, IssuanceHold, ProgramAudit, Referral, ReportFlag, SampledPermit
+from powts.oversight.profile import oversight_profile
 from powts.oversight.tables import AssessmentTable
 from powts.permits.models import Inspection
 
@@ -48,6 +49,7 @@ def state_view(request):
         "rows": selectors.county_programs(year=year, today=today), "year": year, "today": today,
         "is_department": policies.is_department(request.user),
         "exemptions": Exemption.objects.select_related("jurisdiction"),
+        "revocation_notice_days": oversight_profile("state").revocation_notice_days,
     })
 
 
@@ -87,6 +89,12 @@ def county_act(request, pk, action):
 @require_POST
 def hold_lift(request, pk):
     return _post(request, "lift", get_object_or_404(IssuanceHold, pk=pk), "Hold lifted.", "oversight:state")
+
+
+@login_required
+@require_POST
+def exemption_hearing(request, pk):
+    return _post(request, "hearing", get_object_or_404(Exemption, pk=pk), "Hearing noticed.", "oversight:state")
 
 
 @login_required

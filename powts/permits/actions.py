@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from powts.core import fields
 from powts.core.fields import FieldError
+from powts.maintenance.choices import AbandonmentMethod
 from powts.permits import choices as c
 from powts.permits import policies, services
 
@@ -204,6 +205,13 @@ def _test_notice(permit, v, user):
                                           requested_day=v["requested_day"], tester=tester)
 
 
+def _abandoning_plumber(permit, user):
+    """A plumber records under their own license; county staff record what the permit's plumber reported."""
+    if policies.is_county_staff_for(user, permit.jurisdiction_id):
+        return permit.plumber
+    return policies.plumber_license(user)
+
+
 def _result(permit, v, user):
     inspection = services.inspection_record(inspection=v["inspection"], result=v["result"], on=v["on"],
                                             failed_items=v["failed_items"], notes=v["notes"], waive_fee=v["waive_fee"])
@@ -356,6 +364,15 @@ _RECORDS = (
            lambda p, v, u: services.component_test_verify(test=v["test"], method=v["method"], passed=v["passed"],
                                                           on=v["on"], results=v["results"]),
            on_actions_endpoint=True),
+    Action("abandon-components", "Record the replaced system's components abandoned", policies.acts_for_permit,
+           PLUMBER_OR_STAFF,
+           (Input("components", max_length=300, required=True, help="the components abandoned"),
+            Input("method", "choice", required=True, choices=tuple(AbandonmentMethod.values)),
+            Input("on", "date", default="today", also=("abandoned_on",), help="the day of the abandonment")),
+           lambda p, v, u: services.replaced_components_abandon(permit=p, plumber=_abandoning_plumber(p, u),
+                                                                components=v["components"], method=v["method"],
+                                                                abandoned_on=v["on"]),
+           on_actions_endpoint=True),
     Action("void-transfer", "Void: property sold without a transfer form", policies.can_decide, STAFF_ONLY,
            (ON, Input("new_owner_name", max_length=200, required=True, help="who the property passed to")),
            lambda p, v, u: services.permit_void_for_missing_transfer(permit=p, on=v["on"], new_owner_name=v["new_owner_name"]),
@@ -401,6 +418,7 @@ APPLICATION_INPUTS = (
     Input("plan_stamped_by_designer", "flag"), Input("existing_system_on_lot", "flag"), Input("recording_required", "flag"),
     Input("holding_tank", "flag"), Input("frequent_servicing", "flag"), Input("off_lot", "flag"), Input("shared", "flag"),
     Input("owned_by_other", "flag"), Input("flow_not_by_bedrooms", "flag"), Input("flow_rated_reconnection", "flag"),
+    Input("replaces_system", "flag"),
     Input("nonplumbing_kind", "choice", choices=tuple(v for v in c.NonplumbingKind.values if v)),
     Input("container_gallons", "integer"), Input("placement_days", "integer"), Input("temporary_until", "date"),
     Input("temporary_reason", "choice", choices=tuple(v for v in c.TemporaryReason.values if v)),

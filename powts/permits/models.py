@@ -68,6 +68,8 @@ class Permit(models.Model):
     placement_days = models.PositiveIntegerField(null=True, blank=True, help_text="A portable restroom: consecutive days on the parcel.")
     container_gallons = models.PositiveIntegerField(null=True, blank=True, help_text="An RV transfer container: its capacity.")
     connected_on = models.DateField(null=True, blank=True, help_text="The day the structure was connected to the installed system.")
+    replaces_system = models.BooleanField(default=False, help_text="The permit replaces an existing system; its components "
+                                          "not in the new design are abandoned.")
     plot_plan = models.JSONField(null=True, blank=True, help_text="GeoJSON FeatureCollection in feet (powts.setbacks).")
     setback_result = models.JSONField(null=True, blank=True)
     soil_evaluation = models.ForeignKey("SoilEvaluation", null=True, blank=True, on_delete=models.SET_NULL, related_name="permits")
@@ -359,6 +361,11 @@ class Clearance(models.Model):
     bedrooms_after = models.PositiveSmallIntegerField(null=True, blank=True)
     living_area_changed_pct = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
     findings = models.JSONField(default=list, blank=True)
+    # An existing system too small for the changed flow, by the load of this many bedrooms, and the affidavit
+    # for its use recorded with the register of deeds (the profile's clearance.undersized_affidavit).
+    undersized_bedrooms = models.PositiveSmallIntegerField(null=True, blank=True)
+    affidavit_recording_number = models.CharField(max_length=60, blank=True)
+    affidavit_recorded_on = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["-requested_on", "-id"]
@@ -453,3 +460,22 @@ class Appeal(models.Model):
 
     def __str__(self) -> str:
         return f"Appeal of {self.permit.number} filed {self.filed_on}"
+
+
+class ComponentAbandonment(models.Model):
+    """Components of the replaced system abandoned when the replacement is installed, as the installing plumber
+    records them (the profile's replacement_abandonment rule)."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="abandonments")
+    plumber = models.ForeignKey("accounts.License", on_delete=models.PROTECT, related_name="+")
+    components = models.CharField(max_length=300, help_text="What was abandoned, e.g. septic tank and drainfield.")
+    method = models.CharField(max_length=20, choices=[("crushed_filled", "Tank crushed and filled"), ("removed", "Tank removed")],
+                              help_text="How it was abandoned (SPS 383); the same choices as the abandonment final report.")
+    abandoned_on = models.DateField()
+    citation = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["abandoned_on", "id"]
+
+    def __str__(self) -> str:
+        return f"Abandonment of {self.components} ({self.permit.number})"

@@ -18,6 +18,7 @@ from powts.core import lists
 from powts.core.public_posts import body_too_large, public_post_wait, too_many_message
 from powts.core.refusals import Refused, refused_text
 from powts.jurisdictions.models import Jurisdiction
+from powts.maintenance.choices import AbandonmentMethod
 from powts.permits import actions, documents, plot_files, policies, rules, selectors, services
 from powts.permits import choices as c
 from powts.permits.errors import PermitRefused
@@ -87,7 +88,7 @@ def permit_new(request):
 
 # The facts an applicant states that decide which documents must be recorded and what a holding tank needs.
 FACT_FIELDS = ("holding_tank", "frequent_servicing", "off_lot", "shared", "owned_by_other", "flow_not_by_bedrooms",
-               "flow_rated_reconnection")
+               "flow_rated_reconnection", "replaces_system")
 
 
 @login_required
@@ -136,6 +137,9 @@ def permit_detail(request, pk: int):
         "component_tests": permit.component_tests.select_related("tester"),
         "has_testing": bool(rules.section(permit.slug, "testing").get("notice")),
         "test_methods": [(v, label) for v, label in c.TestVerification.choices if v],
+        "abandonment_rule": rules.permit_rules(permit.slug).get("replacement_abandonment") if permit.replaces_system else None,
+        "abandonments": permit.abandonments.select_related("plumber"),
+        "abandonment_methods": AbandonmentMethod.choices,
     })
 
 
@@ -457,7 +461,12 @@ def site_post(request, what: str):
                                         bedrooms_before=fields.integer("bedrooms_before", p.get("bedrooms_before"), minimum=0, maximum=100),
                                         bedrooms_after=fields.integer("bedrooms_after", p.get("bedrooms_after"), minimum=0, maximum=100),
                                         living_area_changed_pct=fields.decimal("living_area_changed_pct",
-                                                                        p.get("living_area_changed_pct"), minimum=0, maximum=10_000))
+                                                                        p.get("living_area_changed_pct"), minimum=0, maximum=10_000),
+                                        undersized_bedrooms=fields.integer("undersized_bedrooms", p.get("undersized_bedrooms"),
+                                                                           minimum=0, maximum=100),
+                                        affidavit_recording_number=fields.text("affidavit_recording_number",
+                                                                               p.get("affidavit_recording_number"), max_length=60),
+                                        affidavit_recorded_on=fields.date("affidavit_recorded_on", p.get("affidavit_recorded_on")))
             for f in cl.findings:
                 (messages.success if f["ok"] else messages.warning)(request, f"{f['message']} [{f['citation']}]")
         else:

@@ -111,3 +111,34 @@ class SystemMaintenanceView(APIView):
             "reports": s.ReportSerializer(ctx["maintenance_reports"], many=True).data,
             "notices": s.NoticeSerializer(ctx["maintenance_notices"], many=True).data,
         })
+
+
+class HoldingReportView(APIView):
+    """File a holding tank servicing report for a period (the county's holding_tanks.report_periods, cited there):
+    items a.-g.; the owner, a licensed contractor or county staff. GET: the overdue list (staff)."""
+
+    parser_classes = [ObjectJSONParser]
+
+    @extend_schema(request=None, responses={201: None})
+    def post(self, request):
+        from powts.maintenance.holding_views import find_system
+
+        data = request.data
+        system = find_system(user=request.user, jurisdiction_slug=str(data.get("jurisdiction", "")),
+                             system_id=str(data.get("system_id", "")))
+        report = services.holding_report_file(system=system, data=data, filed_by=request.user)
+        return Response({"id": report.pk, "system_id": system.system_id, "period_start": report.period_start,
+                         "period_end": report.period_end, "services": report.services}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: None})
+    def get(self, request):
+        unit = policies.dashboard_jurisdiction(request.user, request.query_params.get("jurisdiction"))
+        if unit is None or not policies.can_see_dashboard(request.user):
+            raise PermissionDenied("County staff see their county's overdue holding tank reports.")
+        period, rows = selectors.holding_reports_overdue(jurisdiction=unit, as_of=dt.date.today())
+        if period is None:
+            return Response({"period": None, "overdue": []})
+        return Response({"period": {"start": period.start, "end": period.end, "due_on": period.due_on,
+                                    "citation": period.citation},
+                         "overdue": [{"system_id": s_.system_id, "site_address": s_.parcel.site_address,
+                                      "owner": s_.parcel.owner.name if s_.parcel.owner else ""} for s_ in rows]})

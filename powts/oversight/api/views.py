@@ -126,7 +126,7 @@ TARGETS = {
     "samples": (SampledPermit, ("verify",)),
     "counties": (Jurisdiction, ("hold", "exempt", "detect", "assess")),
     "holds": (IssuanceHold, ("lift",)),
-    "exemptions": (Exemption, ("revoke",)),
+    "exemptions": (Exemption, ("hearing", "revoke")),
     "reports": (Report, ("flag",)),
     "flags": (ReportFlag, ("evidence", "dismiss")),
     "licenses": (License, ("refer",)),
@@ -139,7 +139,7 @@ TARGETS = {
 @api_view(["POST"])
 def act(request, target, pk, action):
     """One oversight action on one record: audits/<id>/request|respond|close, samples/<id>/verify,
-    counties/<id>/hold|exempt|detect|assess, holds/<id>/lift, exemptions/<id>/revoke, reports/<id>/flag,
+    counties/<id>/hold|exempt|detect|assess, holds/<id>/lift, exemptions/<id>/hearing|revoke, reports/<id>/flag,
     flags/<id>/evidence|dismiss, licenses/<id>/refer, referrals/<id>/outcome, inspections/<id>/reassign."""
     if target not in TARGETS or action not in TARGETS[target][1]:
         return Response({"errors": {"action": [f"no action {action!r} on {target!r}"]}}, status=404)

@@ -146,6 +146,83 @@ def test_an_exemption_is_recorded_with_its_grounds_and_can_be_revoked(dane):
     with pytest.raises(Refused, match="grounds is required"):
         services.exemption_grant(jurisdiction=dane, category="x", grounds="  ", on=D(2026, 1, 5))
     assert Exemption.objects.count() == 1
+    services.exemption_hearing_notice(exemption=ex, noticed_on=D(2026, 7, 1), hearing_on=D(2026, 8, 1), clerk="County Clerk")
     services.exemption_revoke(exemption=ex, on=D(2026, 9, 1), grounds="Unsatisfactory audit after hearing")
     with pytest.raises(OversightRefused, match="revoked"):
         services.exemption_revoke(exemption=ex, on=D(2026, 9, 2), grounds="again")
+
+
+# -- s. 145.20(3)(a)2.: revocation only after a public hearing on 30 days' notice to the clerk ------------------
+
+REVOCATION = "Wis. Stat. s. 145.20(3)(a)2."
+
+
+def _exemption(dane):
+    return services.exemption_grant(jurisdiction=dane, category="Holding tanks over 3,000 gpd", on=D(2026, 1, 5),
+                                    grounds="Satisfactory audits")
+
+
+@pytest.mark.parametrize("hearing_on,ok", [(D(2026, 7, 31), True), (D(2026, 7, 30), False)])
+def test_145_20_3_a_2_hearing_at_least_30_days_after_the_notice(dane, hearing_on, ok):
+    """s. 145.20(3)(a)2. "upon 30 days' advance notice to the clerk": notice July 1, a hearing July 31 is allowed,
+    July 30 is refused and nothing is recorded."""
+    ex = _exemption(dane)
+    if ok:
+        services.exemption_hearing_notice(exemption=ex, noticed_on=D(2026, 7, 1), hearing_on=hearing_on, clerk="Scott McDonell")
+        ex.refresh_from_db()
+        assert (ex.hearing_noticed_on, ex.hearing_on, ex.hearing_clerk) == (D(2026, 7, 1), hearing_on, "Scott McDonell")
+        assert AuditEvent.objects.filter(action__contains="revocation hearing").exists()
+    else:
+        with pytest.raises(OversightRefused) as exc:
+            services.exemption_hearing_notice(exemption=ex, noticed_on=D(2026, 7, 1), hearing_on=hearing_on, clerk="Clerk")
+        assert exc.value.citation == REVOCATION and "hearing_on" in exc.value.errors
+        ex.refresh_from_db()
+        assert ex.hearing_on is None
+
+
+def test_145_20_3_a_2_no_revocation_without_the_hearing(dane):
+    """s. 145.20(3)(a)2. "Findings in a revocation action may be made only after a public hearing": refused, unchanged."""
+    ex = _exemption(dane)
+    with pytest.raises(OversightRefused) as exc:
+        services.exemption_revoke(exemption=ex, on=D(2026, 9, 1), grounds="Unsatisfactory audit")
+    assert exc.value.citation == REVOCATION
+    ex.refresh_from_db()
+    assert ex.revoked_on is None
+
+
+@pytest.mark.parametrize("on,ok", [(D(2026, 8, 1), True), (D(2026, 7, 31), False)])
+def test_145_20_3_a_2_revocation_on_or_after_the_hearing(dane, on, ok):
+    """The hearing on August 1 (noticed July 1): revoked that day, refused the day before (earlier than the hearing
+    is also earlier than 30 days after the notice)."""
+    ex = _exemption(dane)
+    services.exemption_hearing_notice(exemption=ex, noticed_on=D(2026, 7, 1), hearing_on=D(2026, 8, 1), clerk="Clerk")
+    if ok:
+        assert services.exemption_revoke(exemption=ex, on=on, grounds="Unsatisfactory audit").revoked_on == on
+    else:
+        with pytest.raises(OversightRefused) as exc:
+            services.exemption_revoke(exemption=ex, on=on, grounds="Unsatisfactory audit")
+        assert "on" in exc.value.errors
+        ex.refresh_from_db()
+        assert ex.revoked_on is None
+
+
+def test_145_20_3_a_2_notice_not_before_the_grant(dane):
+    ex = _exemption(dane)
+    with pytest.raises(OversightRefused) as exc:
+        services.exemption_hearing_notice(exemption=ex, noticed_on=D(2026, 1, 4), hearing_on=D(2026, 3, 1), clerk="Clerk")
+    assert "noticed_on" in exc.value.errors
+
+
+def test_the_department_notices_the_hearing_through_the_api(dane, make_user):
+    from rest_framework.test import APIClient
+
+    ex = _exemption(dane)
+    api = APIClient()
+    api.force_authenticate(make_user("dee", "dsps"))
+    url = f"/api/oversight/exemptions/{ex.pk}/hearing/"
+    r = api.post(url, {"noticed_on": "2026-07-01", "hearing_on": "2026-07-15", "clerk": "Clerk"}, format="json")
+    assert r.status_code == 400 and r.json()["citation"] == REVOCATION
+    r = api.post(url, {"noticed_on": "2026-07-01", "hearing_on": "2026-08-01", "clerk": "Clerk"}, format="json")
+    assert r.status_code == 201, r.content
+    r = api.post(f"/api/oversight/exemptions/{ex.pk}/revoke/", {"on": "2026-08-02", "grounds": "audit"}, format="json")
+    assert r.status_code == 201, r.content

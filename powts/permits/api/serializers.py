@@ -203,6 +203,11 @@ class ClearanceSerializer(serializers.Serializer):
     bedrooms_before = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     bedrooms_after = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     living_area_changed_pct = serializers.DecimalField(required=False, allow_null=True, max_digits=5, decimal_places=1, min_value=0)
+    undersized_bedrooms = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=100,
+                                                   help_text="flow change: the existing system is short by the load of this many bedrooms")
+    affidavit_recording_number = serializers.CharField(required=False, allow_blank=True, max_length=60, default="",
+                                                       help_text="the register of deeds' number of the undersized system's affidavit")
+    affidavit_recorded_on = serializers.DateField(required=False, allow_null=True)
 
 
 class EmergencySerializer(serializers.Serializer):

@@ -145,7 +145,10 @@ def clearances(request):
     cl = site.clearance_request(jurisdiction=unit, parcel=_parcel(unit, d["parcel_number"]), kind=d["kind"],
                                 requested_on=d.get("requested_on") or timezone.localdate(), documents=d["documents"],
                                 permit=permit, bedrooms_before=d.get("bedrooms_before"), bedrooms_after=d.get("bedrooms_after"),
-                                living_area_changed_pct=d.get("living_area_changed_pct"))
+                                living_area_changed_pct=d.get("living_area_changed_pct"),
+                                undersized_bedrooms=d.get("undersized_bedrooms"),
+                                affidavit_recording_number=d.get("affidavit_recording_number", ""),
+                                affidavit_recorded_on=d.get("affidavit_recorded_on"))
     return Response({"id": cl.id, "kind": cl.kind, "approved": cl.approved, "findings": cl.findings}, status=201)
 
 

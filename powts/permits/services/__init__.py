@@ -11,6 +11,7 @@
 - enforcement: failing systems, correction orders, variances, public complaints
 - conditions: what must be on file before approval and issuance (recorded documents, holding tanks, nonplumbing)
 - testing: component test notices and their verification
+- abandonment: the replaced system's components abandoned by the installing plumber
 - records: servicing contract changes, connection of the structure, a transfer never filed, appeals
 
 Each service is keyword-only, runs in one transaction, checks the county profile before it writes and
@@ -27,6 +28,7 @@ from powts.permits.services.applications import (
                                                   permit_set_plot_plan,
                                                   permit_update_application,
 )
+from powts.permits.services.abandonment import replaced_components_abandon
 from powts.permits.services.amendments import AMENDABLE, permit_amend
 from powts.permits.services.changes import (
                                                   permit_grant_change,
@@ -68,4 +70,5 @@ __all__ = [
     "permit_resubmit", "permit_revoke", "permit_set_plot_plan", "permit_suspend", "permit_update_application",
     "permits_expire", "appeal_decide", "appeal_file", "appeal_schedule", "permit_record_connection",
     "permit_void_for_missing_transfer", "servicing_contract_change_file", "component_test_notify", "component_test_verify",
+    "replaced_components_abandon",
 ]

@@ -12,6 +12,7 @@ from powts.calendars import inspection_rules_for
 from powts.permits import choices as c
 from powts.permits import policies, rules
 from powts.permits.models import Permit, PermitDocument
+from powts.accounts.conflicts import refuse_employee_work_nearby
 from powts.permits.selectors import recordings, setback_violation_count
 from powts.permits.services._common import _actor, _event, _lock, _save, checked, refuse
 from powts.permits.services.fees import invoice_raise
@@ -23,7 +24,7 @@ APPLICATION_FIELDS = ("kind", "system_type", "work", "building_use", "lot_dimens
                       "plans_signed", "state_plan_required", "plan_stamped_by_designer", "existing_system_on_lot",
                       "recording_required", "system", "soil_evaluation", "holding_tank", "frequent_servicing", "off_lot",
                       "shared", "owned_by_other", "flow_not_by_bedrooms", "flow_rated_reconnection", "nonplumbing_kind",
-                      "container_gallons", "placement_days", "temporary_until", "temporary_reason")
+                      "container_gallons", "placement_days", "temporary_until", "temporary_reason", "replaces_system")
 
 
 def _next_number(jurisdiction, year: int) -> str:
@@ -68,6 +69,8 @@ def permit_file(*, jurisdiction, parcel, owner, plumber, filed_on: dt.date | Non
     if owner is None or owner.jurisdiction_id != jurisdiction.pk:
         refuse("the owner must be a property owner on record in this county", field="owner")
     _check_applicant(jurisdiction, plumber, filed_on)
+    refuse_employee_work_nearby(license=plumber, jurisdiction=jurisdiction, owner=owner,
+                                what=f"apply for a sanitary permit for parcel {parcel.parcel_number}")
     if fields.get("system_type"):
         known = inspection_rules_for(jurisdiction.profile_slug).system_types
         if fields["system_type"] not in known:

@@ -16,6 +16,7 @@ from powts.permits.models import Inspection, Notice, Permit
 from powts.permits.selectors import stages_for
 from powts.permits.services._common import _actor, _event, _lock, _move, _not_expired, _save, checked, refuse
 from powts.permits.services.fees import invoice_raise
+from powts.permits.services.abandonment import abandonment_blocking_final_approval
 from powts.permits.services.testing import tests_blocking_final_approval
 
 # -- inspections ---------------------------------------------------------------------------
@@ -135,6 +136,9 @@ def permit_final_approve(*, permit: Permit, on: dt.date) -> Permit:
     open_tests, cite = tests_blocking_final_approval(permit)
     if open_tests:
         refuse("component tests not yet verified as passed: " + "; ".join(t.component for t in open_tests), cite)
+    waiting, cite = abandonment_blocking_final_approval(permit, on)
+    if waiting:
+        refuse(waiting, cite)
     permit.completed_on = on
     _save(permit, before, "installed and approved")
     _event(permit, step="completed", on=on, summary="Final approval: the system is installed, inspected and approved; "

@@ -8,9 +8,11 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
+from powts.accounts.conflicts import refuse_employee_work_nearby
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.calendars import calendar_for
 from powts.core import fields
+from powts.kernel.dates import add_years
 from powts.permits import choices as c
 from powts.permits import rules
 from powts.permits.models import Clearance, EmergencyWork, Permit, SoilEvaluation
@@ -100,6 +102,8 @@ def soil_evaluation_file(*, jurisdiction, parcel, soil_tester, fieldwork_complet
                field="filed_on")
     if parcel.jurisdiction_id != jurisdiction.pk:
         refuse(f"parcel {parcel.parcel_number} is in another county", field="parcel")
+    refuse_employee_work_nearby(license=soil_tester, jurisdiction=jurisdiction, owner=parcel.owner,
+                                what=f"file a soil and site evaluation for parcel {parcel.parcel_number}")
     areas = _clean_areas(areas)
     due_on, late_days, late_cite = soil_filing_lateness(jurisdiction, fieldwork_completed_on=fieldwork_completed_on,
                                                         filed_on=filed_on)
@@ -186,16 +190,80 @@ def remodel_needs_approval(jurisdiction, *, living_area_changed_pct) -> tuple[bo
     return pct >= Decimal(str(at_least)), cite
 
 
+# A county may name the recorded affidavit as one way to give a listed document (the rule's stands_for).
+def undersized_stands_for(section: dict) -> str:
+    return (section.get("undersized_affidavit") or {}).get("stands_for") or ""
+
+
+def _undersized_finding(section: dict, *, kind: str, requested_on: dt.date, short, number: str,
+                        recorded_on: dt.date | None) -> dict | None:
+    """An existing system too small for the changed flow: the county's undersized-affidavit rule (None: not undersized).
+
+    A recording number for an affidavit that is not required is refused, not kept."""
+    if short is not None and (isinstance(short, bool) or not isinstance(short, int) or short < 0):
+        refuse(f"undersized_bedrooms {short!r} is not a whole number of bedrooms, 0 or more", field="undersized_bedrooms")
+    if not short:
+        if number or recorded_on:
+            refuse("no affidavit is required: the existing system is not stated to be undersized",
+                   field="affidavit_recording_number")
+        return None
+    if kind != c.ClearanceKind.FLOW_CHANGE:
+        refuse("an undersized system is stated only for construction changing wastewater flow or load",
+               field="undersized_bedrooms")
+    rule = section.get("undersized_affidavit")
+    flow_cite = (section.get("flow_change") or {}).get("citation", "")
+    if not rule:
+        return {"ok": False, "citation": flow_cite,
+                "message": "the existing system is undersized: a sanitary permit to modify or replace it is needed"}
+    cite, most = rule["citation"], rule.get("max_bedrooms_short")
+    if most is not None and short > most:
+        return {"ok": False, "citation": cite,
+                "message": f"the existing system is undersized by the load of {short} bedrooms, more than {most}: "
+                           "a sanitary permit to modify or replace it is needed"}
+    if bool(number) != bool(recorded_on):
+        refuse("give both the affidavit's recording number and its recording date", cite,
+               "affidavit_recorded_on" if number else "affidavit_recording_number")
+    if recorded_on and recorded_on > requested_on:
+        refuse(f"the affidavit's recording date {recorded_on.isoformat()} is after the request "
+               f"({requested_on.isoformat()})", cite, "affidavit_recorded_on")
+    if not number:
+        return {"ok": False, "citation": cite,
+                "message": "record the affidavit for the use of the undersized system with the register of deeds, "
+                           "then give its recording number and date"}
+    return {"ok": True, "citation": cite, "stands_for": True,
+            "message": f"affidavit for the undersized system recorded {recorded_on.isoformat()}, number {number}"}
+
+
+def _replacement_documents(section: dict, *, parcel, kind: str, requested_on: dt.date) -> dict | None:
+    """A structure replaced within the county's period after a reconnection permit: its shorter list (None: none)."""
+    rule = section.get("replacement_after_reconnection")
+    if not rule or kind not in (c.ClearanceKind.RECONNECT_OTHER, c.ClearanceKind.REBUILD):
+        return None
+    earliest = add_years(requested_on, -int(rule["years"]))
+    recent = Permit.objects.filter(parcel=parcel, kind=c.PermitKind.RECONNECTION, issued_on__isnull=False,
+                                   issued_on__gte=earliest, issued_on__lte=requested_on).order_by("-issued_on").first()
+    if recent is None:
+        return None
+    return {"value": rule["documents"], "citation": f"{rule['citation']} (reconnection permit {recent.number}, "
+                                                    f"issued {recent.issued_on.isoformat()})"}
+
+
 @transaction.atomic
 def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date, documents: list[str] | None = None,
                       permit: Permit | None = None, bedrooms_before=None, bedrooms_after=None,
-                      living_area_changed_pct=None) -> Clearance:
+                      living_area_changed_pct=None, undersized_bedrooms=None, affidavit_recording_number: str = "",
+                      affidavit_recorded_on: dt.date | None = None) -> Clearance:
     """The owner asks the county's approval before the zoning or building permit; the answer lists what is missing."""
     if kind not in c.ClearanceKind.values:
         refuse(f"kind {kind!r} is not one of {', '.join(c.ClearanceKind.values)}", field="kind")
     section = _section(jurisdiction, "clearance")
     docs = sorted(set(documents or []))
     findings = []
+    affidavit_recording_number = (affidavit_recording_number or "").strip()
+    undersized = _undersized_finding(section, kind=kind, requested_on=requested_on, short=undersized_bedrooms,
+                                     number=affidavit_recording_number, recorded_on=affidavit_recorded_on)
+    if undersized is not None and undersized.pop("stands_for", None):
+        docs = sorted({*docs, undersized_stands_for(section)} - {""})
     if kind == c.ClearanceKind.NEW_STRUCTURE:
         gate = building_permit_gate(parcel=parcel)
         findings.append({"ok": gate["allowed"], "message": gate["message"], "citation": gate["citation"]})
@@ -212,7 +280,8 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
                              "message": "the construction does not modify wastewater flow or load; setbacks still apply"})
         else:
             has_permit = permit is not None and permit.status in (c.PermitStatus.ISSUED, c.PermitStatus.COMPLETED)
-            required = (section.get("reconnection_documents") or {})
+            required = (_replacement_documents(section, parcel=parcel, kind=kind, requested_on=requested_on)
+                        or section.get("reconnection_documents") or {})
             missing = [d for d in required.get("value", []) if d["id"] not in docs]
             ok = has_permit or not missing
             msg = (f"sanitary permit {permit.number} covers the work" if has_permit else
@@ -222,11 +291,15 @@ def clearance_request(*, jurisdiction, parcel, kind: str, requested_on: dt.date,
             if remodel and rcite and rcite not in cite:
                 cite = f"{rcite}; {cite}"
             findings.append({"ok": ok, "message": msg, "citation": cite})
+            if undersized is not None and not has_permit:
+                findings.append(undersized)
     approved = all(f["ok"] for f in findings)
     cl = Clearance(jurisdiction=jurisdiction, parcel=parcel, kind=kind, requested_on=requested_on, approved=approved,
                    decided_on=requested_on if approved else None, permit=permit, documents=docs,
                    bedrooms_before=bedrooms_before, bedrooms_after=bedrooms_after,
-                   living_area_changed_pct=living_area_changed_pct, findings=findings)
+                   living_area_changed_pct=living_area_changed_pct, findings=findings,
+                   undersized_bedrooms=undersized_bedrooms or None,
+                   affidavit_recording_number=affidavit_recording_number, affidavit_recorded_on=affidavit_recorded_on)
     checked(cl)
     cl.save()
     audit_create(cl, action=f"clearance {kind}: {'approved' if approved else 'not yet approved'}")
