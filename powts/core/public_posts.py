@@ -2,7 +2,7 @@
 
 One throttle per client address, shared by the API and the web form so a caller cannot get twice the
 allowance by switching channel. The counts live in the default cache (settings.CACHES), which is a file
-cache in the data directory so every waitress thread and every process sees the same count.
+cache in the data directory so every server thread and every process sees the same count.
 """
 from __future__ import annotations
 
