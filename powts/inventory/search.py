@@ -103,12 +103,8 @@ class BulkIndexer:
         if not self.enabled or not ids:
             yield
             return
-        with connection.cursor() as cursor:
-            cursor.execute("UPDATE inventory_search_sync SET enabled = 0")
-            try:
-                yield
-            finally:
-                cursor.execute("UPDATE inventory_search_sync SET enabled = 1")
+        with self.paused():
+            yield
         low, high = min(ids), max(ids)
         if self.ranges and self.ranges[-1][1] + 1 == low:
             self.ranges[-1] = (self.ranges[-1][0], high)
