@@ -102,9 +102,22 @@ def batch_run(batch_id: int) -> None:
     except Exception as exc:  # the job stops; the page says so and the batch may be asked for again
         log.exception("notice batch %s failed", batch_id)
         NoticeBatch.objects.filter(pk=batch_id).update(status=BatchStatus.FAILED, finished_at=timezone.now(), step="",
-                                                       error=f"{type(exc).__name__}: {exc}"[:300])
+                                                       error=_failure_text(exc)[:300])
         return
     NoticeBatch.objects.filter(pk=batch_id).update(
         status=BatchStatus.DONE, finished_at=timezone.now(), step="", total=result.total, done=result.total, counts=result.counts,
         held=len(result.held), emailed=result.emailed, email_failed=result.email_failed, batch=result.batch,
         merged_path=str(result.merged_file or ""))
+
+
+def _failure_text(exc: Exception) -> str:
+    """Why a batch stopped, in plain words for its page: a refusal as it reads, a file or disk error by its
+    cause (never its path), anything else as unexpected (the log has the details)."""
+    from powts.core.refusals import Refused, refused_text
+
+    if isinstance(exc, Refused):
+        return refused_text(exc)
+    if isinstance(exc, OSError):
+        cause = exc.strerror or (str(exc.args[0]) if exc.args else "a file error")
+        return f"the letters could not be written ({cause})"
+    return "an unexpected error (the administrator's log has the details)"

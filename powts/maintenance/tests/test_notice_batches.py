@@ -126,6 +126,7 @@ def test_a_failed_batch_says_why_and_may_be_asked_for_again(county, staff, lette
     batch, _ = batches.batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
     batch.refresh_from_db()
     assert batch.status == BatchStatus.FAILED and "disk full" in batch.error
+    assert "OSError" not in batch.error  # plain words on the page, not the program's names for errors
     monkeypatch.undo()
     again, queued = batches.batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
     again.refresh_from_db()
@@ -307,3 +308,18 @@ def test_a_retried_batch_does_not_e_mail_again_nor_restamp_what_was_e_mailed(cou
     again = notices_module.notices_send(jurisdiction=county, as_of=AS_OF, output_dir=tmp_path, batch="dane-retry")
     assert again.total == 2 and again.emailed == 0 and len(mailoutbox) == 1
     assert Notice.objects.get(system__system_id="DA-1").emailed_at == stamped
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_stopped_by_an_unexpected_error_says_so_in_plain_words(county, staff, letters_dir, monkeypatch):
+    from powts.maintenance import batches
+
+    def broken(**kw):
+        raise KeyError("internal_field_name")
+
+    monkeypatch.setattr(batches, "notices_send", broken)
+    batch, _ = batches.batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
+    batch.refresh_from_db()
+    assert batch.status == BatchStatus.FAILED
+    assert batch.error == "an unexpected error (the administrator's log has the details)"
+    assert "KeyError" not in batch.error and "internal_field_name" not in batch.error
