@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, sign_in  # noqa: F401  (the chromium fixture and its skip rule)
 
 AXE = Path(settings.ASSETS_DIR) / "axe-core" / "axe.min.js"
 pytestmark = [
@@ -95,16 +95,6 @@ def _axe(page) -> list[dict]:
     }""")
 
 
-def _sign_in(context, base: str, username: str):
-    page = context.new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
-    return page
-
-
 def _check(page, url: str, seen: set, failures: list, who: str, *, again: bool = False) -> None:
     """Draws `url` and runs axe-core on it, once per address reached (a role's home `again`, for its menu).
 
@@ -142,7 +132,7 @@ def test_every_page_of_every_role_has_no_serious_axe_violation(live_server, demo
     context.close()
     for username, role in ROLES.items():
         context = browser.new_context()
-        page = _sign_in(context, base, username)
+        page = sign_in(context.new_page(), base, username, password=PASSWORD)
         _check(page, base + "/", seen, failures, username, again=True)
         before = len(seen)
         samples = {"pk": demo["pk"]["owner" if role == "owner" else "staff"]}

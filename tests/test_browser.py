@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PASSWORD = "a-long-test-password"  # every test user's
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (apt-get install chromium)"),
@@ -42,11 +43,7 @@ def county(transactional_db):
 
 
 def test_sign_in_search_and_open_a_system(live_server, county, browser, tmp_path):
-    page = browser.new_page()
-    page.goto(f"{live_server.url}/")
-    page.get_by_label("User name").fill("sam")
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
+    page = sign_in(browser.new_page(), live_server.url, "sam")
     page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home (issue 10)
     open_menu_page(page, "Inventory")
     page.get_by_role("heading", name="Inventory of systems").wait_for()
@@ -62,6 +59,27 @@ def test_sign_in_search_and_open_a_system(live_server, county, browser, tmp_path
     text = page.content()
     assert "0810-123-4567-0" in text and "June 30, 1977" in text and "system added" in text
     page.screenshot(path=str(tmp_path / "system.png"), full_page=True)
+
+
+CSP_WATCH = """window.__csp = [];
+document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));"""
+
+
+def sign_in(where, base: str, username: str, *, password: str = PASSWORD, next: str = "", watch_csp: bool = False,
+            **context):
+    """Sign `username` in and wait for the page they land on and its scripts (htmx loads last: typing before it
+    has run sends nothing). `where` is a page, or the browser for a person of their own (a new context, with
+    `context`'s options such as a phone's viewport). `watch_csp` collects policy violations in `window.__csp`."""
+    page = where.new_context(**context).new_page() if hasattr(where, "new_context") else where
+    if watch_csp:
+        page.add_init_script(CSP_WATCH)
+    page.goto(f"{base}/accounts/login/" + (f"?next={next}" if next else ""))
+    page.get_by_label("User name").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.wait_for_load_state()
+    return page
 
 
 def open_menu_page(page, name: str) -> None:

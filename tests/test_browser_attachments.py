@@ -6,11 +6,10 @@ import datetime as dt
 import pytest
 
 from powts.attachments.tests import samples
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, sign_in, PASSWORD  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
-PASSWORD = "a-long-test-password"
 
 
 @pytest.fixture
@@ -30,16 +29,6 @@ def county(transactional_db, monkeypatch):
     system_create(jurisdiction=dane, system_id="DA-0001", parcel_number="0810-123-4567-0", system_type="mound",
                   owner_name="Margaret Schultz", site_address="4417 Oak Ridge Dr", municipality="Town of Verona")
     return dane
-
-
-def sign_in(browser, url, username, **context):  # noqa: F811
-    page = browser.new_context(**context).new_page()
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
-    return page
 
 
 def test_the_public_files_a_complaint_with_a_photo(live_server, county, browser):  # noqa: F811

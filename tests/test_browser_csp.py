@@ -3,7 +3,7 @@ Content-Security-Policy the dashboard's charts draw, the inventory's htmx search
 shows, the API docs draw, and the browser reports no violation of the policy."""
 import pytest
 
-from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, open_menu_page, sign_in  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
@@ -34,10 +34,7 @@ def test_pages_work_under_the_policy_without_violations(live_server, county, bro
     page.on("console", lambda msg: console.append(msg.text))
     page.add_init_script(LISTEN)
 
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("User name").fill("sam")
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, live_server.url, "sam")
     page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home (issue 10)
     open_menu_page(page, "Inventory")
     page.get_by_role("heading", name="Inventory of systems").wait_for()

@@ -7,11 +7,10 @@ import re
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, sign_in, PASSWORD  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
-PASSWORD = "a-long-test-password"
 LISTEN = """window.__csp = [];
 document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));"""
 
@@ -38,21 +37,13 @@ def county(transactional_db, monkeypatch):
     return mine
 
 
-def _sign_in(page, base, username, password=PASSWORD):
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(lambda url: "/login/" not in url)
-
-
 def test_staff_edit_a_system_and_a_second_editor_is_told(live_server, county, browser, tmp_path):  # noqa: F811
     base = live_server.url
     first = browser.new_context().new_page()
     first.add_init_script(LISTEN)
     second = browser.new_context().new_page()  # another person, another session
-    _sign_in(first, base, "sam")
-    _sign_in(second, base, "pat")
+    sign_in(first, base, "sam")
+    sign_in(second, base, "pat")
 
     # both open the system's edit form at the same version
     first.goto(f"{base}{county.get_absolute_url()}")
@@ -103,7 +94,7 @@ def test_staff_edit_a_system_and_a_second_editor_is_told(live_server, county, br
 
 def test_an_edit_that_breaks_a_rule_names_the_field(live_server, county, browser):  # noqa: F811
     page = browser.new_page()
-    _sign_in(page, live_server.url, "sam")
+    sign_in(page, live_server.url, "sam")
     page.goto(f"{live_server.url}/inventory/systems/{county.pk}/edit/")
     page.get_by_label("Installed on").fill("2024-01-01")
     page.get_by_label("Reason for the change").fill("typo")
@@ -119,7 +110,7 @@ def test_an_administrator_invites_an_owner_who_sees_only_their_property(live_ser
 
     base = live_server.url
     admin = browser.new_context().new_page()
-    _sign_in(admin, base, "ada")
+    sign_in(admin, base, "ada")
     admin.goto(f"{base}{county.get_absolute_url()}")
     admin.get_by_role("link", name="Invite the owner to sign in").click()
     admin.get_by_label("Owner's email").fill("margaret@example.com")
@@ -136,7 +127,7 @@ def test_an_administrator_invites_an_owner_who_sees_only_their_property(live_ser
     owner.get_by_label("New password", exact=True).fill("margarets-own-password")
     owner.get_by_label("New password confirmation").fill("margarets-own-password")
     owner.get_by_role("button", name="Set my password").click()
-    _sign_in(owner, base, "margaret@example.com", "margarets-own-password")
+    sign_in(owner, base, "margaret@example.com", password="margarets-own-password")
     owner.goto(f"{base}/inventory/")
     rows = owner.locator("tbody tr")
     assert rows.count() == 1 and "DA-0001" in rows.first.inner_text()

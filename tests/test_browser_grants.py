@@ -6,13 +6,10 @@ import datetime as dt
 import pytest
 
 from powts.attachments.tests import samples
-from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, open_menu_page, sign_in, PASSWORD  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
-PASSWORD = "a-long-test-password"
-CSP = """window.__csp = [];
-document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));"""
 
 
 @pytest.fixture
@@ -37,22 +34,11 @@ def county(transactional_db, monkeypatch):
     return on
 
 
-def sign_in(browser, url, username):  # noqa: F811
-    page = browser.new_context().new_page()
-    page.add_init_script(CSP)
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
-    return page
-
-
 def test_owner_applies_with_evidence_staff_decide_and_open_the_letter(live_server, county, browser, tmp_path):  # noqa: F811
     from powts.grants.models import GrantApplication
 
     determined_on = county
-    page = sign_in(browser, live_server.url, "olive")
+    page = sign_in(browser, live_server.url, "olive", watch_csp=True)
     open_menu_page(page, "Grants")
     page.get_by_role("heading", name="Wisconsin Fund grant applications").wait_for()
     page.get_by_role("link", name="Apply for a grant").click()
@@ -71,7 +57,7 @@ def test_owner_applies_with_evidence_staff_decide_and_open_the_letter(live_serve
     assert "Not decided yet" in page.content() and "return-2025.pdf" in page.content()
     assert page.evaluate("() => window.__csp") == []
 
-    staff = sign_in(browser, live_server.url, "sam")
+    staff = sign_in(browser, live_server.url, "sam", watch_csp=True)
     staff.goto(f"{live_server.url}/grants/")
     staff.get_by_label("Status").select_option("received")
     staff.get_by_role("link", name=f"Application {app.pk}").click()

@@ -2,7 +2,7 @@
 for participation (s. 145.246(8), (7)(a)); DSPS reviews ((13)(a)), runs the allocation ((11)-(12)) and a what-if."""
 import pytest
 
-from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the shared chromium fixture)
+from tests.test_browser import CHROMIUM, browser, open_menu_page, sign_in  # noqa: F401  (the shared chromium fixture)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
@@ -22,13 +22,6 @@ def program(transactional_db):
     application(dane, table="5000")
     application(dane, table="3000", category=2)
     application(dane, table="5000", income="46000")  # over the income limit today
-
-
-def sign_in(page, url, username):
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
 
 
 def watch_csp(page) -> list:

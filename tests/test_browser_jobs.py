@@ -3,7 +3,7 @@ go from waiting to done by itself (htmx polling) with the counts and the rejecte
 consumer takes the job off the queue."""
 import pytest
 
-from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401 (the fixture)
+from tests.test_browser import CHROMIUM, browser, open_menu_page, sign_in  # noqa: F401 (the fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.jobs,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
@@ -35,11 +35,7 @@ def test_staff_upload_an_import_and_see_its_job_finish_with_the_counts(live_serv
     HUEY.immediate = False  # the queue as configured, taken off by a real consumer below
     HUEY.storage.flush_queue()
     page = browser.new_page()
-    page.goto(f"{live_server.url}/")
-    page.get_by_label("User name").fill("sam")
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
+    sign_in(page, live_server.url, "sam")
     open_menu_page(page, "Inventory")
     page.get_by_role("link", name="Import a file").click()
     page.locator("#id_file").set_input_files(str(county))  # USWDS dresses the file input up; its label stays

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401 -- the shared chromium fixture
+from tests.test_browser import CHROMIUM, browser, sign_in  # noqa: F401 -- the shared chromium fixture
 
 pytestmark = [
     pytest.mark.browser,
@@ -47,10 +47,7 @@ def test_staff_open_the_map_without_tiles_and_click_through_to_a_system(live_ser
         route.abort()
 
     page.route(re.compile(r"https://([a-z]\.)?tile\.openstreetmap\.org/.*"), block)
-    page.goto(f"{live_server.url}/accounts/login/?next=/map/")
-    page.get_by_label("User name").fill("sam")
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, live_server.url, "sam", next="/map/")
     page.get_by_role("heading", name="Map of systems, permits and complaints").wait_for()
     summary = page.locator("#map-summary")
     summary.filter(has_text="In view: 3 systems").wait_for()

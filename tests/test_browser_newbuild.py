@@ -7,9 +7,8 @@ county staff open the application and confirm the parcel."""
 import pytest
 
 from powts.permits.tests.test_plot_files import dxf_bytes
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, PASSWORD, sign_in  # noqa: F401  (the chromium fixture and its skip rule)
 from tests.test_accessibility import IMPACTS, _axe
-from tests.test_browser_attachments import PASSWORD, sign_in
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]

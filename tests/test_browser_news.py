@@ -6,13 +6,12 @@ import os
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, sign_in, PASSWORD  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (apt-get install chromium)"),
 ]
-PASSWORD = "a-long-test-password"
 
 
 @pytest.fixture
@@ -33,14 +32,6 @@ def county(transactional_db):
     return dane, system
 
 
-def _sign_in(page, url, username):
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
-
-
 @pytest.fixture
 def complaint(county):
     from powts.permits.services import enforcement as enf
@@ -51,7 +42,7 @@ def complaint(county):
 
 def test_staff_link_a_queued_complaint_and_see_it_on_the_system_page(live_server, county, complaint, browser):  # noqa: F811 (the imported fixture)
     page = browser.new_page()
-    _sign_in(page, live_server.url, "sam")
+    sign_in(page, live_server.url, "sam")
     page.goto(f"{live_server.url}/maintenance/")
     page.get_by_role("heading", name="Complaints to link (1)").wait_for()
     page.get_by_label(f"POWTS id for complaint {complaint.pk}").fill("DA-0002")
@@ -68,7 +59,7 @@ def test_pumper_files_a_final_report_of_abandonment_from_a_phone(live_server, co
     dane, system = county
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    _sign_in(page, live_server.url, "perry")
+    sign_in(page, live_server.url, "perry")
     page.goto(f"{live_server.url}/maintenance/report/")
     page.get_by_label("POWTS id").fill("DA-0002")
     page.locator("label", has_text="Abandonment (final report)").click()
@@ -80,7 +71,7 @@ def test_pumper_files_a_final_report_of_abandonment_from_a_phone(live_server, co
     context.close()
 
     staff = browser.new_page()
-    _sign_in(staff, live_server.url, "sam")
+    sign_in(staff, live_server.url, "sam")
     staff.goto(f"{live_server.url}{system.get_absolute_url()}")
     assert "abandoned" in staff.get_by_role("heading", level=1).inner_text().lower()
     assert "Not on a maintenance cycle" in staff.content()

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401 (the fixture)
+from tests.test_browser import CHROMIUM, browser, sign_in  # noqa: F401 (the fixture)
 
 pytestmark = [
     pytest.mark.browser,
@@ -38,14 +38,6 @@ def county(transactional_db, settings, tmp_path):
     Owner.objects.filter(name="Tom Vang").update(language="hmn")
     schedule_sync(jurisdiction=dane)
     return dane
-
-
-def sign_in(page, url, username):
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
 
 
 def test_staff_preview_send_and_download_the_batch(live_server, county, browser, tmp_path):  # noqa: F811

@@ -7,10 +7,9 @@ import re
 import pytest
 from django.utils import timezone
 
-from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the shared chromium fixture)
+from tests.test_browser import CHROMIUM, browser, open_menu_page, sign_in, PASSWORD  # noqa: F401  (the shared chromium fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="no chromium")]
-PASSWORD = "a-long-test-password"
 
 
 @pytest.fixture
@@ -37,19 +36,9 @@ def world(transactional_db):
     return {"today": today, "issued": issued, "waiting": waiting, "report": report}
 
 
-def sign_in(browser, live_server, username):  # noqa: F811 (the imported fixture)
-    page = browser.new_context().new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
-    return page
-
-
 def test_the_department_audits_a_county_and_holds_its_issuance(live_server, world, browser):  # noqa: F811 (the imported fixture)
     today = world["today"]
-    dept = sign_in(browser, live_server, "dora")
+    dept = sign_in(browser, live_server.url, "dora")
     open_menu_page(dept, "County programs")
     dept.get_by_role("heading", name="County POWTS programs").wait_for()
     dept.get_by_label("Permits issued from").fill((today - dt.timedelta(days=30)).isoformat())
@@ -68,7 +57,7 @@ def test_the_department_audits_a_county_and_holds_its_issuance(live_server, worl
     dept.get_by_role("button", name="Ask the county to respond").click()
     dept.locator("#audit-status").get_by_text("County response requested").wait_for()
 
-    staff = sign_in(browser, live_server, "sam")
+    staff = sign_in(browser, live_server.url, "sam")
     open_menu_page(staff, "Program audits")
     staff.get_by_role("link", name=re.compile(r"^Audit \d+$")).first.click()
     staff.get_by_label("The county's response").fill("Inspectors retrained to check ports")
@@ -86,7 +75,7 @@ def test_the_department_audits_a_county_and_holds_its_issuance(live_server, worl
 
 
 def test_staff_flag_a_report_and_refer_the_licence_holder(live_server, world, browser):  # noqa: F811 (the imported fixture)
-    staff = sign_in(browser, live_server, "sam")
+    staff = sign_in(browser, live_server.url, "sam")
     open_menu_page(staff, "Flagged reports")
     staff.get_by_role("heading", name="Flagged reports: Dane County").wait_for()
     staff.get_by_label("Report number").fill(str(world["report"].pk))
@@ -136,7 +125,7 @@ def test_the_oversight_pages_have_no_serious_axe_violation(live_server, recorded
                             ("sam", ["/oversight/flags/", f"/oversight/referrals/{r['referral']}/",
                                      f"/oversight/licenses/{r['license']}/", "/oversight/special-charges/",
                                      r["permit"], "/maintenance/"])):
-        page = sign_in(browser, live_server, username)
+        page = sign_in(browser, live_server.url, username)
         for path in paths:
             page.goto(f"{live_server.url}{path}")
             failures += [f"{username} {path}: {v['impact']} {v['id']} at {v['nodes']}" for v in _axe(page)

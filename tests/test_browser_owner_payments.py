@@ -5,8 +5,7 @@ import datetime as dt
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the chromium fixture and its skip rule)
-from tests.test_browser_grants import PASSWORD, sign_in
+from tests.test_browser import CHROMIUM, browser, open_menu_page, PASSWORD, sign_in  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
@@ -58,7 +57,7 @@ def paid(transactional_db, monkeypatch):
 
 
 def test_owner_sees_their_grant_and_claim_payments(live_server, paid, browser):  # noqa: F811
-    page = sign_in(browser, live_server.url, "olive")
+    page = sign_in(browser, live_server.url, "olive", watch_csp=True)
     open_menu_page(page, "My payments")
     page.get_by_role("heading", name="My grant and claim payments", level=1).wait_for()
     grants = page.locator("#grant-payments")

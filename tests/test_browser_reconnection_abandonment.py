@@ -7,8 +7,7 @@ import datetime as dt
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
-from tests.test_browser_attachments import PASSWORD, sign_in
+from tests.test_browser import CHROMIUM, browser, PASSWORD, sign_in  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]

@@ -5,8 +5,7 @@ No Content-Security-Policy violation on the way."""
 import pytest
 
 from powts.attachments.tests import samples
-from tests.test_browser import CHROMIUM, browser, open_menu_page  # noqa: F401  (the chromium fixture and its skip rule)
-from tests.test_browser_grants import PASSWORD, sign_in
+from tests.test_browser import CHROMIUM, browser, open_menu_page, PASSWORD, sign_in  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not __import__("os").path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
@@ -25,7 +24,7 @@ def world(transactional_db, monkeypatch):
 def test_dnr_enters_a_claim_on_the_form(live_server, world, browser):  # noqa: F811
     from powts.wells.models import WellClaim
 
-    page = sign_in(browser, live_server.url, "dana")
+    page = sign_in(browser, live_server.url, "dana", watch_csp=True)
     open_menu_page(page, "Well claims")
     page.get_by_role("link", name="Enter a claim").click()
     page.get_by_role("heading", name="Enter a well compensation claim", level=1).wait_for()

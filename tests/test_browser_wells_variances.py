@@ -6,13 +6,12 @@ import os
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, sign_in, PASSWORD  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (apt-get install chromium)"),
 ]
-PASSWORD = "a-long-test-password"
 
 
 @pytest.fixture
@@ -38,16 +37,9 @@ def world(transactional_db):
     enf.variance_petition(system=system, standard="siting", on=dt.date.today(), reason="small lot")
 
 
-def _sign_in(page, url, username):
-    page.goto(f"{url}/accounts/login/")
-    page.get_by_label("User name").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-
-
 def test_dnr_completes_a_claim_and_runs_a_payment(live_server, world, browser):  # noqa: F811
     page = browser.new_page()
-    _sign_in(page, live_server.url, "dana")
+    sign_in(page, live_server.url, "dana")
     page.get_by_role("heading", name="Well compensation claims").wait_for()  # DNR's home
     assert page.locator("tbody tr").count() == 2
     page.get_by_role("link", name="WC-2").click()
@@ -73,7 +65,7 @@ def test_dnr_completes_a_claim_and_runs_a_payment(live_server, world, browser): 
 
 def test_dsps_decides_a_variance(live_server, world, browser):  # noqa: F811
     page = browser.new_page()
-    _sign_in(page, live_server.url, "dale")
+    sign_in(page, live_server.url, "dale")
     page.wait_for_load_state()
     page.goto(f"{live_server.url}/permits/variances/")
     page.get_by_role("heading", name="Variances for existing systems").wait_for()

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, sign_in  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
 
@@ -29,10 +29,7 @@ def county(transactional_db):
 
 
 def _sign_in(page, base):
-    page.goto(f"{base}/")
-    page.get_by_label("User name").fill("sam")
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, base, "sam")
     page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home
 
 

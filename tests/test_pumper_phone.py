@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.test_browser import CHROMIUM, browser  # noqa: F401  (the chromium fixture and its skip rule)
+from tests.test_browser import CHROMIUM, browser, sign_in  # noqa: F401  (the chromium fixture and its skip rule)
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")]
 PHONE = {"width": 390, "height": 844}
@@ -31,10 +31,7 @@ def county(transactional_db):
 def test_pumper_files_a_report_from_a_phone(live_server, county, browser, tmp_path):  # noqa: F811
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3)
     page = context.new_page()
-    page.goto(f"{live_server.url}/")
-    page.get_by_label("User name").fill("perry")
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, live_server.url, "perry")
 
     # home: the report form, with their (still empty) filed reports under it
     page.get_by_role("heading", name="File a maintenance report").wait_for()
