@@ -107,8 +107,10 @@ def search(queryset: QuerySet, query: str) -> QuerySet:
         for word in words:
             result = result.filter(search_text__contains=word)
         result = result.filter(GreaterThan(StrIndex("search_text", Value(t)), 0))
-    # In id order: PostgreSQL walks the (county, id) or primary key index and stops at the LIMIT when
-    # matches are common, or takes the GIN index and sorts the few there are when they are rare.
+    # In id order: PostgreSQL walks the primary key and stops at the LIMIT when matches are common, or reads
+    # the county's systems (the jurisdiction index) or the GIN index and sorts what it found. A (county, id)
+    # index was tried on 72 counties: the planner prices a two-column walk far above the county's scan and
+    # did not use it; the county's scan and sort of a common name took 13-26 ms.
     return result.order_by("id")
 
 
