@@ -2,8 +2,10 @@
 
     .venv/bin/python bench/bench_map.py [--rows 1000000] [--workdir /tmp/powts-bench-map] [--reuse]
 
-Writes N systems on N parcels spread over a county (straight SQL: the import is bench_inventory's to
-measure), their maintenance schedules in every standing, counts the map's clusters (timed), then asks
+Writes N systems on N parcels spread over a county, N/3 owners with the demo data's names and each system's
+search text (straight SQL, COPY on PostgreSQL: the import is bench_inventory's to measure; the database
+then serves `bench_inventory.py --search-only URL --as-user bench-staff` too), their maintenance schedules
+in every standing, counts the map's clusters (timed), then asks
 /api/map/systems.geojson through Django's handler for a 1280 x 800 pixel window at several zooms,
 each beside a baseline in the same run: a plain COUNT of the user's systems in the same box (the first
 --baseline-samples windows of each case: over a county-wide box it reads every system).
