@@ -2,8 +2,10 @@
 
     .venv/bin/python bench/bench_map.py [--rows 1000000] [--workdir /tmp/powts-bench-map] [--reuse]
 
-Writes N systems on N parcels spread over a county (straight SQL: the import is bench_inventory's to
-measure), their maintenance schedules in every standing, counts the map's clusters (timed), then asks
+Writes N systems on N parcels spread over a county, N/3 owners with the demo data's names and each system's
+search text (straight SQL, COPY on PostgreSQL: the import is bench_inventory's to measure; the database
+then serves `bench_inventory.py --search-only URL --as-user bench-staff` too), their maintenance schedules
+in every standing, counts the map's clusters (timed), then asks
 /api/map/systems.geojson through Django's handler for a 1280 x 800 pixel window at several zooms,
 each beside a baseline in the same run: a plain COUNT of the user's systems in the same box (the first
 --baseline-samples windows of each case: over a county-wide box it reads every system).
@@ -51,7 +53,9 @@ def generate(rows: int, seed: int = 7) -> None:
     from django.db import connection, transaction
 
     from powts.accounts.models import User
+    from powts.inventory.demo_data import FIRST, LAST, STREETS
     from powts.inventory.models import Owner, Parcel, System
+    from powts.inventory.search import search_text_for
     from powts.jurisdictions.services import jurisdiction_ensure
     from powts.maintenance.models import Schedule
 
@@ -61,6 +65,7 @@ def generate(rows: int, seed: int = 7) -> None:
         return
     rng = random.Random(seed)
     today = dt.date.today()
+    now = dt.datetime.now(dt.timezone.utc)
     t = time.perf_counter()
     Schedule.objects.all().delete()
     System.objects.all().delete()
@@ -70,10 +75,19 @@ def generate(rows: int, seed: int = 7) -> None:
     User.objects.filter(username="bench-staff").delete()
     User.objects.create(username="bench-staff", role="county_staff", jurisdiction=dane)
     chunk = 50_000
-    q = connection.ops.quote_name
+    owners = max(1, rows // 3)  # an owner has three parcels on average: names repeat as in a county
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "sqlite":
             cursor.execute("UPDATE inventory_search_sync SET enabled = 0")  # as bulk imports do
+        first_owner = owner.pk + 1
+        names = {}
+        for start in range(0, owners, chunk):
+            batch = []
+            for k in range(start, min(start + chunk, owners)):
+                names[k] = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+                batch.append((first_owner + k, dane.pk, names[k], "person", "", "", "", "en", 1))
+            _write(cursor, "inventory_owner", ("id", "jurisdiction_id", "name", "kind", "mailing_address", "email", "phone",
+                                               "language", "version"), batch)
         for start in range(1, rows + 1, chunk):
             ids = range(start, min(start + chunk, rows + 1))
             parcels, systems, schedules = [], [], []
@@ -82,38 +96,54 @@ def generate(rows: int, seed: int = 7) -> None:
                 lon = round(rng.uniform(WEST, EAST), 6)
                 if rng.random() < 0.02:
                     lat = lon = None  # not on the map
-                parcels.append((i, dane.pk, f"P-{i:07d}", "", f"{i} Lake Rd", "Town of Dunn", False, lat, lon, owner.pk))
+                k = rng.randrange(owners)
+                number = f"{0o600 + i % 97:04d}-{rng.randint(100, 364):03d}-{i:07d}"
+                address, town = f"{rng.randint(100, 9999)} {rng.choice(STREETS)}", "Town of Dunn"
+                parcels.append((i, dane.pk, number, "", address, town, "", False, lat, lon, first_owner + k, False, 1))
                 kind = rng.choice(("conventional", "mound", "mound", "conventional", "holding_tank", "at_grade"))
                 status = "failing" if rng.random() < 0.01 else "active"
-                systems.append((i, dane.pk, f"S-{i:07d}", i, kind, status, "day", "{}", f"s-{i:07d}"))
+                system_id = f"DA-{i:07d}"
+                systems.append((i, dane.pk, system_id, i, kind, status, "day", "{}",
+                                search_text_for(system_id, number, address, town, names[k]), "", "", 1))
                 needs = rng.random() < 0.02
                 due = None if needs else today + dt.timedelta(days=rng.randint(-900, 1100))
                 notice = None if due is None else due - dt.timedelta(days=30)
-                schedules.append((i, dane.pk, f"S-{i:07d}", "septic_tank", 36, due, notice, needs, False, False, False,
-                                  False, "", kind))
-            cursor.executemany(
-                f"INSERT INTO {q('inventory_parcel')} (id, jurisdiction_id, parcel_number, legal_description, site_address, "
-                "municipality, sewered, latitude, longitude, owner_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", parcels)
-            cursor.executemany(
-                f"INSERT INTO {q('inventory_system')} (id, jurisdiction_id, system_id, parcel_id, system_type, status, "
-                "installed_on_precision, extra, search_text, structures_served, permit_number) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, '', '')", systems)
-            cursor.executemany(
-                f"INSERT INTO {q('maintenance_schedule')} (system_id, jurisdiction_id, system_ref, rule, interval_months, due_on, "
-                "notice_on, needs_data, exempt, pumping_required, failure_reported, delinquent, stage, src_system_type, "
-                "basis_kind, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, '', CURRENT_TIMESTAMP)", schedules)
+                schedules.append((i, dane.pk, system_id, "septic_tank", 36, due, notice, needs, False, False, False,
+                                  False, "", kind, "", now))
+            _write(cursor, "inventory_parcel", ("id", "jurisdiction_id", "parcel_number", "legal_description", "site_address",
+                                                "municipality", "site_zip", "sewered", "latitude", "longitude", "owner_id",
+                                                "pending", "version"), parcels)
+            _write(cursor, "inventory_system", ("id", "jurisdiction_id", "system_id", "parcel_id", "system_type", "status",
+                                                "installed_on_precision", "extra", "search_text", "structures_served",
+                                                "permit_number", "version"), systems)
+            _write(cursor, "maintenance_schedule", ("system_id", "jurisdiction_id", "system_ref", "rule", "interval_months",
+                                                    "due_on", "notice_on", "needs_data", "exempt", "pumping_required",
+                                                    "failure_reported", "delinquent", "stage", "src_system_type",
+                                                    "basis_kind", "updated_at"), schedules)
         if connection.vendor == "sqlite":
             cursor.execute("UPDATE inventory_search_sync SET enabled = 1")
+            cursor.execute("INSERT INTO inventory_system_fts(rowid, search_text) SELECT id, search_text FROM inventory_system")
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            for table in ("inventory_parcel", "inventory_system", "maintenance_schedule"):
-                cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))"
-                               if table != "maintenance_schedule" else "SELECT 1")
+            for table in ("inventory_parcel", "inventory_system", "inventory_owner"):
+                cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))")
             cursor.execute("ANALYZE")
     else:
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
     print(f"generated {rows:,} parcels, systems and schedules in {time.perf_counter() - t:.1f} s ({connection.vendor})")
+
+
+def _write(cursor, table: str, columns: tuple, rows: list) -> None:
+    """Rows into a table: COPY on PostgreSQL (a million rows in seconds), executemany on SQLite."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})", rows)
 
 
 def window(rng: random.Random, zoom: int) -> str:

@@ -77,3 +77,38 @@ def test_the_api_search_keeps_the_county_and_the_order(client, staff, olsons):
     client.force_login(staff)
     body = client.get("/api/systems/", {"q": "olson", "limit": 4}).json()
     assert [r["system_id"] for r in body["results"]] == ["DA-0099", "DA-0098", "DA-0097", "DA-0096"]
+
+
+@pytest.fixture
+def twins(dane):
+    """Two systems whose ids share their digits ("DA-0995555", "LI-0995555" in one county) and a third
+    whose address holds the digits alone."""
+    return {"da": _add(dane, "DA-0995555", "Ann Berg", 1), "li": _add(dane, "LI-0995555", "Ann Berg", 2),
+            "digits": system_create(jurisdiction=dane, system_id="DA-7", parcel_number="0810-999-0001-0", system_type="mound",
+                                    owner_name="Ann Berg", site_address="0995555 Lake Rd", municipality="Town of Verona")}
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("DA-0995555", ["da"]),  # the short word and the dash count: not the other prefix, not the bare digits
+    ("LI-0995555", ["li"]),
+    ("0995555", ["da", "li", "digits"]),
+    ("0995555 lake rd", ["digits"]),  # "lake rd": a short word joined to a longer one, in that order
+    ("rd lake", []),
+])
+def test_a_term_with_a_short_word_matches_the_whole_term(twins, dane, query, expected):
+    """Issue 13, item 5 (PostgreSQL speed): the index is asked for a term's longer words only, so the whole
+    term must still be checked on what it gives (both databases)."""
+    found = set(search(System.objects.filter(jurisdiction=dane), query).values_list("id", flat=True))
+    assert found == {twins[k].pk for k in expected}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's trigram index")
+def test_postgresql_asks_the_trigram_index_for_the_longer_words_only(twins, dane):
+    """Issue 13, item 5: at 1,000,000 systems "DA-0995555" took 180 ms on PostgreSQL because pg_trgm pads the
+    short word "da" into trigrams every system id holds; asked for "0995555" alone, 1 ms. The whole term is
+    checked with strpos, which the index cannot answer."""
+    sql, params = search(System.objects.filter(jurisdiction=dane), "DA-0995555").values_list("id", flat=True).query.sql_with_params()
+    patterns = [p for p in params if isinstance(p, str)]
+    assert "%0995555%" in patterns
+    assert "%da-0995555%" not in patterns  # not a LIKE the index would answer
+    assert "STRPOS" in sql.upper()
