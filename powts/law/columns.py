@@ -48,6 +48,26 @@ def _is_pl(values: Any) -> bool:
     return isinstance(values, pl.Series)
 
 
+def distinct(values: pl.Series) -> tuple[pl.Series, np.ndarray | None]:
+    """The distinct values of a column and each row's index among them, when there are few (dates,
+    counts, yes/no, an absent column): a value is then checked once, not once per row, and every
+    row takes its value's result. (values, None) when most values differ (money, ids)."""
+    n = len(values)
+    if n < 4096 or values.dtype != pl.String or values.null_count():
+        return values, None
+    if values.head(4096).n_unique() > 3700:  # nearly all different in the first rows: not worth it
+        return values, None
+    uniq = values.unique()
+    if len(uniq) * 64 > n:  # many: the lookup would cost more than it saves
+        return values, None
+    return uniq, values.cast(pl.Enum(uniq)).to_physical().to_numpy()
+
+
+def _spread(codes: np.ndarray | None, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each distinct value's result given to every row holding it (as is when not by distinct values)."""
+    return arrays if codes is None else tuple(a[codes] for a in arrays)
+
+
 def take(values: Sequence[Any], rows: np.ndarray) -> list[Any]:
     """The raw values of some rows, as Python values (for the reference parsers)."""
     rows = np.asarray(rows, dtype=np.int64)
@@ -81,14 +101,14 @@ def dates(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
     todo = np.arange(n)
     if n and _is_pl(values):
         # not stripped: a value with spaces around it is rare, and the reference parser reads it
-        s = values
+        s, codes = distinct(values)
         parsed = s.str.strptime(pl.Date, "%Y-%m-%d", strict=False)
         good = (s.str.contains(r"^\d{4}-\d{2}-\d{2}$") & parsed.is_not_null() & (parsed.dt.year() >= 1)).fill_null(False)
         good_np = good.to_numpy()
         # nulls filled before leaving polars: a column with nulls would come out as floats (a copy)
-        out[:] = parsed.cast(pl.Int64).fill_null(NAT).to_numpy()
-        out[~good_np] = NAT
+        days = np.where(good_np, parsed.cast(pl.Int64).fill_null(NAT).to_numpy(), NAT)
         done = good_np | ((s == "").to_numpy() & (not required))
+        out[:], done = _spread(codes, days, done)
         todo = np.flatnonzero(~done)
     elif n and _all_str(values):
         s = _as_str_array(values)
@@ -216,7 +236,10 @@ def memo(name: str, values: Sequence[Any], parse: Callable, errors: Errors, fill
                         hit = np.flatnonzero(same)
                         errors.add(hit, [dict(bad)[k]] * len(hit), where)
                 return out
-            codes = values.replace_strict(uniq, pl.int_range(len(uniq), eager=True), return_dtype=pl.Int32).to_numpy()
+            if values.null_count():
+                codes = values.replace_strict(uniq, pl.int_range(len(uniq), eager=True), return_dtype=pl.Int32).to_numpy()
+            else:  # an enum of the distinct values: each row's position among them, 7x cheaper than replace_strict
+                codes = values.cast(pl.Enum(uniq)).to_physical().to_numpy()
             out[:] = np.asarray(parsed, dtype=dtype)[codes]
             for k, msg in bad:
                 hit = np.flatnonzero(codes == k)
@@ -277,11 +300,14 @@ def ints(name: str, values: Sequence[Any], errors: Errors, default: int, minimum
     out = np.full(n, default, dtype=np.int64)
     todo = np.arange(n)
     if n and _is_pl(values):
-        s = values.str.strip_chars()
+        s, codes = distinct(values)
+        s = s.str.strip_chars()
         digits = s.str.contains(r"^\d{1,15}$").fill_null(False)
         d = digits.to_numpy()
-        out[d] = s.filter(digits).cast(pl.Int64).to_numpy()
-        todo = np.flatnonzero(~((d & (out >= minimum)) | (s == "").to_numpy()))
+        value = np.full(len(s), default, dtype=np.int64)
+        value[d] = s.filter(digits).cast(pl.Int64).to_numpy()
+        out[:], done = _spread(codes, value, (d & (value >= minimum)) | (s == "").to_numpy())
+        todo = np.flatnonzero(~done)
     elif n and _all_str(values):
         s = _as_str_array(values)
         sl = np.strings.str_len(s)
@@ -300,13 +326,16 @@ def numbers(name: str, values: Sequence[Any], errors: Errors, required: bool = T
     out = np.full(n, np.nan)
     todo = np.arange(n)
     if n and _is_pl(values):
-        s = values.str.strip_chars()
+        s, codes = distinct(values)
+        s = s.str.strip_chars()
         good = s.str.contains(r"^\d+(\.\d*)?$").fill_null(False) & (s.str.len_chars() <= 15)
         g = good.to_numpy()
-        out[g] = s.filter(good).cast(pl.Float64).to_numpy()
+        value = np.full(len(s), np.nan)
+        value[g] = s.filter(good).cast(pl.Float64).to_numpy()
         if positive:
-            g &= out > 0
-        todo = np.flatnonzero(~(g | ((s == "").to_numpy() & (not required))))
+            g &= value > 0
+        out[:], done = _spread(codes, value, g | ((s == "").to_numpy() & (not required)))
+        todo = np.flatnonzero(~done)
     elif n and _all_str(values):
         s = _as_str_array(values)
         whole, _, frac = np.strings.partition(s, ".")
