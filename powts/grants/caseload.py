@@ -84,27 +84,32 @@ _KEPT: dict[tuple, tuple[tuple, Caseload]] = {}
 
 def fingerprint(parts) -> tuple:
     """What the caseload of these participation applications depends on, read afresh on every call (so
-    each web process, which keeps its own copy, reloads when another process has changed anything):
-    the participations' statuses; the applications (count, newest, how many in each status: a
-    withdrawal changes no decision); the decisions (every change to an application is decided again);
-    the items taken out; and the newest audited write to an application, a determination or a system
-    (every write is audited: an edited failure determination or install date changes the engine's input)."""
+    each web process, which keeps its own copy, reloads when another process has changed anything), in one
+    statement of index-only reads: the participations' statuses (already read by the caller); the
+    applications (count and newest: a deleted or added one); the newest decision; the items (newest, and
+    how many are taken out); and the newest audited write to an application, a determination, a system, a
+    participation or an item. Every write is audited, so an edited failure determination or install date,
+    a withdrawal (no new decision) or an item taken out is seen there."""
     from django.contrib.contenttypes.models import ContentType
-    from django.db.models import Count, Max, Q
+    from django.db import connection
 
     from powts.audit.models import AuditEvent
-    from powts.grants.choices import ApplicationStatus
-    from powts.grants.models import GrantApplication, GrantDecision, ParticipationItem
+    from powts.grants.models import GrantApplication, GrantDecision, ParticipationApplication, ParticipationItem
     from powts.inventory.models import System
     from powts.permits.models import FailureDetermination
 
-    by_status = {f"n_{v}": Count("id", filter=Q(status=v)) for v in ApplicationStatus.values}
-    apps = GrantApplication.objects.aggregate(n=Count("id"), top=Max("id"), **by_status)
-    types = ContentType.objects.get_for_models(GrantApplication, FailureDetermination, System).values()
-    audited = AuditEvent.objects.filter(content_type__in=list(types)).aggregate(top=Max("id"))["top"]
-    return (tuple((p.pk, p.status, p.received_on) for p in parts), tuple(sorted(apps.items())),
-            GrantDecision.objects.aggregate(top=Max("id"))["top"], audited,
-            ParticipationItem.objects.filter(included=False).count(), ParticipationItem.objects.aggregate(top=Max("id"))["top"])
+    types = sorted(ct.pk for ct in ContentType.objects.get_for_models(
+        GrantApplication, FailureDetermination, System, ParticipationApplication, ParticipationItem).values())
+    q, t = connection.ops.quote_name, lambda model: connection.ops.quote_name(model._meta.db_table)
+    sql = (f"SELECT (SELECT COUNT(*) FROM {t(GrantApplication)}), (SELECT MAX({q('id')}) FROM {t(GrantApplication)}), "
+           f"(SELECT MAX({q('id')}) FROM {t(GrantDecision)}), (SELECT MAX({q('id')}) FROM {t(ParticipationItem)}), "
+           f"(SELECT COUNT(*) FROM {t(ParticipationItem)} WHERE NOT {q('included')}), "
+           f"(SELECT MAX({q('id')}) FROM {t(AuditEvent)} WHERE {q('content_type_id')} IN "
+           f"({', '.join(['%s'] * len(types))}))")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, types)
+        marks = cursor.fetchone()
+    return tuple((p.pk, p.status, p.received_on) for p in parts), tuple(marks)
 
 
 def load_kept(*, participations, carried_only: bool = False) -> Caseload:
