@@ -200,16 +200,20 @@ def test_whatif_from_the_kept_caseload_equals_a_fresh_computation_after_each_edi
     from powts.audit.services import audit_update, snapshot
     from powts.grants import caseload
     from powts.grants.models import GrantApplication
+    from powts.grants.tests.conftest import forget_shared_caseloads
 
     dane_part, (a1, a2) = join(dane, staff, [{"table": "5000"}, {"table": "5000", "income": "44000"}])
     lin_part, _ = join(lincoln, lstaff, [{"table": "4000", "income": "20000"}])
     kw = dict(fiscal_year=FY, funds_cents=1_000_000_00, base_funds_cents=1_000_000_00, income_limit_cents=50000_00)
 
     def kept_and_fresh():
-        kept = whatif.run(**kw)
+        kept = whatif.run(**kw)  # this process's copy, if still good
         caseload._KEPT.clear()
-        fresh = whatif.run(**kw)
-        assert kept == fresh
+        other_process = whatif.run(**kw)  # the copy shared in the data folder, if still good
+        caseload._KEPT.clear()
+        forget_shared_caseloads()
+        fresh = whatif.run(**kw)  # from the database
+        assert kept == other_process == fresh
         return fresh
 
     first = kept_and_fresh()
@@ -231,3 +235,27 @@ def test_whatif_from_the_kept_caseload_equals_a_fresh_computation_after_each_edi
     participation.revise_county(participation=lin_part, user=dsps, reason="no maintenance program adopted")
     fifth = kept_and_fresh()
     assert [c.slug for c in fifth.counties] == ["dane"] and fifth.applications == 2
+
+
+def test_whatif_a_second_process_reads_the_shared_copy_not_the_database(dane, staff, dsps, monkeypatch):
+    """Issue 11, speed: a process that has no copy of the caseload (another worker of `powts serve`) reads the
+    one left in the data folder for the same state of the database; after a write it reads the database."""
+    from powts.grants import caseload
+
+    join(dane, staff, [{"table": "5000"}, {"table": "5000", "income": "44000"}])
+    kw = dict(fiscal_year=FY, funds_cents=1_000_000_00, income_limit_cents=50000_00)
+    first = whatif.run(**kw)
+    caseload._KEPT.clear()
+    real_load = caseload.load
+
+    def no_database(**_):
+        raise AssertionError("read from the database")
+
+    monkeypatch.setattr(caseload, "load", no_database)
+    assert whatif.run(**kw) == first
+    caseload._KEPT.clear()
+    application(dane, table="5000", income="46000")
+    with pytest.raises(AssertionError, match="read from the database"):
+        whatif.run(**kw)
+    monkeypatch.setattr(caseload, "load", real_load)
+    assert whatif.run(**kw).applications == 3
