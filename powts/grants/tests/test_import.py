@@ -117,6 +117,29 @@ def test_reimport_rejects_each_row_and_changes_nothing(cli, write_csv, dane):
 
 
 @pytest.mark.django_db
+def test_a_write_that_fails_part_way_leaves_nothing_half_saved(write_csv, dane, monkeypatch):
+    """Issue 11, bad input: the file is written in one transaction; when the last insert (the audit rows) fails,
+    the applications and decisions inserted before it are not kept."""
+    from powts.grants import importing
+    from powts.grants.importing import import_applications
+
+    real = importing.insert_rows
+
+    def fail_on_audit(model, columns, rows):
+        if model is AuditEvent:
+            raise OSError("disk full")
+        return real(model, columns, rows)
+
+    monkeypatch.setattr(importing, "insert_rows", fail_on_audit)
+    path = write_csv([HEADER, row(1), row(2)], name="apps.csv")
+    before = AuditEvent.objects.count()
+    with pytest.raises(OSError):
+        import_applications(str(path), jurisdiction=dane)
+    assert GrantApplication.objects.count() == GrantDecision.objects.count() == 0
+    assert AuditEvent.objects.count() == before
+
+
+@pytest.mark.django_db
 def test_repeated_id_in_file_is_rejected(cli, write_csv, dane):
     code, out, _ = run(cli, write_csv, [row(1), row(1, address="2 Oak Rd")])
     assert out["stored"] == 1 and out["rejected"][0]["reason"] == "id 'A1' is repeated (line 2)"
