@@ -164,11 +164,12 @@ def _read_shared(path) -> Caseload | None:
 
 def _write_shared(path, load_: Caseload) -> None:
     import os
+    import threading
 
     frame = pl.DataFrame([pl.Series(_IDS, load_.application_ids, dtype=pl.Int64),
                           pl.Series(_UNITS, load_.jurisdiction_ids, dtype=pl.Int64),
                           *(pl.Series(name, values) for name, values in load_.columns.items())])
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")  # one per writer
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         frame.write_ipc(tmp)

@@ -259,3 +259,19 @@ def test_whatif_a_second_process_reads_the_shared_copy_not_the_database(dane, st
         whatif.run(**kw)
     monkeypatch.setattr(caseload, "load", real_load)
     assert whatif.run(**kw).applications == 3
+
+
+def test_whatif_a_damaged_shared_copy_is_read_from_the_database_instead(dane, staff, dsps, settings):
+    """A copy in the data folder that cannot be read (cut short by a full disk) is not used: the caseload is
+    read from the database, and the answer is the same."""
+    from pathlib import Path
+
+    from powts.grants import caseload
+
+    join(dane, staff, [{"table": "5000"}, {"table": "5000", "income": "44000"}])
+    kw = dict(fiscal_year=FY, funds_cents=1_000_000_00, income_limit_cents=50000_00)
+    first = whatif.run(**kw)
+    (copy,) = (Path(settings.DATA_DIR) / caseload.SHARED_FOLDER).glob("*.arrow")
+    copy.write_bytes(copy.read_bytes()[:100])
+    caseload._KEPT.clear()
+    assert whatif.run(**kw) == first
