@@ -84,41 +84,101 @@ _KEPT: dict[tuple, tuple[tuple, Caseload]] = {}
 
 def fingerprint(parts) -> tuple:
     """What the caseload of these participation applications depends on, read afresh on every call (so
-    each web process, which keeps its own copy, reloads when another process has changed anything):
-    the participations' statuses; the applications (count, newest, how many in each status: a
-    withdrawal changes no decision); the decisions (every change to an application is decided again);
-    the items taken out; and the newest audited write to an application, a determination or a system
-    (every write is audited: an edited failure determination or install date changes the engine's input)."""
+    each web process, which keeps its own copy, reloads when another process has changed anything), in one
+    statement of index-only reads: the participations' statuses (already read by the caller); the
+    applications (count and newest: a deleted or added one); the newest decision; the items (newest, and
+    how many are taken out); and the newest audited write to an application, a determination, a system, a
+    participation or an item. Every write is audited, so an edited failure determination or install date,
+    a withdrawal (no new decision) or an item taken out is seen there."""
     from django.contrib.contenttypes.models import ContentType
-    from django.db.models import Count, Max, Q
+    from django.db import connection
 
     from powts.audit.models import AuditEvent
-    from powts.grants.choices import ApplicationStatus
-    from powts.grants.models import GrantApplication, GrantDecision, ParticipationItem
+    from powts.grants.models import GrantApplication, GrantDecision, ParticipationApplication, ParticipationItem
     from powts.inventory.models import System
     from powts.permits.models import FailureDetermination
 
-    by_status = {f"n_{v}": Count("id", filter=Q(status=v)) for v in ApplicationStatus.values}
-    apps = GrantApplication.objects.aggregate(n=Count("id"), top=Max("id"), **by_status)
-    types = ContentType.objects.get_for_models(GrantApplication, FailureDetermination, System).values()
-    audited = AuditEvent.objects.filter(content_type__in=list(types)).aggregate(top=Max("id"))["top"]
-    return (tuple((p.pk, p.status, p.received_on) for p in parts), tuple(sorted(apps.items())),
-            GrantDecision.objects.aggregate(top=Max("id"))["top"], audited,
-            ParticipationItem.objects.filter(included=False).count(), ParticipationItem.objects.aggregate(top=Max("id"))["top"])
+    types = sorted(ct.pk for ct in ContentType.objects.get_for_models(
+        GrantApplication, FailureDetermination, System, ParticipationApplication, ParticipationItem).values())
+    q, t = connection.ops.quote_name, lambda model: connection.ops.quote_name(model._meta.db_table)
+    in_types = ", ".join(["%s"] * len(types))
+    sql = (f"SELECT (SELECT COUNT(*) FROM {t(GrantApplication)}), (SELECT MAX({q('id')}) FROM {t(GrantApplication)}), "
+           f"(SELECT MAX({q('id')}) FROM {t(GrantDecision)}), (SELECT MAX({q('id')}) FROM {t(ParticipationItem)}), "
+           f"(SELECT COUNT(*) FROM {t(ParticipationItem)} WHERE NOT {q('included')}), "
+           f"(SELECT MAX({q('id')}) FROM {t(AuditEvent)} WHERE {q('content_type_id')} IN ({in_types})), "
+           # and when: ids are used again after a rollback or a restore, times are not
+           f"(SELECT MAX({q('at')}) FROM {t(AuditEvent)} WHERE {q('content_type_id')} IN ({in_types}))")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, types + types)
+        marks = cursor.fetchone()
+    return tuple((p.pk, p.status, p.received_on) for p in parts), tuple(marks)
 
 
 def load_kept(*, participations, carried_only: bool = False) -> Caseload:
-    """`load`, from memory when nothing it depends on has changed since the last call."""
+    """`load`, from memory when nothing it depends on has changed since the last call; else from the copy
+    another process left in the data folder for the same state of the database; else from the database
+    (and then left there for the other processes of `powts serve`)."""
     parts = list(participations)
     key = (tuple(sorted(p.pk for p in parts)), carried_only)
     mark = fingerprint(parts)
     hit = _KEPT.get(key)
     if hit and hit[0] == mark:
         return hit[1]
-    load_ = load(participations=parts, carried_only=carried_only)
+    shared = _shared_file(key, mark)
+    load_ = _read_shared(shared)
+    if load_ is None:
+        load_ = load(participations=parts, carried_only=carried_only)
+        _write_shared(shared, load_)
     _KEPT.clear()  # one caseload kept: a state's is the size of a few tens of megabytes
     _KEPT[key] = (mark, load_)
     return load_
+
+
+# The copy shared by the processes: Arrow IPC (columns only, no pickled objects), one file named by a digest
+# of the database, the participations and their fingerprint, so a file is only ever read for the state of
+# the database it was made from. Written to a temporary name and renamed (a reader never sees half a file).
+SHARED_FOLDER = "caseloads"
+_IDS, _UNITS = "__application_id", "__jurisdiction_id"
+
+
+def _shared_file(key, mark):
+    import hashlib
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.db import connection
+
+    db = connection.settings_dict
+    name = repr((db.get("ENGINE"), db.get("HOST"), db.get("PORT"), str(db.get("NAME")), key, mark))
+    return Path(settings.DATA_DIR) / SHARED_FOLDER / f"{hashlib.sha256(name.encode()).hexdigest()[:32]}.arrow"
+
+
+def _read_shared(path) -> Caseload | None:
+    try:
+        frame = pl.read_ipc(path)
+    except (OSError, pl.exceptions.PolarsError):
+        return None  # none yet (or unreadable): read from the database
+    return Caseload(frame[_IDS].to_list(), frame[_UNITS].to_list(),
+                    {name: frame[name] for name in frame.columns if name not in (_IDS, _UNITS)})
+
+
+def _write_shared(path, load_: Caseload) -> None:
+    import os
+    import threading
+
+    frame = pl.DataFrame([pl.Series(_IDS, load_.application_ids, dtype=pl.Int64),
+                          pl.Series(_UNITS, load_.jurisdiction_ids, dtype=pl.Int64),
+                          *(pl.Series(name, values) for name, values in load_.columns.items())])
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")  # one per writer
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        frame.write_ipc(tmp)
+        os.replace(tmp, path)
+        for old in path.parent.glob("*.arrow"):  # older states of the database are never read again
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a full or read-only disk: each process keeps its own copy, as before
 
 
 def _cents(c):

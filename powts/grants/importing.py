@@ -127,11 +127,7 @@ def _import(path: str, *, jurisdiction, today: dt.date) -> ImportResult:
         else:
             keys.append(residence.key(site_address=extra["site_address"][i], municipality=extra["municipality"][i],
                                       parcel_number=extra["parcel_number"][i], county=jurisdiction.slug))
-    # every residence granted before, statewide (one query, no parameter list the size of the file)
-    granted = set()
-    if any(keys):
-        granted = set(GrantApplication.objects.filter(status=c.ApplicationStatus.ELIGIBLE).exclude(residence_key="")
-                      .values_list("residence_key", flat=True).iterator(chunk_size=20000))
+    granted = _granted_before({k for k in keys if k})
 
     columns = dict(table.columns)
     given_prior = columns.get("prior_grant")
@@ -201,6 +197,24 @@ def _import(path: str, *, jurisdiction, today: dt.date) -> ImportResult:
     result.eligible = int(outcome.eligible[rows].sum())
     result.ineligible = result.stored - result.eligible
     return result
+
+
+KEYS_PER_QUERY = 900  # under every database's limit on a statement's parameters
+
+
+def _granted_before(keys: set[str]) -> set[str]:
+    """The file's residences already granted, in any county and year (s. 145.246(3)(b)): looked up by the
+    file's own keys on the residence_key index, a few hundred per query, so a county's file reads its own
+    residences and not every grant in the state (72 county files would read the state's grants 72 times)."""
+    wanted = sorted(keys)
+    granted: set[str] = set()
+    for start in range(0, len(wanted), KEYS_PER_QUERY):
+        # by key alone, the status read back: with "status = eligible" in the WHERE clause SQLite walks the
+        # status index (half the state's applications) instead of the key index
+        rows = GrantApplication.objects.filter(residence_key__in=wanted[start:start + KEYS_PER_QUERY])
+        granted.update(k for k, status in rows.values_list("residence_key", "status")
+                       if status == c.ApplicationStatus.ELIGIBLE)
+    return granted
 
 
 def _tax_year(extra, i: int, business: bool, determined_on, applied_on, today: dt.date) -> tuple[int, str] | None:

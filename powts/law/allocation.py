@@ -47,13 +47,18 @@ def prorate(amounts: np.ndarray, pool: int) -> np.ndarray:
         return amounts.copy()
     if pool <= 0 or total == 0:
         return np.zeros_like(amounts)
-    # Python ints: amount x pool can exceed int64 for a state's caseload
-    exact = [int(a) * pool for a in amounts]
-    floor = np.array([e // total for e in exact], dtype=np.int64)
-    rem = np.array([e % total for e in exact], dtype=object)
+    if int(amounts.max()) <= (2**62) // pool:
+        # every amount x pool fits in int64: the same sums column-wise
+        exact = amounts * pool
+        floor, rem = exact // total, exact % total
+    else:  # Python ints: amount x pool can exceed int64
+        exact = [int(a) * pool for a in amounts]
+        floor = np.array([e // total for e in exact], dtype=np.int64)
+        rem = np.array([e % total for e in exact], dtype=np.int64)  # each remainder is below total, an int64
     left = pool - int(floor.sum())
     if left:
-        order = sorted(range(len(amounts)), key=lambda i: (-rem[i], i))[:left]
+        # the cents left over go one each to the largest remainders, ties to the earlier row
+        order = np.lexsort((np.arange(len(amounts)), -rem))[:left]
         floor[order] += 1
     return floor
 
@@ -157,25 +162,43 @@ def allocate(results: GrantResults, funds_cents: int, fiscal_year: str | None = 
 
 
 def _mark(status, note, rows, requested, award, capped, cites, message) -> None:
-    for i in rows:
-        full = award[i] == requested[i]
+    full_note = f"{message} ({cites['allocation']})"
+    part_note = "; ".join(x for x in (message, capped) if x) + f" ({cites['allocation']})"
+    for i, full in zip(rows.tolist(), (award[rows] == requested[rows]).tolist()):
         status[i] = "funded" if full else "prorated"
-        note[i] = "; ".join(x for x in (message, capped if not full else "") if x) + f" ({cites['allocation']})"
+        note[i] = full_note if full else part_note
 
 
 def _summary(unit, category, requested, award, funds, counted) -> list[dict]:
+    """Applications, requested and awarded per unit and category, per unit, per category and in all
+    (grouped column-wise: a state's caseload is 100,000 rows)."""
+    rows_in = np.flatnonzero(counted)
+    units, u_code = np.unique(np.array([unit[i] for i in rows_in.tolist()], dtype=object).astype(str),
+                              return_inverse=True)
+    cats, c_code = np.unique(category[rows_in].astype(np.int64), return_inverse=True)
+    req, aw = requested[rows_in].astype(np.int64), award[rows_in].astype(np.int64)
     groups: dict[tuple[str, str], list[int]] = {}
-    for i in np.flatnonzero(counted):
-        for key in ((unit[i], str(category[i])), (unit[i], "all"), ("ALL", str(category[i])), ("ALL", "all")):
-            g = groups.setdefault(key, [0, 0, 0])
-            g[0] += 1
-            g[1] += int(requested[i])
-            g[2] += int(award[i])
+
+    def add(keys: list[tuple[str, str]], code: np.ndarray, size: int) -> None:
+        count = np.bincount(code, minlength=size)
+        # sums of int64 cents by integer arithmetic (bincount's weights would be floats)
+        order = np.argsort(code, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(count)[:-1]])
+        for k in np.flatnonzero(count).tolist():
+            sl = order[starts[k]:starts[k] + count[k]]
+            groups[keys[k]] = [int(count[k]), int(req[sl].sum()), int(aw[sl].sum())]
+
+    cat_names = [str(c) for c in cats.tolist()]
+    add([(u, c) for u in units.tolist() for c in cat_names], u_code * len(cats) + c_code, len(units) * len(cats))
+    add([(u, "all") for u in units.tolist()], u_code, len(units))
+    add([("ALL", c) for c in cat_names], c_code, len(cats))
+    if rows_in.size:
+        groups[("ALL", "all")] = [int(rows_in.size), int(req.sum()), int(aw.sum())]
     rows = []
-    for (u, c), (count, req, aw) in sorted(groups.items(), key=lambda kv: (kv[0][0] == "ALL", kv[0][0], kv[0][1] == "all", kv[0][1])):
+    for (u, c), (count, r, a) in sorted(groups.items(), key=lambda kv: (kv[0][0] == "ALL", kv[0][0], kv[0][1] == "all", kv[0][1])):
         rows.append({"governmental_unit": u, "category": c, "applications": count,
-                     "requested": _cents(req), "award": _cents(aw)})
-    total = sum(int(award[i]) for i in np.flatnonzero(counted))
+                     "requested": _cents(r), "award": _cents(a)})
+    total = int(aw.sum())
     rows.append({"governmental_unit": "ALL", "category": "funds available", "applications": "",
                  "requested": _cents(funds), "award": _cents(total)})
     rows.append({"governmental_unit": "ALL", "category": "unallocated", "applications": "",

@@ -16,8 +16,9 @@ from powts.core.refusals import Refused
 FORMAT = "powts-backup"
 VERSION = 1
 # Not records: the database itself (dumped separately), this machine's secret key (a restore on a
-# new machine makes its own) and collected static assets (rebuilt from the code).
-SKIPPED = {"secret_key", "static"}
+# new machine makes its own), collected static assets (rebuilt from the code) and the what-if's shared copy
+# of the grant caseload (rebuilt from the database, powts.grants.caseload).
+SKIPPED = {"secret_key", "static", "caseloads"}
 SKIPPED_SUFFIXES = (".sqlite3", ".sqlite3-wal", ".sqlite3-shm", ".sqlite3-journal")
 # Rows that `migrate` itself writes: a database holding only these has no records to lose.
 BOOKKEEPING_MODELS = {"contenttypes.contenttype", "auth.permission"}

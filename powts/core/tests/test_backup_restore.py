@@ -80,6 +80,8 @@ def county(settings, tmp_path):
     (source / "outbox").mkdir(parents=True, exist_ok=True)
     (source / "outbox" / "sent.log").write_text("a sent message\n")
     (source / "secret_key").write_text("not part of a backup")
+    (source / "caseloads").mkdir()
+    (source / "caseloads" / "copy.arrow").write_bytes(b"the what-if's copy, rebuilt from the database")
     return source
 
 
@@ -107,6 +109,7 @@ def test_backup_then_restore_into_a_fresh_data_directory_gives_identical_tables(
         assert (restored / name).read_bytes() == (county / name).read_bytes()
         assert (restored / name).stat().st_mode & 0o777 == 0o600
     assert (restored / "secret_key").read_text() != "not part of a backup"
+    assert not (restored / "caseloads").exists()  # the what-if's copy of the caseload is not a record
 
     # Once it holds records, a second restore is refused without --force and changes nothing ...
     again = powts(env, "restore", str(backup))

@@ -63,9 +63,23 @@ def apply(staff):
 
 @pytest.fixture(autouse=True)
 def forget_kept_caseload():
-    """Each test's database is rolled back (ids reused): the what-if's kept caseload must not outlive it."""
+    """Each test's database is rolled back (ids reused): the what-if's kept caseload (in memory and the copy
+    shared by processes) must not outlive it."""
     from powts.grants import caseload
 
     caseload._KEPT.clear()
+    forget_shared_caseloads()
     yield
     caseload._KEPT.clear()
+    forget_shared_caseloads()
+
+
+def forget_shared_caseloads():
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from powts.grants import caseload
+
+    for path in (Path(settings.DATA_DIR) / caseload.SHARED_FOLDER).glob("*.arrow"):
+        path.unlink(missing_ok=True)

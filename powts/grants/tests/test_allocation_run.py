@@ -191,3 +191,87 @@ def test_whatif_kept_caseload_follows_a_withdrawal_and_an_edited_determination(d
     audit_update(d, before=old, action="conditions corrected")
     edited = caseload.load_kept(participations=part)
     assert edited is not after and edited.columns["failure_conditions"].to_list() == ["e"]
+
+
+def test_whatif_from_the_kept_caseload_equals_a_fresh_computation_after_each_edit(dane, lincoln, staff, lstaff, dsps):
+    """Issue 11, speed: the what-if keeps its caseload between calls and checks it with one query. After each
+    kind of write (a new application, an audited edit that makes no new decision, an application taken out
+    ((11)(a)), a county's determination revised) the answer is the one a fresh process computes."""
+    from powts.audit.services import audit_update, snapshot
+    from powts.grants import caseload
+    from powts.grants.models import GrantApplication
+    from powts.grants.tests.conftest import forget_shared_caseloads
+
+    dane_part, (a1, a2) = join(dane, staff, [{"table": "5000"}, {"table": "5000", "income": "44000"}])
+    lin_part, _ = join(lincoln, lstaff, [{"table": "4000", "income": "20000"}])
+    kw = dict(fiscal_year=FY, funds_cents=1_000_000_00, base_funds_cents=1_000_000_00, income_limit_cents=50000_00)
+
+    def kept_and_fresh():
+        kept = whatif.run(**kw)  # this process's copy, if still good
+        caseload._KEPT.clear()
+        other_process = whatif.run(**kw)  # the copy shared in the data folder, if still good
+        caseload._KEPT.clear()
+        forget_shared_caseloads()
+        fresh = whatif.run(**kw)  # from the database
+        assert kept == other_process == fresh
+        return fresh
+
+    first = kept_and_fresh()
+    assert first.applications == 3
+    application(dane, table="5000", income="46000")  # over $45,000 today, under the what-if's $50,000
+    second = kept_and_fresh()
+    assert second.applications == 4 and second.winners == 1
+    # an audited edit that is not decided again: only the audit mark shows it
+    app = GrantApplication.objects.get(pk=a2.pk)
+    before = snapshot(app, ["funding_table_amount"])
+    app.funding_table_amount = 2000_00
+    app.save(update_fields=["funding_table_amount"])
+    audit_update(app, before=before, action="table amount corrected")
+    third = kept_and_fresh()
+    assert third.base_cost != second.base_cost
+    participation.revise_item(item=dane_part.items.get(application=a1), user=dsps, reason="not a principal residence")
+    fourth = kept_and_fresh()
+    assert fourth.applications == 3
+    participation.revise_county(participation=lin_part, user=dsps, reason="no maintenance program adopted")
+    fifth = kept_and_fresh()
+    assert [c.slug for c in fifth.counties] == ["dane"] and fifth.applications == 2
+
+
+def test_whatif_a_second_process_reads_the_shared_copy_not_the_database(dane, staff, dsps, monkeypatch):
+    """Issue 11, speed: a process that has no copy of the caseload (another worker of `powts serve`) reads the
+    one left in the data folder for the same state of the database; after a write it reads the database."""
+    from powts.grants import caseload
+
+    join(dane, staff, [{"table": "5000"}, {"table": "5000", "income": "44000"}])
+    kw = dict(fiscal_year=FY, funds_cents=1_000_000_00, income_limit_cents=50000_00)
+    first = whatif.run(**kw)
+    caseload._KEPT.clear()
+    real_load = caseload.load
+
+    def no_database(**_):
+        raise AssertionError("read from the database")
+
+    monkeypatch.setattr(caseload, "load", no_database)
+    assert whatif.run(**kw) == first
+    caseload._KEPT.clear()
+    application(dane, table="5000", income="46000")
+    with pytest.raises(AssertionError, match="read from the database"):
+        whatif.run(**kw)
+    monkeypatch.setattr(caseload, "load", real_load)
+    assert whatif.run(**kw).applications == 3
+
+
+def test_whatif_a_damaged_shared_copy_is_read_from_the_database_instead(dane, staff, dsps, settings):
+    """A copy in the data folder that cannot be read (cut short by a full disk) is not used: the caseload is
+    read from the database, and the answer is the same."""
+    from pathlib import Path
+
+    from powts.grants import caseload
+
+    join(dane, staff, [{"table": "5000"}, {"table": "5000", "income": "44000"}])
+    kw = dict(fiscal_year=FY, funds_cents=1_000_000_00, income_limit_cents=50000_00)
+    first = whatif.run(**kw)
+    (copy,) = (Path(settings.DATA_DIR) / caseload.SHARED_FOLDER).glob("*.arrow")
+    copy.write_bytes(copy.read_bytes()[:100])
+    caseload._KEPT.clear()
+    assert whatif.run(**kw) == first

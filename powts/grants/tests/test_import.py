@@ -88,6 +88,25 @@ def test_a_grant_in_another_county_counts(cli, write_csv, dane, lincoln):
 
 
 @pytest.mark.django_db
+def test_earlier_grants_are_found_in_every_group_of_keys_looked_up(cli, write_csv, dane, lincoln, monkeypatch):
+    """s. 145.246(3)(b): the file's residences are looked up a few hundred keys at a time; a grant is found
+    whichever group its key falls in, and an earlier application that was not eligible is no grant."""
+    from powts.grants import importing
+
+    monkeypatch.setattr(importing, "KEYS_PER_QUERY", 2)
+    earlier = [row(k, address=f"{k} Oak Rd") for k in range(1, 6)] + [row(6, address="6 Oak Rd", income="99000")]
+    path = write_csv([HEADER, *earlier], name="a.csv")
+    cli("grants", "import", str(path), "--jurisdiction", "lincoln", "--json")
+    later = [row(10 + k, address=f"{k} Oak Road", failure_determined_on="2027-03-01", applied_on="2027-04-01")
+             for k in range(1, 9)]
+    code, out, _ = run(cli, write_csv, later)
+    assert (out["stored"], out["eligible"], out["ineligible"]) == (8, 3, 5)
+    eligible = set(GrantApplication.objects.filter(jurisdiction=dane, status="eligible")
+                   .values_list("external_id", flat=True))
+    assert eligible == {"A16", "A17", "A18"}  # 6 Oak Rd's earlier application was over the income limit
+
+
+@pytest.mark.django_db
 def test_reimport_rejects_each_row_and_changes_nothing(cli, write_csv, dane):
     run(cli, write_csv, [row(1), row(2)])
     before = (GrantApplication.objects.count(), AuditEvent.objects.count())
@@ -95,6 +114,29 @@ def test_reimport_rejects_each_row_and_changes_nothing(cli, write_csv, dane):
     assert code == 0 and out["stored"] == 0 and len(out["rejected"]) == 2
     assert "already imported" in out["rejected"][0]["reason"]
     assert (GrantApplication.objects.count(), AuditEvent.objects.count()) == before
+
+
+@pytest.mark.django_db
+def test_a_write_that_fails_part_way_leaves_nothing_half_saved(write_csv, dane, monkeypatch):
+    """Issue 11, bad input: the file is written in one transaction; when the last insert (the audit rows) fails,
+    the applications and decisions inserted before it are not kept."""
+    from powts.grants import importing
+    from powts.grants.importing import import_applications
+
+    real = importing.insert_rows
+
+    def fail_on_audit(model, columns, rows):
+        if model is AuditEvent:
+            raise OSError("disk full")
+        return real(model, columns, rows)
+
+    monkeypatch.setattr(importing, "insert_rows", fail_on_audit)
+    path = write_csv([HEADER, row(1), row(2)], name="apps.csv")
+    before = AuditEvent.objects.count()
+    with pytest.raises(OSError):
+        import_applications(str(path), jurisdiction=dane)
+    assert GrantApplication.objects.count() == GrantDecision.objects.count() == 0
+    assert AuditEvent.objects.count() == before
 
 
 @pytest.mark.django_db

@@ -85,3 +85,14 @@ def test_prorate_exact_in_cents():
     out = prorate(np.array([100, 100, 100]), 200)
     assert out.sum() == 200 and sorted(out.tolist()) == [66, 67, 67]
     assert prorate(np.array([5, 5]), 100).tolist() == [5, 5]
+
+
+def test_prorate_leftover_cents_go_to_the_largest_remainders_earlier_row_first():
+    """(12)(b) "proportionally", in whole cents: each award is its exact share rounded down, and the cents left
+    over go one each to the largest remainders (ties to the earlier application); the same when amount x funds
+    exceeds 64 bits (the column-wise path would overflow there, so Python integers are used)."""
+    # 92 asked, 61 to share: floors 6, 20, 13, 20 (59) with remainders 58, 51, 24, 51 (in 92nds): the two cents
+    # left go to the first row (58) and, of the two rows tied at 51, the earlier one
+    assert prorate(np.array([10, 31, 20, 31]), 61).tolist() == [7, 21, 13, 20]
+    b = 2**40  # amount x funds is about 2**80: floors b/2, 0, b/2 with remainders b/2, b + 1, b/2; one cent left
+    assert prorate(np.array([b, 1, b]), b + 1).tolist() == [b // 2, 1, b // 2]
