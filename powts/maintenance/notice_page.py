@@ -11,7 +11,7 @@ same decision is written here as one SQL condition per notice kind, from the cou
 Each kind is counted by one grouped query over the (jurisdiction, stage, notice_on, due_on) index, grouped
 by mailing address, so owners held back for an unusable address (`addresses.problem`, a function of the
 address text alone) are counted exactly without reading each letter. The page's list reads only its
-rows (LIMIT/OFFSET), kind by kind, earliest due first. `test_notice_page.py` checks the counts and rows against
+rows (LIMIT/OFFSET), kind by kind, earliest notice date first. `test_notice_page.py` checks the counts and rows against
 `notices.preview` on both sides of every date the sequence has.
 """
 from __future__ import annotations
@@ -124,7 +124,7 @@ class Letters:
         rows = _due(self.jurisdiction, condition, kind)
         held = self.found.held_q()
         rows = rows.filter(held) if self.held else rows.exclude(held).filter(**{f"{OWNER}__isnull": False})
-        return rows.order_by("due_on", "system_ref").values_list(*PLAN_FIELDS)
+        return rows.order_by("notice_on", "due_on", "pk").values_list(*PLAN_FIELDS)  # the stage index's order: no sort
 
     def __getitem__(self, index):
         """Kind by kind in the sequence's order (each kind's count is known), each kind's rows earliest due first:
