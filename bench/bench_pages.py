@@ -3,7 +3,7 @@ baseline measured in the same run on the same machine: the sign-in page (no quer
 records: what any page costs here at this load), asked right after each sample. The permit page is timed on
 `--samples` applications filed (once, then reused) on the benchmark's parcels.
 
-    .venv/bin/python bench/bench_pages.py [--workdir /tmp/powts-bench-map] [--samples 30]
+    .venv/bin/python bench/bench_pages.py [--workdir /tmp/powts-bench-map] [--samples 30] [--only notices]
 
 The notices pages are timed on the county as it is after its batches were mailed every day until
 yesterday (`notices_sent_until`), as of today (a day's letters) and as of 30 days on (a month's).
@@ -91,6 +91,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/powts-bench-map"))
     parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--only", default="", help="time only the pages whose label contains this (e.g. notices)")
     args = parser.parse_args()
     import bench_map
 
@@ -136,6 +137,8 @@ def main() -> None:
     print(f"\n  {'page (server side, Django handler)':<42}{'p95':>11}{'median':>11}{'CPU p95':>11}{'CPU median':>11}"
           f"   {'baseline: sign-in p95 / CPU p95':>32}   status")
     for label, url in pages:
+        if args.only not in label:
+            continue
         client.get(url(0))  # warm: templates, the municipality list
         times, cpu, base, base_cpu, status = [], [], [], [], set()
         for i in range(args.samples):
