@@ -48,6 +48,8 @@ class Schedule(models.Model):
             # schedules in due order, not a walk of every schedule in due order looking for them (15 s at 1,000,000).
             models.Index(fields=["jurisdiction", "due_on"], condition=Q(delinquent=True), name="maint_sched_delinquent"),
             models.Index(fields=["jurisdiction", "due_on"], condition=Q(pumping_required=True), name="maint_sched_pumping"),
+            # the notices page: each kind of notice is the rows at one stage past a date (powts.maintenance.notice_page)
+            models.Index(fields=["jurisdiction", "stage", "notice_on", "due_on"], name="maint_sched_stage"),
         ]
 
     def __str__(self) -> str:

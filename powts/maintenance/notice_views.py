@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 from powts.core import fields
 from powts.core.refusals import Refused
 from powts.jobs.errors import QueueUnavailable
-from powts.maintenance import batches, policies
+from powts.maintenance import batches, notice_page, policies
 from powts.maintenance.choices import NoticeKind
 from powts.maintenance.letters import one_letter_pdf
 from powts.inventory.models import System
@@ -45,16 +45,16 @@ def _pdf(data: bytes, name: str) -> HttpResponse:
 def notices(request):
     unit = _unit(request)
     as_of = _as_of(request)
-    found = preview(jurisdiction=unit, as_of=as_of)
+    found = notice_page.summary(jurisdiction=unit, as_of=as_of)  # counted in the database; the send builds every letter
     sender = sender_for(unit, strict=False)
-    page = Paginator(found.letters, PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(notice_page.Letters(jurisdiction=unit, found=found), PER_PAGE).get_page(request.GET.get("page"))
     # Systems added since the schedules were last brought up to date are not in the preview; the send does that first.
     unscheduled = max(0, System.objects.filter(jurisdiction_id=unit.pk).count() - Schedule.objects.filter(jurisdiction_id=unit.pk).count())
     return render(request, "maintenance/notices.html", {
         "unscheduled": unscheduled,
         "unit": unit, "as_of": as_of, "preview": found, "page": page, "sender": sender,
         "contact_confirmed": bool((unit.profile.get("contact") or {}).get("confirmed")),
-        "held": found.held[:HELD_SHOWN], "batch": NoticeBatch.objects.filter(jurisdiction=unit, as_of=as_of).first(),
+        "held": notice_page.Letters(jurisdiction=unit, found=found, held=True)[:HELD_SHOWN], "batch": NoticeBatch.objects.filter(jurisdiction=unit, as_of=as_of).first(),
         "recent": NoticeBatch.objects.filter(jurisdiction=unit).order_by("-requested_at")[:10],
     })
 

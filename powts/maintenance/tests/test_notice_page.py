@@ -1,0 +1,110 @@
+"""Issue 10, item 2 and "Speed": the notices page counts the next batch in the database (one grouped query
+per kind) and reads only the letters it shows. What it says must be what the send would do: the counts,
+the letters and the owners held back equal `notices.preview` (the send's own plan) on both sides of every
+date in Dane's sequence (Dane County Code s. 46.11(5): first notice 30 days before the due date; then the
+reminder on the due date, delinquency at 30 days, violation at 60, enforcement order at 90, each at least
+30 days after the one before)."""
+import datetime as dt
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from powts.maintenance import notice_page
+from powts.maintenance.models import Notice, Schedule
+from powts.maintenance.notices import preview
+from powts.maintenance.services import schedule_sync
+
+D = dt.date
+AS_OF = D(2026, 6, 1)
+DAY = dt.timedelta(days=1)
+
+# (system id, due on, stage, stage on): each a day before or on a threshold as of AS_OF
+ROWS = [
+    ("FN-ON", AS_OF + 30 * DAY, "", None),            # notice date (due - 30) is today: a first notice
+    ("FN-BEFORE", AS_OF + 31 * DAY, "", None),        # notice date tomorrow: nothing yet
+    ("FN-SENT", AS_OF + 10 * DAY, "first_notice", AS_OF - 20 * DAY),  # already had it
+    ("REM-DUE", AS_OF, "first_notice", AS_OF - 30 * DAY),       # due today: a reminder
+    ("REM-NONE", AS_OF - 5 * DAY, "", None),           # overdue, never noticed: a reminder
+    ("DEL-ON", AS_OF - 30 * DAY, "reminder", AS_OF - 30 * DAY),  # 30 days after due and after the reminder
+    ("DEL-EARLY", AS_OF - 29 * DAY, "reminder", AS_OF - 29 * DAY),
+    ("DEL-PREV", AS_OF - 40 * DAY, "reminder", AS_OF - 29 * DAY),  # due long ago, reminder only 29 days ago
+    ("VIO-ON", AS_OF - 60 * DAY, "delinquent", AS_OF - 30 * DAY),
+    ("VIO-EARLY", AS_OF - 59 * DAY, "delinquent", AS_OF - 30 * DAY),
+    ("ORD-ON", AS_OF - 90 * DAY, "violation", AS_OF - 30 * DAY),
+    ("ORD-PREV", AS_OF - 95 * DAY, "violation", AS_OF - 29 * DAY),
+    ("LAST", AS_OF - 400 * DAY, "enforcement_order", AS_OF - 300 * DAY),  # nothing after the order
+    ("EXEMPT", AS_OF - 5 * DAY, "", None),
+    ("GONE", AS_OF - 5 * DAY, "", None),               # abandoned: no letter
+    ("HELD", AS_OF - 5 * DAY, "", None),               # no usable mailing address
+    ("HELD-2", AS_OF + 30 * DAY, "", None),            # one line only
+    ("ALREADY", AS_OF - 5 * DAY, "", None),            # a reminder recorded for this due date, stage not yet moved
+]
+
+
+@pytest.fixture
+def county(dane, make_system):
+    for ref, *_ in ROWS:
+        address = {"HELD": "", "HELD-2": "12 Lake Rd Verona"}.get(ref, "12 Lake Rd\nVerona, WI 53593")
+        make_system(system_id=ref, installed_on=D(2020, 1, 1), owner=f"Owner {ref}", address=address)
+    schedule_sync(jurisdiction=dane)
+    for ref, due, stage, stage_on in ROWS:
+        Schedule.objects.filter(system_ref=ref).update(due_on=due, notice_on=due - 30 * DAY, stage=stage, stage_on=stage_on,
+                                                       exempt=ref == "EXEMPT")
+    from powts.inventory.models import System
+
+    System.objects.filter(system_id="GONE").update(status="abandoned")
+    s = Schedule.objects.get(system_ref="ALREADY")
+    Notice.objects.create(jurisdiction=dane, system_id=s.pk, kind="reminder", due_on=s.due_on, as_of=AS_OF - DAY,
+                          sent_at=dt.datetime(2026, 5, 31, tzinfo=dt.timezone.utc))
+    return dane
+
+
+@pytest.mark.parametrize("as_of", [AS_OF - DAY, AS_OF, AS_OF + DAY, AS_OF + 30 * DAY])
+def test_page_counts_letters_and_held_equal_the_sends_preview(county, as_of):
+    """Every threshold above on both sides (the day before, the day, the day after, a month on)."""
+    sent = preview(jurisdiction=county, as_of=as_of)
+    found = notice_page.summary(jurisdiction=county, as_of=as_of)
+    assert found.counts == sent.counts
+    assert found.held_total == len(sent.held)
+    letters = notice_page.Letters(jurisdiction=county, found=found)
+    assert len(letters) == sent.total
+    assert sorted((p.system_ref, p.kind, p.due_on) for p in letters[0:1000]) == sorted(
+        (p.system_ref, p.kind, p.due_on) for p in sent.letters)
+    held = notice_page.Letters(jurisdiction=county, found=found, held=True)
+    assert sorted((p.system_ref, p.kind, p.address_problem) for p in held[0:1000]) == sorted(
+        (p.system_ref, p.kind, p.address_problem) for p in sent.held)
+
+
+def test_the_thresholds_land_where_the_text_puts_them(county):
+    """The fixture's own check: as of AS_OF the kinds are the ones its comments name (so the test above compares
+    batches that hold every kind, not two empty ones)."""
+    found = notice_page.summary(jurisdiction=county, as_of=AS_OF)
+    rows = {p.system_ref: p.kind for p in notice_page.Letters(jurisdiction=county, found=found)[0:100]}
+    assert rows == {"FN-ON": "first_notice", "REM-DUE": "reminder", "REM-NONE": "reminder", "DEL-ON": "delinquent",
+                    "VIO-ON": "violation", "ORD-ON": "enforcement_order"}
+    assert found.held_by_kind == {"reminder": 1, "first_notice": 1}
+
+
+def test_page_reads_one_page_of_letters_not_the_batch(county, staff, settings):
+    """A page of letters is read with LIMIT, however large the batch: 2 letters a page, 3 pages."""
+    import powts.maintenance.notice_views as views
+
+    settings.DEBUG = True
+    old, views.PER_PAGE = views.PER_PAGE, 2
+    try:
+        client = Client()
+        client.force_login(staff)
+        with CaptureQueriesContext(connection) as queries:
+            r = client.get(f"/maintenance/notices/?as_of={AS_OF}&page=2")
+        assert r.status_code == 200
+        page = r.context["page"]
+        assert page.paginator.num_pages == 3 and len(page.object_list) == 2
+        # the letters' rows: each read with a LIMIT of at most the page (the held list has its own, 500)
+        listed = [q["sql"] for q in queries.captured_queries if '"maintenance_schedule"."stage_on" AS' in q["sql"]]
+        limits = [int(re.search(r"LIMIT (\d+)", sql).group(1)) for sql in listed]
+        assert listed and all(n <= 2 or n == views.HELD_SHOWN for n in limits), limits
+    finally:
+        views.PER_PAGE = old
