@@ -36,7 +36,10 @@ class Parcel(models.Model):
         # At a close zoom, the map reads the box's longitude strips (powts.maps.expressions), each a latitude range.
         indexes = [models.Index(fields=["longitude", "latitude"], name="parcel_lon_lat"),
                    models.Index(GridIndex(models.F("longitude"), 180, STRIP), "latitude", name="parcel_map_strip"),
-                   models.Index(fields=["latitude"], condition=models.Q(latitude__isnull=True), name="parcel_no_latitude")]
+                   models.Index(fields=["latitude"], condition=models.Q(latitude__isnull=True), name="parcel_no_latitude"),
+                   # The county's pending parcels, a handful: the import confirms those its file names without
+                   # reading the parcels it writes (and the index costs nothing for a parcel that is not pending).
+                   models.Index(fields=["jurisdiction"], condition=models.Q(pending=True), name="parcel_pending")]
         ordering = ["parcel_number"]
 
     def __str__(self) -> str:
