@@ -58,8 +58,9 @@ def _installed_on(permit, on):
 
 def on_permit_final_approved(*, permit, on) -> None:
     """Final approval: the system the permit installed is in the inventory, with its permit number;
-    the system it replaced is marked replaced."""
-    replacing = "replac" in (permit.work or "").lower()
+    the system it replaced is marked replaced (its maintenance cycle and notices end with it). A replacement is
+    the permit's own "replaces an existing system" answer, or its work words where older permits lack it."""
+    replacing = bool(getattr(permit, "replaces_system", False)) or "replac" in (permit.work or "").lower()
     existing = replaces = None
     if permit.system_id and not replacing:
         existing = permit.system
