@@ -199,12 +199,17 @@ TABLE: dict[str, Case | list[Case]] = {
     # by the county's staff (reprint), the state's readers and the owner it was sent to
     "maintenance:notices": Case(read=STAFF),
     "maintenance:notices-send": Case(write=STAFF, body=lambda w: {"as_of": _iso()}),
+    "maintenance:holding-letters": Case(write=STAFF, body=lambda w: {"as_of": _iso()},
+                                        note="B's staff: Lincoln sets no report periods, refused with the reason"),
+    "maintenance:holding-letters-pdf": Case(read=STAFF, kwargs=lambda w: {"due_on": _iso()}),
     "maintenance:notice-preview": Case(read=STAFF_A, kwargs=lambda w: {"system_pk": w.due_system.pk}, a_object=True,
                                        query=f"?as_of={_iso()}"),
     "maintenance:notice-batch": Case(read=STAFF_A, kwargs=lambda w: {"pk": w.notice_batch.pk}, a_object=True),
     "maintenance:notice-batch-pdf": Case(read=STAFF_A, kwargs=lambda w: {"pk": w.notice_batch.pk}, a_object=True),
     "maintenance:notice-letter": Case(read=STAFF_A | {AU, DS, OW}, kwargs=lambda w: {"pk": w.notice.pk}, a_object=True),
     "maintenance-due": Case(read=STAFF | {AU, DS}),
+    "maintenance-holding-letters": Case(write=STAFF, api=True, body=lambda w: {"as_of": _iso()},
+                                        note="B's staff: Lincoln sets no report periods, a 400"),
     "maintenance-holding-reports": Case(read=STAFF | {AU, DS}, write=REPORT_FILERS, api=True,
                                         body=lambda w: {**_holding_report(), "services": [
                                             {"date": _iso(-2), "gallons": 2500, "disposal_site": "Nine Springs"}]}),
