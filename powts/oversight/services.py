@@ -287,6 +287,32 @@ def report_flag(*, report, reason: str, evidence: list, on: dt.date) -> ReportFl
 
 
 @transaction.atomic
+def application_flag(*, permit, license, reason: str, evidence: list, on: dt.date) -> ReportFlag:
+    """Staff flag an error found on a sanitary permit application (Dane s. 46.12: "report errors found to the state
+    agency in charge of licensing the person making the error"), naming the licence of the person who made it: the
+    application's plumber or its soil tester. Refused where the county's ordinance has no such rule."""
+    cite = _profile(permit.jurisdiction).application_errors_citation
+    if not cite:
+        _refuse(f"{permit.jurisdiction.name}'s ordinance does not provide for reporting errors on permit applications; "
+                "flag the maintenance report instead", "permit")
+    makers = {permit.plumber_id: "plumber"}
+    if permit.soil_evaluation_id and permit.soil_evaluation.soil_tester_id:
+        makers[permit.soil_evaluation.soil_tester_id] = "soil tester"
+    if license is None or license.pk not in makers:
+        _refuse(f"name the licence of the person who made the error: the application's plumber"
+                f"{' or soil tester' if len(makers) > 1 else ''}", "license", cite)
+    items = _evidence(evidence)
+    if not items:
+        _refuse("record what shows the error (the application's entry and what was found)", "evidence", cite)
+    flag = ReportFlag.objects.create(jurisdiction_id=permit.jurisdiction_id, permit=permit, license=license,
+                                     kind=c.FlagKind.STAFF, reason=_words("reason", reason, max_length=2000),
+                                     evidence=items, flagged_on=on, flagged_by=_actor())
+    audit_create(flag, action=f"permit application {permit.number} flagged ({makers[license.pk]} {license.number}): "
+                              f"{flag.reason} ({cite})")
+    return flag
+
+
+@transaction.atomic
 def flag_add_evidence(*, flag: ReportFlag, what: str, on: dt.date) -> ReportFlag:
     flag = ReportFlag.objects.select_for_update().get(pk=flag.pk)
     before = snapshot(flag, ["evidence"])
@@ -343,22 +369,25 @@ def referral_make(*, license, flags: list[ReportFlag], on: dt.date, note: str = 
     if len(jurisdictions) != 1:
         _refuse("the flagged reports are of more than one county", "flags")
     for flag in flags:
-        if flag.report.license_id != license.pk:
-            _refuse(f"the report {flag.report} was filed under another licence", "flags")
+        if flag.licence_id_at_fault != license.pk:
+            _refuse(f"{flag.subject} is another licence holder's", "flags")
         if flag.status == c.FlagStatus.DISMISSED:
-            _refuse(f"the flag on {flag.report} was dismissed", "flags")
+            _refuse(f"the flag on {flag.subject} was dismissed", "flags")
         if not flag.evidence:
-            _refuse(f"the flag on {flag.report} records no evidence: add what shows the error first", "flags")
+            _refuse(f"the flag on {flag.subject} records no evidence: add what shows the error first", "flags")
     jurisdiction = flags[0].jurisdiction
     profile = _profile(jurisdiction)
+    citation = profile.citations["referral"]
+    if any(f.permit_id for f in flags) and profile.application_errors_citation not in citation:
+        citation = f"{profile.application_errors_citation}; {citation}"
     agency = profile.agencies.get(license.kind)
     if not agency:
         _refuse(f"no licensing agency is on record for {license.get_kind_display().lower()} licences", "license")
     referral = Referral.objects.create(jurisdiction=jurisdiction, license=license, agency=agency, referred_on=on,
                                        referred_by=_actor(), note=_words("note", note, required=False),
-                                       citation=profile.citations["referral"])
+                                       citation=citation)
     referral.flags.set(flags)
-    audit_create(referral, action=f"{license} referred to {agency} with {len(flags)} flagged report(s)")
+    audit_create(referral, action=f"{license} referred to {agency} with {len(flags)} flagged record(s)")
     for flag in flags:
         before = snapshot(flag, ["status"])
         flag.status = c.FlagStatus.REFERRED

@@ -16,6 +16,7 @@ urlpatterns = [
     path("samples/<int:pk>/verify/", views.sample_verify, name="sample-verify"),
     path("flags/", views.flag_list, name="flags"),
     path("flags/new/", views.flag_new, name="flag-new"),
+    path("flags/application/", views.flag_application, name="flag-application"),
     path("flags/<int:pk>/<str:action>/", views.flag_act, name="flag-act"),
     path("referrals/new/", views.referral_new, name="referral-new"),
     path("referrals/<int:pk>/", views.referral_detail, name="referral"),

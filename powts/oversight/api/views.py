@@ -16,7 +16,7 @@ from powts.jurisdictions.models import Jurisdiction
 from powts.maintenance.models import Report
 from powts.oversight import actions, policies, selectors
 from powts.oversight.models import Exemption, IssuanceHold, ProgramAudit, Referral, ReportFlag, SampledPermit
-from powts.permits.models import Inspection
+from powts.permits.models import Inspection, Permit
 
 
 LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
@@ -42,7 +42,8 @@ def audit_json(audit: ProgramAudit) -> dict:
 
 
 def flag_json(flag: ReportFlag) -> dict:
-    return {"id": flag.pk, "report": flag.report_id, "license": flag.report.license.number, "kind": flag.kind,
+    return {"id": flag.pk, "report": flag.report_id, "permit": flag.permit.number if flag.permit_id else None,
+            "license": flag.licence_at_fault.number, "kind": flag.kind,
             "reason": flag.reason, "evidence": flag.evidence, "flagged_on": flag.flagged_on, "status": flag.status}
 
 
@@ -128,6 +129,7 @@ TARGETS = {
     "holds": (IssuanceHold, ("lift",)),
     "exemptions": (Exemption, ("hearing", "revoke")),
     "reports": (Report, ("flag",)),
+    "permits": (Permit, ("flag-application",)),
     "flags": (ReportFlag, ("evidence", "dismiss")),
     "licenses": (License, ("refer",)),
     "referrals": (Referral, ("outcome",)),
@@ -140,6 +142,7 @@ TARGETS = {
 def act(request, target, pk, action):
     """One oversight action on one record: audits/<id>/request|respond|close, samples/<id>/verify,
     counties/<id>/hold|exempt|detect|assess, holds/<id>/lift, exemptions/<id>/hearing|revoke, reports/<id>/flag,
+    permits/<id>/flag-application (Dane s. 46.12),
     flags/<id>/evidence|dismiss, licenses/<id>/refer, referrals/<id>/outcome, inspections/<id>/reassign."""
     if target not in TARGETS or action not in TARGETS[target][1]:
         return Response({"errors": {"action": [f"no action {action!r} on {target!r}"]}}, status=404)
