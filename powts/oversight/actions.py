@@ -80,6 +80,23 @@ def _flag_application(permit, d, user):
                                      evidence=_lines(d, "evidence"), on=_date(d, "on"))
 
 
+def _category(_unit, d, user):
+    return services.category_specify(name=_text(d, "name", required=True, max_length=200),
+                                     system_types=d.getlist("system_types") if hasattr(d, "getlist") else _lines(d, "system_types"),
+                                     above_gpd=d.get("above_gpd"), on=_date(d, "on"))
+
+
+def _approve(permit, d, user):
+    from powts.oversight.models import ApprovalCategory
+
+    cid = fields.integer("category", d.get("category"), minimum=1, maximum=2 ** 62, required=True)
+    category = ApprovalCategory.objects.filter(pk=cid).first()
+    if category is None:
+        raise OversightRefused(f"no category {cid}", field="category")
+    return services.department_approve(permit=permit, category=category, on=_date(d, "on"),
+                                       reference=_text(d, "reference", max_length=100))
+
+
 def _refer(license, d, user):
     from powts.oversight.models import ReportFlag
 
@@ -146,6 +163,8 @@ ACTIONS: dict[str, Action] = {a.name: a for a in [
         exemption=e, on=_date(d, "on"), grounds=_text(d, "grounds", required=True))),
     Action("flag", "report", COUNTY, _flag_new),
     Action("flag-application", "permit", COUNTY, _flag_application),
+    Action("category", "state", DEPT, _category),
+    Action("department-approve", "permit", DEPT, _approve),
     Action("detect", "jurisdiction", COUNTY, lambda j, d, u: services.flags_detect(jurisdiction=j, on=_date(d, "on"))),
     Action("evidence", "flag", COUNTY, lambda f, d, u: services.flag_add_evidence(
         flag=f, what=_text(d, "what", required=True, max_length=1000), on=_date(d, "on"))),

@@ -198,3 +198,44 @@ class Assessment(models.Model):
 
     def __str__(self) -> str:
         return f"Special charge ${self.cost} on {self.parcel.parcel_number}"
+
+
+class ApprovalCategory(models.Model):
+    """A category of systems the department approves before a county issues their sanitary permit
+    (Wis. Stat. s. 145.20(3)(a)1.): by the permit's system type, by design flow, or both."""
+
+    name = models.CharField(max_length=200, unique=True, help_text="As exemptions name it (s. 145.20(3)(a)2.).")
+    system_types = models.JSONField(default=list, blank=True, help_text="Permit system types it covers; empty: any type.")
+    above_gpd = models.PositiveIntegerField(null=True, blank=True, help_text="Design flow above this many gallons a day.")
+    citation = models.CharField(max_length=300)
+    specified_on = models.DateField()
+    specified_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    withdrawn_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def covers(self, permit) -> bool:
+        if self.system_types and permit.system_type not in self.system_types:
+            return False
+        return self.above_gpd is None or (permit.design_flow_gpd or 0) > self.above_gpd
+
+
+class DepartmentApproval(models.Model):
+    """The department's approval of one permit in a category, recorded before the county issues it."""
+
+    category = models.ForeignKey(ApprovalCategory, on_delete=models.PROTECT, related_name="approvals")
+    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="department_approvals")
+    approved_on = models.DateField()
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reference = models.CharField(max_length=100, blank=True, help_text="The department's own number for the approval.")
+
+    class Meta:
+        ordering = ["-approved_on", "-id"]
+        constraints = [models.UniqueConstraint(fields=["category", "permit"], name="oversight_approval_once")]
+
+    def __str__(self) -> str:
+        return f"Department approval of {self.permit} ({self.category})"

@@ -19,6 +19,7 @@ from powts.oversight import actions, packets, policies, selectors
 from powts.oversight.models import Exemption, IssuanceHold, ProgramAudit, Referral, ReportFlag, SampledPermit
 from powts.oversight.profile import oversight_profile
 from powts.oversight.tables import AssessmentTable
+from powts.permits.choices import InspectionSystem
 from powts.permits.models import Inspection, Permit
 
 
@@ -149,6 +150,43 @@ def sample_verify(request, pk):
     sample = get_object_or_404(SampledPermit.objects.select_related("audit"), pk=pk)
     _audit(request, sample.audit_id)
     return _post(request, "verify", sample, "Verification recorded.", sample.audit.get_absolute_url())
+
+
+# -- categories needing the department's approval (s. 145.20(3)(a)1.) --------------------------------------
+
+@login_required
+def categories(request):
+    """GET: the categories and the approvals recorded; POST (the department): specify a category."""
+    from powts.oversight.models import ApprovalCategory, DepartmentApproval
+
+    if not policies.reads_categories(request.user):
+        raise PermissionDenied("The department's categories are read by the department, state auditors and county staff.")
+    if request.method == "POST":
+        return _post(request, "category", None, "Category specified.", "oversight:categories")
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponse(status=405)
+    approvals = DepartmentApproval.objects.select_related("permit", "category").order_by("-approved_on", "-id")
+    if not policies.reads_state_view(request.user):
+        approvals = approvals.filter(permit__jurisdiction_id=request.user.jurisdiction_id)
+    return render(request, "oversight/categories.html", {
+        "categories": ApprovalCategory.objects.all(), "approvals": approvals[:200],
+        "department": policies.is_department(request.user), "today": timezone.localdate().isoformat(),
+        "system_types": [(v, label) for v, label in InspectionSystem.choices],
+    })
+
+
+@login_required
+@require_POST
+def category_approve(request):
+    """The department records its approval of one permit in a category (by the permit's number)."""
+    if not policies.is_department(request.user):
+        raise PermissionDenied("The department records its approvals.")
+    number = str(request.POST.get("permit") or "").strip()[:60]
+    permit = Permit.objects.filter(number=number).first() if number else None
+    if permit is None:
+        messages.error(request, f"permit: no permit {number or '(none given)'}")
+        return redirect("oversight:categories")
+    return _post(request, "department-approve", permit, f"Approval of permit {permit.number} recorded.", "oversight:categories")
 
 
 # -- flagged reports and referrals ------------------------------------------------------------------------
