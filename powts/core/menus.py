@@ -48,6 +48,7 @@ MENU: tuple[Entry, ...] = (
     Entry("Program audits", "oversight:audits", "powts.oversight.policies.opens_county_pages", group="Oversight"),
     Entry("Flagged reports", "oversight:flags", "powts.oversight.policies.opens_county_pages", group="Oversight"),
     Entry("Special charges", "oversight:assessments", "powts.oversight.policies.opens_county_pages", group="Oversight"),
+    Entry("Department approvals", "oversight:categories", "powts.oversight.policies.reads_categories", group="Oversight"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
 )

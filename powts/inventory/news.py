@@ -19,22 +19,33 @@ PERMIT_TYPES = {
 # Plot plan features (powts.setbacks.plan.KINDS) that are components of the system.
 PLAN_COMPONENTS = {"treatment_tank": ComponentKind.SEPTIC_TANK, "holding_tank": ComponentKind.HOLDING_TANK,
                    "dispersal_area": ComponentKind.DISPERSAL_CELL}
+# The permit's nonplumbing kind -> the inventory's type (a privy is a pit privy unless the record already says vaulted).
+NONPLUMBING_TYPES = {"portable_restroom": SystemType.PORTABLE_RESTROOM, "rv_transfer_container": SystemType.RV_TRANSFER_CONTAINER}
+PRIVY_TYPES = {SystemType.PIT_PRIVY, SystemType.VAULTED_PRIVY}
 DEFAULT_COMPONENTS = {SystemType.HOLDING_TANK: [ComponentKind.HOLDING_TANK],
-                      SystemType.PIT_PRIVY: [], SystemType.PORTABLE_RESTROOM: []}
+                      SystemType.PIT_PRIVY: [], SystemType.VAULTED_PRIVY: [], SystemType.PORTABLE_RESTROOM: [],
+                      SystemType.RV_TRANSFER_CONTAINER: []}
 
 
 def _system_type(permit) -> str:
     features = [f.get("properties", {}).get("kind") for f in (permit.plot_plan or {}).get("features", []) if isinstance(f, dict)]
-    if permit.system_type == "nonplumbing":
+    # A nonplumbing permit (its kind, or its system type) installs the unit it names, never a septic system: its
+    # servicing reports then count under the unit's own maintenance rule (the county's maintenance.yaml types).
+    nonplumbing = getattr(permit, "nonplumbing_kind", "") or ""
+    if nonplumbing or permit.system_type == "nonplumbing" or getattr(permit, "kind", "") == "nonplumbing":
+        if nonplumbing in NONPLUMBING_TYPES:
+            return NONPLUMBING_TYPES[nonplumbing]
         if "portable_restroom" in features:
             return SystemType.PORTABLE_RESTROOM
-        return permit.system.system_type if permit.system_id else SystemType.PIT_PRIVY
+        return permit.system.system_type if permit.system_id and permit.system.system_type in PRIVY_TYPES else SystemType.PIT_PRIVY
     if permit.system_type == "standard" and permit.has_pumps:
         return SystemType.IN_GROUND_PRESSURE
     return PERMIT_TYPES.get(permit.system_type, SystemType.CONVENTIONAL)
 
 
 def _components(permit, system_type: str) -> list[str]:
+    if system_type in NONPLUMBING_TYPES.values() or system_type in PRIVY_TYPES:
+        return []  # a unit, not a tank and field: its plot plan's features are where it stands
     kinds = []
     for feature in (permit.plot_plan or {}).get("features", []):
         kind = PLAN_COMPONENTS.get((feature.get("properties") or {}).get("kind")) if isinstance(feature, dict) else None
@@ -58,8 +69,9 @@ def _installed_on(permit, on):
 
 def on_permit_final_approved(*, permit, on) -> None:
     """Final approval: the system the permit installed is in the inventory, with its permit number;
-    the system it replaced is marked replaced."""
-    replacing = "replac" in (permit.work or "").lower()
+    the system it replaced is marked replaced (its maintenance cycle and notices end with it). A replacement is
+    the permit's own "replaces an existing system" answer, or its work words where older permits lack it."""
+    replacing = bool(getattr(permit, "replaces_system", False)) or "replac" in (permit.work or "").lower()
     existing = replaces = None
     if permit.system_id and not replacing:
         existing = permit.system

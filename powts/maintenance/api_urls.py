@@ -10,6 +10,7 @@ router.register("maintenance/reports", views.ReportViewSet, basename="maintenanc
 urlpatterns = [
     path("maintenance/due/", views.DueListView.as_view(), name="maintenance-due"),
     path("maintenance/holding-reports/", views.HoldingReportView.as_view(), name="maintenance-holding-reports"),
+    path("maintenance/holding-reports/letters/", views.HoldingLettersView.as_view(), name="maintenance-holding-letters"),
     path("maintenance/systems/<int:pk>/", views.SystemMaintenanceView.as_view(), name="maintenance-system"),
     # A mail provider's bounce report, signed with the shared secret (no sign-in): marks the notices bounced.
     path("maintenance/bounces/", bounce_webhook.bounce_webhook, name="maintenance-bounce-webhook"),

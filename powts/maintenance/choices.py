@@ -28,6 +28,8 @@ class NoticeKind(models.TextChoices):
     DELINQUENT = "delinquent", "Notice of delinquency"
     VIOLATION = "violation", "Notice of violation"
     ENFORCEMENT_ORDER = "enforcement_order", "Enforcement order"
+    # Not a step of the maintenance cycle: the owner's letter when a holding tank's periodic report is overdue.
+    HOLDING_REPORT_OVERDUE = "holding_overdue", "Holding tank report overdue"
 
 
 STAGE_ORDER = [NoticeKind.FIRST_NOTICE, NoticeKind.REMINDER, NoticeKind.DELINQUENT, NoticeKind.VIOLATION,

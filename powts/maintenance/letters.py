@@ -135,14 +135,21 @@ def draw_letterhead(c: Canvas, sender: Sender) -> None:
             y -= 11
 
 
-def _draw_shared(c: Canvas, sender: Sender, code: str) -> None:
+def shared_key(code: str, kind: str) -> str:
+    """The shared part a letter of `kind` carries: the language's, or its own where the letter asks for other work
+    (texts' `what_by_kind`, e.g. an overdue holding tank report is not a septic tank inspection)."""
+    return f"{code}_{kind}" if kind in (texts(ENGLISH).get("what_by_kind") or {}) else code
+
+
+def _draw_shared(c: Canvas, sender: Sender, code: str, kind: str = "") -> None:
     t = texts(code)
     draw_letterhead(c, sender)
     c.setLineWidth(0.5)
     for fold in FOLDS:  # fold marks in the margin, for the print shop's folder
         c.line(0, fold, 14, fold)
     y = SHARED_TOP
-    y = _section(c, y, t["what_heading"], t["what"].format(report_citation=sender.report_citation))
+    what = (t.get("what_by_kind") or {}).get(kind) or t["what"]
+    y = _section(c, y, t["what_heading"], what.format(report_citation=sender.report_citation))
     who = sentence(sender.who_may_do_it) if code == ENGLISH else t["who"]
     y = _section(c, y, t["who_heading"], who)
     _section(c, y, t["questions_heading"], one_stop(t["questions"].format(phone=sender.phone, email=sender.email, hours=sender.hours)))
@@ -214,23 +221,26 @@ class Press:
         c.setAuthor(sender.office or sender.county)
         self.shared_ops: dict[str, str] = {}
         for code in CODES:
-            _draw_shared(c, sender, code)  # captured, then taken off the page: it goes in as a form
-            self.shared_ops[code] = "\n".join(c._code)
-            del c._code[:]
-            c.beginForm(f"shared_{code}")
-            _draw_shared(c, sender, code)
-            c.endForm()
+            for kind in ("", *(texts(ENGLISH).get("what_by_kind") or {})):
+                key = shared_key(code, kind) if kind else code
+                _draw_shared(c, sender, code, kind)  # captured, then taken off the page: it goes in as a form
+                self.shared_ops[key] = "\n".join(c._code)
+                del c._code[:]
+                c.beginForm(f"shared_{key}")
+                _draw_shared(c, sender, code, kind)
+                c.endForm()
         self.pages = 0
 
     def add(self, item: Letter) -> list[tuple[str, list[str]]]:
-        """Draws the letter's pages into the merged file; returns them as (language, operators) for write_owner."""
+        """Draws the letter's pages into the merged file; returns them as (shared part's key, operators) for write_owner."""
         c = self.canvas
         out = []
         for code in languages_of(item):
-            c.doForm(f"shared_{code}")
+            key = shared_key(code, item.kind)
+            c.doForm(f"shared_{key}")
             start = len(c._code)
             _draw_variable(c, item, code)
-            out.append((code, c._code[start:]))
+            out.append((key, c._code[start:]))
             c.showPage()
             self.pages += 1
         return out
@@ -251,8 +261,8 @@ class Press:
             font_refs.append(f"{name} {ref} 0 R")
         resources = f"<< /Font << {' '.join(font_refs)} >> /ProcSet [/PDF /Text] >>"
         kids = []
-        for code, ops in pages:
-            stream = (self.shared_ops[code] + "\n" + "\n".join(ops)).encode("latin-1")
+        for key, ops in pages:
+            stream = (self.shared_ops[key] + "\n" + "\n".join(ops)).encode("latin-1")
             content = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
             kids.append(add(f"<< /Type /Page /Parent {pages_obj} 0 R /MediaBox [0 0 {WIDTH:g} {HEIGHT:g}] "
                             f"/Resources {resources} /Contents {content} 0 R >>".encode()))

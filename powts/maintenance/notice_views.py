@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from powts.core import fields
@@ -134,3 +135,40 @@ def notice_letter(request, pk: int):
     if path is not None and path.is_file():
         return _pdf(path.read_bytes(), name)
     return _pdf(one_letter_pdf(letter_for(notice), sender_for(notice.jurisdiction, strict=False)), name)
+
+
+@login_required
+@require_POST
+def holding_letters(request):
+    """Dane s. 46.06(5)(b)2. and the like (holding_tanks.report_periods): record the owners' letters for the holding
+    tank reports overdue on a day; then the dashboard links the letters to print."""
+    from powts.maintenance.holding_letters import holding_report_letters_record
+
+    unit = _unit(request)
+    try:
+        as_of = fields.date("as_of", request.POST.get("as_of") or None, latest=fields.LATEST_DATE) or timezone.localdate()
+        result = holding_report_letters_record(jurisdiction=unit, as_of=as_of)
+    except Refused as exc:
+        messages.error(request, exc.message)
+        return redirect("maintenance:dashboard")
+    held = "; ".join(f"{ref}: {why}" for ref, why in result.held)
+    messages.success(request, f"{result.recorded} letter{'s' if result.recorded != 1 else ''} recorded for the holding tank "
+                              f"reports due {result.period.due_on:%B %-d, %Y}"
+                              f"{'; held back: ' + held if held else ''}.")
+    return redirect(f"{reverse('maintenance:dashboard')}?as_of={as_of.isoformat()}")
+
+
+@login_required
+@require_safe
+def holding_letters_pdf(request, due_on: str):
+    """The owners' letters recorded for holding tank reports due on `due_on`, as one file to print."""
+    from powts.maintenance.holding_letters import KIND, letters_pdf
+
+    unit = _unit(request)
+    try:
+        day = fields.date("due_on", due_on, latest=fields.LATEST_DATE, required=True)
+    except Refused:
+        raise Http404 from None
+    notices = list(Notice.objects.filter(jurisdiction=unit, kind=KIND, due_on=day)
+                   .select_related("system__parcel", "owner").order_by("system__system_id"))
+    return _pdf(letters_pdf(unit, notices), f"holding-tank-report-letters-{day.isoformat()}.pdf")

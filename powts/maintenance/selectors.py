@@ -155,6 +155,15 @@ def holding_reports_overdue(*, jurisdiction, as_of: dt.date, limit: int = 200):
     return period, list(rows[:limit])
 
 
+def holding_letters_sent(*, jurisdiction, period) -> int:
+    """How many owners' letters are recorded for the holding tank reports of `period` (None: no periods)."""
+    if period is None:
+        return 0
+    from powts.maintenance.models import Notice
+
+    return Notice.objects.filter(jurisdiction=jurisdiction, kind="holding_overdue", due_on=period.due_on).count()
+
+
 def system_maintenance(*, system: System) -> dict:
     """What the system page and the owner see: the schedule, reports, notices, contracts."""
     schedule = Schedule.objects.filter(pk=system.pk).first()

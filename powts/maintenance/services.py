@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from powts.accounts.choices import COUNTY_ROLES
+from powts.accounts.conflicts import ConflictRefused, refuse_employee_work_nearby
 from powts.accounts.models import License, User
 from powts.accounts.policies import is_county_staff, is_county_staff_of
 from powts.audit.services import audit_create, audit_update, build_event, snapshot
@@ -244,7 +245,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     if not number:
         errors.setdefault("license_number", "license_number is required (SPS 383.55)")
     else:
-        found = list(License.objects.filter(number__iexact=number))
+        found = list(License.objects.filter(number__iexact=number).select_related("user"))
         allowed = [x for x in found if x.kind in profile.license_kinds]
         pumpers = profile.pumping_license_kinds
         if kind == ReportKind.PUMPING and pumpers is not None:
@@ -295,6 +296,14 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
         if installed and work_date and work_date < installed:
             errors["work_date"] = (f"work_date {work_date} is before the system was installed "
                                    f"({display(system.installed_on, system.installed_on_precision, style='iso')})")
+        if system and lic is not None and lic.user_id and lic.user.role in COUNTY_ROLES and "license_number" not in errors:
+            # s. 145.20(6)(a)-(b): a county's reviewers and inspectors may not maintain systems in their county or a
+            # neighbouring one (except their own property outside their county): their licence's report is refused.
+            try:
+                refuse_employee_work_nearby(license=lic, jurisdiction=jurisdiction, owner=system.parcel.owner,
+                                            what=f"report {kind or 'work'} on system {ref}")
+            except ConflictRefused as exc:
+                errors["license_number"] = f"{exc.message} ({exc.citation})"
         if (system and kind == ReportKind.PUMPING and meter is None and system.system_type == "holding_tank" and profile.water_meter_remedy
                 and work_date and ServicingContract.objects.filter(system=system, water_meter_required=True, starts_on__lte=work_date).exists()):
             errors["water_meter_reading"] = f"water_meter_reading is required at each pumping of this holding tank ({profile.citations['water_meter']})"

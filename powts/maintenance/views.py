@@ -86,7 +86,9 @@ def dashboard(request):
                    "late_links": [links.reports(month=t["month"], late=True) for t in trend]}),
         "lists": selectors.morning_lists(jurisdiction=unit, as_of=as_of),
         "no_contract": selectors.holding_tanks_without_contract(jurisdiction=unit, as_of=as_of),
-        "holding_overdue": selectors.holding_reports_overdue(jurisdiction=unit, as_of=as_of),
+        "holding_overdue": (holding := selectors.holding_reports_overdue(jurisdiction=unit, as_of=as_of)),
+        "holding_letters": selectors.holding_letters_sent(jurisdiction=unit, period=holding[0]),
+        "can_send_notices": policies.can_send_notices(user),
         "can_manage": policies.can_manage(user),
         "panels": _dashboard_panels(unit, request),
     })

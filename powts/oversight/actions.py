@@ -68,11 +68,40 @@ def _flag_new(report, d, user):
                                 evidence=_lines(d, "evidence"), on=_date(d, "on"))
 
 
+def _flag_application(permit, d, user):
+    """Who made the error: "plumber" (the application's plumber) or "soil_tester" (its soil evaluation's tester)."""
+    by = _text(d, "by", max_length=20) or "plumber"
+    if by not in ("plumber", "soil_tester"):
+        raise OversightRefused(f"by {by!r} is not one of plumber, soil_tester", field="by")
+    license = permit.plumber if by == "plumber" else (permit.soil_evaluation.soil_tester if permit.soil_evaluation_id else None)
+    if license is None:
+        raise OversightRefused(f"permit {permit.number} names no {by.replace('_', ' ')}", field="by")
+    return services.application_flag(permit=permit, license=license, reason=_text(d, "reason", required=True, max_length=2000),
+                                     evidence=_lines(d, "evidence"), on=_date(d, "on"))
+
+
+def _category(_unit, d, user):
+    return services.category_specify(name=_text(d, "name", required=True, max_length=200),
+                                     system_types=d.getlist("system_types") if hasattr(d, "getlist") else _lines(d, "system_types"),
+                                     above_gpd=d.get("above_gpd"), on=_date(d, "on"))
+
+
+def _approve(permit, d, user):
+    from powts.oversight.models import ApprovalCategory
+
+    cid = fields.integer("category", d.get("category"), minimum=1, maximum=2 ** 62, required=True)
+    category = ApprovalCategory.objects.filter(pk=cid).first()
+    if category is None:
+        raise OversightRefused(f"no category {cid}", field="category")
+    return services.department_approve(permit=permit, category=category, on=_date(d, "on"),
+                                       reference=_text(d, "reference", max_length=100))
+
+
 def _refer(license, d, user):
     from powts.oversight.models import ReportFlag
 
     ids = _ids(d, "flags")
-    flags = list(ReportFlag.objects.filter(pk__in=ids, jurisdiction_id=user.jurisdiction_id).select_related("report"))
+    flags = list(ReportFlag.objects.filter(pk__in=ids, jurisdiction_id=user.jurisdiction_id).select_related("report", "permit"))
     if len(flags) != len(set(ids)):
         raise OversightRefused("one of the flags is not a flag of your county", field="flags")
     return services.referral_make(license=license, flags=flags, on=_date(d, "on"), note=_text(d, "note"))
@@ -133,6 +162,9 @@ ACTIONS: dict[str, Action] = {a.name: a for a in [
     Action("revoke", "exemption", DEPT, lambda e, d, u: services.exemption_revoke(
         exemption=e, on=_date(d, "on"), grounds=_text(d, "grounds", required=True))),
     Action("flag", "report", COUNTY, _flag_new),
+    Action("flag-application", "permit", COUNTY, _flag_application),
+    Action("category", "state", DEPT, _category),
+    Action("department-approve", "permit", DEPT, _approve),
     Action("detect", "jurisdiction", COUNTY, lambda j, d, u: services.flags_detect(jurisdiction=j, on=_date(d, "on"))),
     Action("evidence", "flag", COUNTY, lambda f, d, u: services.flag_add_evidence(
         flag=f, what=_text(d, "what", required=True, max_length=1000), on=_date(d, "on"))),

@@ -1,5 +1,6 @@
 """Demo oversight records for a demo county (`powts demo`): a program audit with its sample verified, a flagged
-report referred to its licensing agency, and a special charge on the tax roll. Through the services, as the
+report referred to its licensing agency, a flagged permit application (where the county's ordinance provides for
+it), a category of systems the department approves first, and a special charge on the tax roll. Through the services, as the
 department and the county's staff; idempotent (a county with an audit is left alone)."""
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.oversight import choices as c
 from powts.oversight import services
-from powts.oversight.models import ProgramAudit
+from powts.oversight.models import ApprovalCategory, ProgramAudit
 
 
 def _department_user():
@@ -61,6 +62,20 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
             flag = services.report_flag(report=report, reason="Owner says the tank was not pumped on that day", on=today,
                                         evidence=["Owner's written statement received at the counter"])
             services.referral_make(license=report.license, flags=[flag], on=today, note="Demo referral")
+            made += 1
+    from powts.oversight.profile import oversight_profile
+
+    application = Permit.objects.filter(jurisdiction=jurisdiction).order_by("id").first()
+    if application is not None and staff is not None and oversight_profile(jurisdiction.profile_slug).application_errors_citation:
+        with acting(actor=staff, channel=Channel.CLI, actor_label="powts demo"):
+            services.application_flag(permit=application, license=application.plumber, on=today,
+                                      reason="Lot dimensions on the application differ from the certified survey",
+                                      evidence=["Certified survey map on file: 150 x 210 ft"])
+            made += 1
+    with acting(actor=dept, channel=Channel.CLI, actor_label="powts demo"):
+        if not ApprovalCategory.objects.exists():  # statewide: the first demo county brings it
+            # A design flow above any demo permit's, so the demo's issuance is not held by it.
+            services.category_specify(name="Systems over 12,000 gallons a day", system_types=[], above_gpd=12000, on=today)
             made += 1
     order = CorrectionOrder.objects.filter(jurisdiction=jurisdiction, correct_by__lt=today).exclude(status="corrected") \
         .select_related("system__parcel").first()

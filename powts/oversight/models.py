@@ -111,7 +111,11 @@ class ReportFlag(models.Model):
     """A report found (or suspected) falsified or in error, with its evidence."""
 
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
-    report = models.ForeignKey("maintenance.Report", on_delete=models.PROTECT, related_name="flags")
+    report = models.ForeignKey("maintenance.Report", null=True, blank=True, on_delete=models.PROTECT, related_name="flags")
+    # Or a sanitary permit application with an error (Dane s. 46.12), and the licence of the person who made it.
+    permit = models.ForeignKey("permits.Permit", null=True, blank=True, on_delete=models.PROTECT, related_name="application_flags")
+    license = models.ForeignKey("accounts.License", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                                help_text="A flagged application: the plumber's or soil tester's licence the error is theirs under.")
     kind = models.CharField(max_length=16, choices=c.FlagKind.choices)
     reason = models.TextField()
     evidence = models.JSONField(default=list, blank=True, help_text='[{"on": date, "what": text}]')
@@ -122,10 +126,27 @@ class ReportFlag(models.Model):
     class Meta:
         ordering = ["-flagged_on", "-id"]
         constraints = [models.UniqueConstraint(fields=["report", "kind"], condition=~models.Q(kind="staff"),
-                                               name="oversight_auto_flag_once")]
+                                               name="oversight_auto_flag_once"),
+                       # a report, or an application with the licence at fault: never both, never neither
+                       models.CheckConstraint(condition=(models.Q(report__isnull=False, permit__isnull=True, license__isnull=True)
+                                                         | models.Q(report__isnull=True, permit__isnull=False, license__isnull=False)),
+                                              name="oversight_flag_report_or_application")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: {self.report}"
+        return f"{self.get_kind_display()}: {self.report or self.subject}"
+
+    @property
+    def subject(self) -> str:
+        """What is flagged, in words: the report, or the permit application."""
+        return str(self.report) if self.report_id else f"Sanitary permit application {self.permit.number}"
+
+    @property
+    def licence_id_at_fault(self):
+        return self.report.license_id if self.report_id else self.license_id
+
+    @property
+    def licence_at_fault(self):
+        return self.report.license if self.report_id else self.license
 
 
 class Referral(models.Model):
@@ -177,3 +198,44 @@ class Assessment(models.Model):
 
     def __str__(self) -> str:
         return f"Special charge ${self.cost} on {self.parcel.parcel_number}"
+
+
+class ApprovalCategory(models.Model):
+    """A category of systems the department approves before a county issues their sanitary permit
+    (Wis. Stat. s. 145.20(3)(a)1.): by the permit's system type, by design flow, or both."""
+
+    name = models.CharField(max_length=200, unique=True, help_text="As exemptions name it (s. 145.20(3)(a)2.).")
+    system_types = models.JSONField(default=list, blank=True, help_text="Permit system types it covers; empty: any type.")
+    above_gpd = models.PositiveIntegerField(null=True, blank=True, help_text="Design flow above this many gallons a day.")
+    citation = models.CharField(max_length=300)
+    specified_on = models.DateField()
+    specified_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    withdrawn_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def covers(self, permit) -> bool:
+        if self.system_types and permit.system_type not in self.system_types:
+            return False
+        return self.above_gpd is None or (permit.design_flow_gpd or 0) > self.above_gpd
+
+
+class DepartmentApproval(models.Model):
+    """The department's approval of one permit in a category, recorded before the county issues it."""
+
+    category = models.ForeignKey(ApprovalCategory, on_delete=models.PROTECT, related_name="approvals")
+    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="department_approvals")
+    approved_on = models.DateField()
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reference = models.CharField(max_length=100, blank=True, help_text="The department's own number for the approval.")
+
+    class Meta:
+        ordering = ["-approved_on", "-id"]
+        constraints = [models.UniqueConstraint(fields=["category", "permit"], name="oversight_approval_once")]
+
+    def __str__(self) -> str:
+        return f"Department approval of {self.permit} ({self.category})"

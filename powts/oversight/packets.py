@@ -8,17 +8,29 @@ import io
 from powts.kernel.cited import for_the_public
 from powts.core.spreadsheet import neutralise
 
-CSV_HEADERS = ["referral", "licence", "licence kind", "holder", "report", "system", "work date", "report kind",
+CSV_HEADERS = ["referral", "licence", "licence kind", "holder", "record", "system or parcel", "date", "record kind",
                "flag", "reason", "evidence date", "evidence"]
 
 
-def _rows(referral):
-    for flag in referral.flags.select_related("report").order_by("report__work_date", "id"):
+def _flags(referral):
+    return referral.flags.select_related("report", "permit__parcel").order_by("report__work_date", "permit__filed_on", "id")
+
+
+def _record(flag) -> tuple:
+    """(id, system or parcel, date, what it is): a maintenance report, or a permit application (Dane s. 46.12)."""
+    if flag.report_id:
         r = flag.report
+        return r.pk, r.system_ref, r.work_date.isoformat(), f"{r.get_kind_display()} report"
+    p = flag.permit
+    return p.number, f"parcel {p.parcel.parcel_number}", p.filed_on.isoformat() if p.filed_on else "", "Sanitary permit application"
+
+
+def _rows(referral):
+    for flag in _flags(referral):
+        number, where, day, what = _record(flag)
         for item in flag.evidence or [{"what": ""}]:
             yield [referral.pk, referral.license.number, referral.license.get_kind_display(), referral.license.holder_name,
-                   r.pk, r.system_ref, r.work_date.isoformat(), r.get_kind_display(), flag.get_kind_display(), flag.reason,
-                   item.get("on", ""), item.get("what", "")]
+                   number, where, day, what, flag.get_kind_display(), flag.reason, item.get("on", ""), item.get("what", "")]
 
 
 def packet_csv(referral) -> str:
@@ -61,9 +73,10 @@ def packet_pdf(referral) -> bytes:
     if referral.note:
         line(f"Note: {referral.note}")
     y -= 8
-    for flag in referral.flags.select_related("report").order_by("report__work_date", "id"):
-        r = flag.report
-        line(f"{r.get_kind_display()} report, system {r.system_ref}, work of {r.work_date.isoformat()}", "Helvetica-Bold", 11, 16)
+    for flag in _flags(referral):
+        number, where, day, what = _record(flag)
+        line(f"{what} {number if not flag.report_id else ''}, {where if not flag.report_id else 'system ' + where}, "
+             f"{'filed' if not flag.report_id else 'work of'} {day}".replace("  ", " ").replace(" ,", ","), "Helvetica-Bold", 11, 16)
         line(f"Why: {flag.reason}")
         for item in flag.evidence:
             line(f"- {item.get('on', '')} {item.get('what', '')}".replace("-  ", "- "))

@@ -39,3 +39,9 @@ def opens_flags(user) -> bool:
 def opens_county_pages(user) -> bool:
     """The county's own oversight pages (its audits, flagged reports, special charges): its staff."""
     return is_county_staff(user)
+
+
+def reads_categories(user) -> bool:
+    """The categories needing the department's approval and its approvals: the department, state auditors, and
+    county staff (whose issuance waits for them)."""
+    return reads_state_view(user) or is_county_staff(user)

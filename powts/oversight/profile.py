@@ -26,6 +26,9 @@ class OversightProfile:
     authorities: tuple[str, ...]
     revocation_notice_days: int
     revocation_citation: str
+    # Errors found on permit applications reported to the licensing agency (Dane s. 46.12); "" where the county's
+    # text has no such rule.
+    application_errors_citation: str = ""
 
 
 def _whole(section: dict, key: str, where: str) -> int:
@@ -67,4 +70,5 @@ def oversight_profile(slug: str) -> OversightProfile:
         far_apart_miles=_whole(detection, "far_apart_miles", where), authorities=authorities,
         revocation_notice_days=_whole(data["exemption"], "revocation_notice_days", where),
         revocation_citation=str(data["exemption"].get("revocation_citation") or citations["exemption"]),
+        application_errors_citation=str((data.get("application_errors") or {}).get("citation") or ""),
     )

@@ -56,7 +56,7 @@ def audits_for(user):
 
 
 def flags_of(jurisdiction_id):
-    return ReportFlag.objects.filter(jurisdiction_id=jurisdiction_id).select_related("report", "report__license")
+    return ReportFlag.objects.filter(jurisdiction_id=jurisdiction_id).select_related("report", "report__license", "permit", "license")
 
 
 def referrals_of_license(license):

@@ -18,7 +18,9 @@ from powts.oversight import choices as c
 from powts.oversight import sampling
 from powts.oversight.errors import OversightRefused
 from powts.oversight.models import (
+    ApprovalCategory,
     Assessment,
+    DepartmentApproval,
     Exemption,
     IssuanceHold,
     ProgramAudit,
@@ -201,11 +203,78 @@ def hold_lift(*, hold: IssuanceHold, on: dt.date, note: str) -> IssuanceHold:
 
 def on_permit_issuing(*, permit, on) -> None:
     """News subscriber: no permit issues while the department holds the county's issuance (whatever date the
-    issuance is given: a hold standing now stops a back-dated issuance too)."""
+    issuance is given: a hold standing now stops a back-dated issuance too), nor, in a category needing the
+    department's approval, before that approval (unless the county is exempt from the category)."""
     hold = standing_hold(permit.jurisdiction_id)
     if hold is not None:
         raise OversightRefused(f"the department has held {permit.jurisdiction.name}'s permit issuance since "
                                f"{hold.placed_on.isoformat()}: {hold.reason}", field="status", citation=hold.citation)
+    waiting = approvals_missing(permit, on)
+    if waiting:
+        names = ", ".join(c_.name for c_ in waiting)
+        raise OversightRefused(f"permit {permit.number} is in a category the department approves before the county "
+                               f"issues it ({names}); the department's approval is not yet recorded",
+                               field="status", citation=waiting[0].citation)
+
+
+# -- categories needing the department's approval (s. 145.20(3)(a)1.) ---------------------------------------
+
+CATEGORY_CITATION = "Wis. Stat. s. 145.20(3)(a)1."
+
+
+def _exempt_from(jurisdiction_id, category: ApprovalCategory, on: dt.date) -> bool:
+    """An exemption of the county from the category (s. 145.20(3)(a)2.), granted by `on` and not revoked by it."""
+    return (Exemption.objects.filter(jurisdiction_id=jurisdiction_id, category__iexact=category.name, granted_on__lte=on)
+            .exclude(revoked_on__lte=on).exists())
+
+
+def approvals_missing(permit, on: dt.date) -> list[ApprovalCategory]:
+    """The categories in force on `on` that cover the permit, the county is not exempt from, and have no approval."""
+    live = ApprovalCategory.objects.filter(specified_on__lte=on).exclude(withdrawn_on__lte=on)
+    approved = set(DepartmentApproval.objects.filter(permit=permit, approved_on__lte=on).values_list("category_id", flat=True))
+    return [cat for cat in live if cat.covers(permit) and cat.pk not in approved
+            and not _exempt_from(permit.jurisdiction_id, cat, on)]
+
+
+@transaction.atomic
+def category_specify(*, name: str, system_types, above_gpd, on: dt.date) -> ApprovalCategory:
+    """The department specifies a category needing its approval before a county issues the permit."""
+    from powts.permits.choices import InspectionSystem
+
+    name = _words("name", name, max_length=200)
+    types = [str(t).strip() for t in (system_types or []) if str(t).strip()]
+    bad = [t for t in types if t not in InspectionSystem.values]
+    if bad:
+        _refuse(f"system_types: {', '.join(bad)} not one of {', '.join(InspectionSystem.values)}", "system_types", CATEGORY_CITATION)
+    gpd = None if fields.blank(above_gpd) else fields.integer("above_gpd", above_gpd, minimum=0, maximum=10**7)
+    if not types and gpd is None:
+        _refuse("a category names the system types it covers, a design flow, or both", "system_types", CATEGORY_CITATION)
+    if ApprovalCategory.objects.filter(name__iexact=name).exists():
+        _refuse(f"a category named {name!r} is already specified", "name", CATEGORY_CITATION)
+    category = ApprovalCategory.objects.create(name=name, system_types=types, above_gpd=gpd, citation=CATEGORY_CITATION,
+                                               specified_on=on, specified_by=_actor())
+    audit_create(category, action=f"category needing the department's approval specified: {name}")
+    return category
+
+
+@transaction.atomic
+def department_approve(*, permit, category: ApprovalCategory, on: dt.date, reference: str = "") -> DepartmentApproval:
+    """The department's approval of a permit in a category, before the county issues it."""
+    from powts.permits import choices as pc
+
+    if not category.covers(permit):
+        _refuse(f"permit {permit.number} is not in the category {category.name}", "category", CATEGORY_CITATION)
+    if category.withdrawn_on and category.withdrawn_on <= on:
+        _refuse(f"the category {category.name} was withdrawn on {category.withdrawn_on.isoformat()}", "category", CATEGORY_CITATION)
+    if permit.status not in (pc.PermitStatus.APPLIED, pc.PermitStatus.HELD, pc.PermitStatus.APPROVED):
+        _refuse(f"permit {permit.number} is {permit.get_status_display().lower()}: the approval comes before issuance",
+                "permit", CATEGORY_CITATION)
+    if DepartmentApproval.objects.filter(category=category, permit=permit).exists():
+        _refuse(f"permit {permit.number} already has the department's approval for {category.name}", "permit", CATEGORY_CITATION)
+    approval = DepartmentApproval.objects.create(category=category, permit=permit, approved_on=on, approved_by=_actor(),
+                                                 reference=fields.text("reference", reference, max_length=100) or "")
+    audit_create(approval, action=f"department approval of permit {permit.number} recorded ({category.name}; {CATEGORY_CITATION})")
+    return approval
 
 
 @transaction.atomic
@@ -287,6 +356,32 @@ def report_flag(*, report, reason: str, evidence: list, on: dt.date) -> ReportFl
 
 
 @transaction.atomic
+def application_flag(*, permit, license, reason: str, evidence: list, on: dt.date) -> ReportFlag:
+    """Staff flag an error found on a sanitary permit application (Dane s. 46.12: "report errors found to the state
+    agency in charge of licensing the person making the error"), naming the licence of the person who made it: the
+    application's plumber or its soil tester. Refused where the county's ordinance has no such rule."""
+    cite = _profile(permit.jurisdiction).application_errors_citation
+    if not cite:
+        _refuse(f"{permit.jurisdiction.name}'s ordinance does not provide for reporting errors on permit applications; "
+                "flag the maintenance report instead", "permit")
+    makers = {permit.plumber_id: "plumber"}
+    if permit.soil_evaluation_id and permit.soil_evaluation.soil_tester_id:
+        makers[permit.soil_evaluation.soil_tester_id] = "soil tester"
+    if license is None or license.pk not in makers:
+        _refuse(f"name the licence of the person who made the error: the application's plumber"
+                f"{' or soil tester' if len(makers) > 1 else ''}", "license", cite)
+    items = _evidence(evidence)
+    if not items:
+        _refuse("record what shows the error (the application's entry and what was found)", "evidence", cite)
+    flag = ReportFlag.objects.create(jurisdiction_id=permit.jurisdiction_id, permit=permit, license=license,
+                                     kind=c.FlagKind.STAFF, reason=_words("reason", reason, max_length=2000),
+                                     evidence=items, flagged_on=on, flagged_by=_actor())
+    audit_create(flag, action=f"permit application {permit.number} flagged ({makers[license.pk]} {license.number}): "
+                              f"{flag.reason} ({cite})")
+    return flag
+
+
+@transaction.atomic
 def flag_add_evidence(*, flag: ReportFlag, what: str, on: dt.date) -> ReportFlag:
     flag = ReportFlag.objects.select_for_update().get(pk=flag.pk)
     before = snapshot(flag, ["evidence"])
@@ -343,22 +438,25 @@ def referral_make(*, license, flags: list[ReportFlag], on: dt.date, note: str = 
     if len(jurisdictions) != 1:
         _refuse("the flagged reports are of more than one county", "flags")
     for flag in flags:
-        if flag.report.license_id != license.pk:
-            _refuse(f"the report {flag.report} was filed under another licence", "flags")
+        if flag.licence_id_at_fault != license.pk:
+            _refuse(f"{flag.subject} is another licence holder's", "flags")
         if flag.status == c.FlagStatus.DISMISSED:
-            _refuse(f"the flag on {flag.report} was dismissed", "flags")
+            _refuse(f"the flag on {flag.subject} was dismissed", "flags")
         if not flag.evidence:
-            _refuse(f"the flag on {flag.report} records no evidence: add what shows the error first", "flags")
+            _refuse(f"the flag on {flag.subject} records no evidence: add what shows the error first", "flags")
     jurisdiction = flags[0].jurisdiction
     profile = _profile(jurisdiction)
+    citation = profile.citations["referral"]
+    if any(f.permit_id for f in flags) and profile.application_errors_citation not in citation:
+        citation = f"{profile.application_errors_citation}; {citation}"
     agency = profile.agencies.get(license.kind)
     if not agency:
         _refuse(f"no licensing agency is on record for {license.get_kind_display().lower()} licences", "license")
     referral = Referral.objects.create(jurisdiction=jurisdiction, license=license, agency=agency, referred_on=on,
                                        referred_by=_actor(), note=_words("note", note, required=False),
-                                       citation=profile.citations["referral"])
+                                       citation=citation)
     referral.flags.set(flags)
-    audit_create(referral, action=f"{license} referred to {agency} with {len(flags)} flagged report(s)")
+    audit_create(referral, action=f"{license} referred to {agency} with {len(flags)} flagged record(s)")
     for flag in flags:
         before = snapshot(flag, ["status"])
         flag.status = c.FlagStatus.REFERRED

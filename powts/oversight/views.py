@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.db.models import Q
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
@@ -18,7 +19,8 @@ from powts.oversight import actions, packets, policies, selectors
 from powts.oversight.models import Exemption, IssuanceHold, ProgramAudit, Referral, ReportFlag, SampledPermit
 from powts.oversight.profile import oversight_profile
 from powts.oversight.tables import AssessmentTable
-from powts.permits.models import Inspection
+from powts.permits.choices import InspectionSystem
+from powts.permits.models import Inspection, Permit
 
 
 def _post(request, name, target, done: str, back: str):
@@ -150,6 +152,43 @@ def sample_verify(request, pk):
     return _post(request, "verify", sample, "Verification recorded.", sample.audit.get_absolute_url())
 
 
+# -- categories needing the department's approval (s. 145.20(3)(a)1.) --------------------------------------
+
+@login_required
+def categories(request):
+    """GET: the categories and the approvals recorded; POST (the department): specify a category."""
+    from powts.oversight.models import ApprovalCategory, DepartmentApproval
+
+    if not policies.reads_categories(request.user):
+        raise PermissionDenied("The department's categories are read by the department, state auditors and county staff.")
+    if request.method == "POST":
+        return _post(request, "category", None, "Category specified.", "oversight:categories")
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponse(status=405)
+    approvals = DepartmentApproval.objects.select_related("permit", "category").order_by("-approved_on", "-id")
+    if not policies.reads_state_view(request.user):
+        approvals = approvals.filter(permit__jurisdiction_id=request.user.jurisdiction_id)
+    return render(request, "oversight/categories.html", {
+        "categories": ApprovalCategory.objects.all(), "approvals": approvals[:200],
+        "department": policies.is_department(request.user), "today": timezone.localdate().isoformat(),
+        "system_types": [(v, label) for v, label in InspectionSystem.choices],
+    })
+
+
+@login_required
+@require_POST
+def category_approve(request):
+    """The department records its approval of one permit in a category (by the permit's number)."""
+    if not policies.is_department(request.user):
+        raise PermissionDenied("The department records its approvals.")
+    number = str(request.POST.get("permit") or "").strip()[:60]
+    permit = Permit.objects.filter(number=number).first() if number else None
+    if permit is None:
+        messages.error(request, f"permit: no permit {number or '(none given)'}")
+        return redirect("oversight:categories")
+    return _post(request, "department-approve", permit, f"Approval of permit {permit.number} recorded.", "oversight:categories")
+
+
 # -- flagged reports and referrals ------------------------------------------------------------------------
 
 def _county_staff(request):
@@ -169,6 +208,7 @@ def flag_list(request):
     return render(request, "oversight/flags.html", {
         "unit": unit, "flags": flags, "today": timezone.localdate().isoformat(),
         "must_report": profile.errors_must_be_reported, "referral_citation": profile.citations["referral"],
+        "application_errors_citation": profile.application_errors_citation,
         "referrals": Referral.objects.filter(jurisdiction=unit).select_related("license")[:50],
     })
 
@@ -183,6 +223,19 @@ def flag_new(request):
         messages.error(request, f"report: no report {raw or '(none given)'} of {unit.name}")
         return redirect("oversight:flags")
     return _post(request, "flag", report, "Report flagged.", "oversight:flags")
+
+
+@login_required
+@require_POST
+def flag_application(request):
+    """Dane s. 46.12: an error on a sanitary permit application, flagged against the licence of who made it."""
+    unit = _county_staff(request)
+    number = str(request.POST.get("permit") or "").strip()[:60]
+    permit = Permit.objects.filter(number=number, jurisdiction=unit).first() if number else None
+    if permit is None:
+        messages.error(request, f"permit: no permit {number or '(none given)'} of {unit.name}")
+        return redirect("oversight:flags")
+    return _post(request, "flag-application", permit, "Permit application flagged.", "oversight:flags")
 
 
 @login_required
@@ -259,7 +312,7 @@ def license_page(request, pk):
         raise PermissionDenied
     license = get_object_or_404(License, pk=pk)
     referrals = selectors.referrals_of_license(license)
-    flags = ReportFlag.objects.filter(report__license=license).select_related("report")
+    flags = ReportFlag.objects.filter(Q(report__license=license) | Q(license=license)).select_related("report", "permit")
     if not policies.reads_state_view(request.user):
         referrals = referrals.filter(jurisdiction_id=request.user.jurisdiction_id)
         flags = flags.filter(jurisdiction_id=request.user.jurisdiction_id)

@@ -204,6 +204,7 @@ DOCUMENT_KINDS = {
     "nonplumbing_agreement": "Nonplumbing sanitary agreement (recorded)",
     "product_approval": "Manufacturer's State product approval",
     "management_plan": "Management plan with a servicing contract",
+    "campground_permit": "The campground's permit from the county health department",
     "other": "Other",
 }
 

@@ -142,3 +142,25 @@ class HoldingReportView(APIView):
                                     "citation": period.citation},
                          "overdue": [{"system_id": s_.system_id, "site_address": s_.parcel.site_address,
                                       "owner": s_.parcel.owner.name if s_.parcel.owner else ""} for s_ in rows]})
+
+
+class HoldingLettersView(APIView):
+    """Record the owners' letters for the holding tank reports overdue on `as_of` (default today) in the caller's
+    county (Dane s. 46.06(5)(b)2. and the like: the profile's holding_tanks.report_periods). County staff."""
+
+    parser_classes = [ObjectJSONParser]
+
+    @extend_schema(request=None, responses={200: None})
+    def post(self, request):
+        from powts.maintenance.holding_letters import holding_report_letters_record
+
+        if not policies.can_send_notices(request.user):
+            raise PermissionDenied("County staff record the owners' letters.")
+        as_of = fields.date("as_of", request.data.get("as_of"), latest=fields.LATEST_DATE) or dt.date.today()
+        result = holding_report_letters_record(jurisdiction=request.user.jurisdiction, as_of=as_of)
+        p = result.period
+        return Response({"period": {"start": p.start, "end": p.end, "due_on": p.due_on, "citation": p.citation},
+                         "recorded": result.recorded,
+                         "letters": [{"id": n.pk, "system_id": n.system.system_id, "to": n.to_name,
+                                      "letter": f"/maintenance/notices/{n.pk}/letter.pdf"} for n in result.notices],
+                         "held": [{"system_id": ref, "reason": why} for ref, why in result.held]})

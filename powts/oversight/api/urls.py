@@ -8,6 +8,7 @@ urlpatterns = [
     path("oversight/audits/", views.audits, name="oversight-api-audits"),
     path("oversight/audits/<int:pk>/", views.audit, name="oversight-api-audit"),
     path("oversight/flags/", views.flags, name="oversight-api-flags"),
+    path("oversight/categories/", views.categories, name="oversight-api-categories"),
     path("oversight/referrals/<int:pk>/", views.referral, name="oversight-api-referral"),
     path("oversight/special-charges/", views.assessments, name="oversight-api-assessments"),
     path("oversight/<str:target>/<int:pk>/<str:action>/", views.act, name="oversight-api-act"),

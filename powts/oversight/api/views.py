@@ -16,7 +16,7 @@ from powts.jurisdictions.models import Jurisdiction
 from powts.maintenance.models import Report
 from powts.oversight import actions, policies, selectors
 from powts.oversight.models import Exemption, IssuanceHold, ProgramAudit, Referral, ReportFlag, SampledPermit
-from powts.permits.models import Inspection
+from powts.permits.models import Inspection, Permit
 
 
 LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
@@ -42,7 +42,8 @@ def audit_json(audit: ProgramAudit) -> dict:
 
 
 def flag_json(flag: ReportFlag) -> dict:
-    return {"id": flag.pk, "report": flag.report_id, "license": flag.report.license.number, "kind": flag.kind,
+    return {"id": flag.pk, "report": flag.report_id, "permit": flag.permit.number if flag.permit_id else None,
+            "license": flag.licence_at_fault.number, "kind": flag.kind,
             "reason": flag.reason, "evidence": flag.evidence, "flagged_on": flag.flagged_on, "status": flag.status}
 
 
@@ -57,6 +58,13 @@ def _json(obj):
 
     if isinstance(obj, ProgramAudit):
         return audit_json(obj)
+    from powts.oversight.models import ApprovalCategory, DepartmentApproval
+
+    if isinstance(obj, ApprovalCategory):
+        return category_json(obj)
+    if isinstance(obj, DepartmentApproval):
+        return {"id": obj.pk, "permit": obj.permit.number, "category": obj.category_id, "approved_on": obj.approved_on,
+                "reference": obj.reference}
     if isinstance(obj, SampledPermit):
         return audit_json(obj.audit)
     if isinstance(obj, ReportFlag):
@@ -128,6 +136,7 @@ TARGETS = {
     "holds": (IssuanceHold, ("lift",)),
     "exemptions": (Exemption, ("hearing", "revoke")),
     "reports": (Report, ("flag",)),
+    "permits": (Permit, ("flag-application", "department-approve")),
     "flags": (ReportFlag, ("evidence", "dismiss")),
     "licenses": (License, ("refer",)),
     "referrals": (Referral, ("outcome",)),
@@ -140,6 +149,7 @@ TARGETS = {
 def act(request, target, pk, action):
     """One oversight action on one record: audits/<id>/request|respond|close, samples/<id>/verify,
     counties/<id>/hold|exempt|detect|assess, holds/<id>/lift, exemptions/<id>/hearing|revoke, reports/<id>/flag,
+    permits/<id>/flag-application (Dane s. 46.12),
     flags/<id>/evidence|dismiss, licenses/<id>/refer, referrals/<id>/outcome, inspections/<id>/reassign."""
     if target not in TARGETS or action not in TARGETS[target][1]:
         return Response({"errors": {"action": [f"no action {action!r} on {target!r}"]}}, status=404)
@@ -181,3 +191,24 @@ def assessments(request):
     except ValueError:
         raise FieldError("tax_year", "tax_year must be a year such as 2026") from None
     return Response([_json(a) for a in selectors.roll(jurisdiction_id=request.user.jurisdiction_id, tax_year=year)])
+
+
+def category_json(c_) -> dict:
+    return {"id": c_.pk, "name": c_.name, "system_types": c_.system_types, "above_gpd": c_.above_gpd,
+            "citation": c_.citation, "specified_on": c_.specified_on, "withdrawn_on": c_.withdrawn_on}
+
+
+@extend_schema(request=OpenApiTypes.OBJECT, responses={200: LIST_OF_OBJECTS, 201: OpenApiTypes.OBJECT})
+@api_view(["GET", "POST"])
+def categories(request):
+    """Categories of systems needing the department's approval before a county issues the permit (Wis. Stat.
+    s. 145.20(3)(a)1.). GET: the department, state auditors and county staff; POST {name, system_types, above_gpd}:
+    the department specifies one. Approve a permit: POST permits/<id>/department-approve/ {category}."""
+    from powts.oversight.models import ApprovalCategory
+
+    if not policies.reads_categories(request.user):
+        raise PermissionDenied("The department, state auditors and county staff read the categories.")
+    if request.method == "POST":
+        return Response(category_json(actions.perform("category", user=request.user, target=None, data=_body(request))),
+                        status=201)
+    return Response([category_json(c_) for c_ in ApprovalCategory.objects.all()])

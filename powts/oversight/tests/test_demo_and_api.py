@@ -22,6 +22,11 @@ def test_powts_demo_loads_an_audit_a_referral_and_is_idempotent(db, slug):
     audit = ProgramAudit.objects.get(jurisdiction=unit)
     assert audit.samples.exists() and audit.status == "requested" and audit.reviewer.role == "dsps"
     assert Referral.objects.filter(jurisdiction=unit).exists()
+    from powts.oversight.models import ApprovalCategory, ReportFlag
+
+    # Dane s. 46.12's flagged application; Lincoln's text has none. The department's category is statewide.
+    assert ReportFlag.objects.filter(jurisdiction=unit, permit__isnull=False).exists() == (slug == "dane")
+    assert ApprovalCategory.objects.count() == 1
     assert demo.load(unit) == 0
     assert Assessment.objects.filter(jurisdiction=unit).count() <= 1
 

@@ -161,9 +161,31 @@ def test_lincoln_text_on_record_names_no_appeal_body(lincoln, master):
 
 # -- nonplumbing systems (Lincoln Limitations and Allowable Uses (6)-(7)(a)) -------------------------------
 
-def _container(lincoln, master, gallons):
+def _container(lincoln, master, gallons, docs=("product_approval", "management_plan", "campground_permit")):
     return file_complete(lincoln, master, kind="nonplumbing", nonplumbing_kind="rv_transfer_container",
-                         container_gallons=gallons, extra_docs=["product_approval", "management_plan"])
+                         container_gallons=gallons, extra_docs=list(docs))
+
+
+def test_lincoln_7_a_transfer_container_outside_a_permitted_campground_is_refused(lincoln, master):
+    """Lincoln Limitations and Allowable Uses (7): transfer containers "are prohibited unless they are located within a
+    campground permitted by the Lincoln County Health Department": without the campground's permit the application
+    is not approved (and stays under review); with it, it is."""
+    permit = _container(lincoln, master, 300, docs=("product_approval", "management_plan"))
+    with pytest.raises(PermitRefused) as exc:
+        services.permit_approve(permit=permit, on=D(2026, 4, 1))
+    assert "Limitations and Allowable Uses (7)" in err(exc) and "campground" in err(exc)
+    assert Permit.objects.get(pk=permit.pk).status == c.PermitStatus.APPLIED
+    services.permit_add_document(permit=permit, kind="campground_permit", received_on=D(2026, 4, 1))
+    services.permit_approve(permit=Permit.objects.get(pk=permit.pk), on=D(2026, 4, 1))
+    assert Permit.objects.get(pk=permit.pk).status == c.PermitStatus.APPROVED
+
+
+def test_the_campground_condition_is_lincolns_only(dane, master):
+    """Dane's text (s. 46.06(6)) has no campground condition: a Dane container needs no campground permit to file."""
+    permit = file_complete(dane, master, kind="nonplumbing", nonplumbing_kind="rv_transfer_container", container_gallons=200)
+    from powts.permits.selectors import missing_items
+
+    assert not any("campground" in str(m).lower() for m in missing_items(permit))
 
 
 def test_lincoln_7_a_transfer_container_of_300_gallons_is_approved(lincoln, master):
