@@ -43,7 +43,7 @@ def batch_request(*, jurisdiction, as_of: dt.date, user) -> tuple[NoticeBatch, b
     from powts.jobs.services import enqueue, job_record, job_retry
 
     sender_for(jurisdiction)
-    existing = NoticeBatch.objects.select_for_update().select_related("job").filter(jurisdiction=jurisdiction, as_of=as_of).first()
+    existing = NoticeBatch.objects.select_for_update(of=("self",)).select_related("job").filter(jurisdiction=jurisdiction, as_of=as_of).first()
     if existing is not None and existing.job_id and existing.job.state != JobState.FAILED:
         return existing, False
     now = timezone.now()
