@@ -731,8 +731,11 @@ def world(db, tmp_path, settings):
     merged = tmp_path / "letters" / "batch.pdf"
     merged.parent.mkdir()
     merged.write_bytes(b"%PDF-1.4\n%%EOF\n")
-    w.notice_batch = NoticeBatch.objects.create(jurisdiction=dane, as_of=TODAY - dt.timedelta(days=7), status="done",
-                                                requested_at=timezone.now(), total=1, done=1, batch="dane-matrix", merged_path=str(merged))
+    from powts.jobs.models import Job
+
+    sent = Job.objects.create(kind="maintenance.notice_batch", title="Notice batch", jurisdiction=dane, state="done")
+    w.notice_batch = NoticeBatch.objects.create(jurisdiction=dane, as_of=TODAY - dt.timedelta(days=7), job=sent,
+                                                requested_at=timezone.now(), total=1, batch="dane-matrix", merged_path=str(merged))
     w.notice = Notice.objects.create(jurisdiction=dane, system=w.marked, owner=owner, kind="first_notice", due_on=dt.date(2018, 5, 1),
                                      as_of=TODAY - dt.timedelta(days=7), sent_at=timezone.now(), batch="dane-matrix", to_name=MARKER,
                                      to_address="1 Marker Lane\nVerona, WI 53593", citation="SPS 383.255")

@@ -21,9 +21,8 @@ def _wait_for(predicate, seconds=300):  # a fresh SQLite database is migrated fi
 
 
 @pytest.mark.jobs
-@pytest.mark.skipif(os.environ.get("DATABASE_URL", "").startswith("postgres"),
-                    reason="the worker process does not reliably find pytest-django's PostgreSQL test database yet")
-def test_powts_worker_takes_a_job_from_the_queue_of_another_process(settings, django_db_setup):
+@pytest.mark.django_db(transaction=True)  # so pytest-django makes the test database even when this test runs alone
+def test_powts_worker_takes_a_job_from_the_queue_of_another_process(settings):
     from django.db import connection
     from huey.contrib.djhuey import HUEY
 
@@ -33,8 +32,7 @@ def test_powts_worker_takes_a_job_from_the_queue_of_another_process(settings, dj
     env = dict(os.environ, POWTS_DATA_DIR=str(settings.DATA_DIR))
     db = connection.settings_dict
     if connection.vendor == "postgresql":  # the worker reads the test database (SQLite: its own file, migrated)
-        # the test database pytest-django made (its name is on the connection once a test has used it)
-        name = db["NAME"] if db["NAME"].startswith("test_") else connection.creation._get_test_db_name()
+        name = db["NAME"]  # the test database pytest-django made (this test asks for it: django_db)
         login = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
         env["DATABASE_URL"] = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
     if settings.POWTS_QUEUE_URL:
@@ -44,7 +42,7 @@ def test_powts_worker_takes_a_job_from_the_queue_of_another_process(settings, dj
     proc = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "powts"), "worker", "--workers", "1", "--no-periodic"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        answer = _wait_for(lambda: result.get())
+        answer = _wait_for(lambda: result.get() if proc.poll() is None else "worker stopped")
     finally:
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=120)

@@ -27,7 +27,10 @@ def stale_after() -> dt.timedelta:
     return dt.timedelta(seconds=getattr(settings, "POWTS_JOB_STALE_SECONDS", 120))
 
 
-def _create(*, kind, title, jurisdiction, user, params, key, total) -> tuple[Job, bool]:
+def job_record(*, kind: str, title: str, jurisdiction=None, user=None, params: dict | None = None,
+               key: str | None = None, total: int = 0) -> tuple[Job, bool]:
+    """The job recorded, not yet queued: (job, whether this call created it). For a caller that queues it
+    once its own transaction commits (`transaction.on_commit(lambda: enqueue(job))`)."""
     if key:
         existing = Job.objects.filter(key=key).first()
         if existing is not None:
@@ -50,11 +53,14 @@ def job_start(*, kind: str, title: str, jurisdiction=None, user=None, params: di
     """Record the job and put it on the queue. With `key`, asking again returns the same job.
     The row is committed before the queue hears of it (a worker never looks for a row not yet there); when
     the queue cannot be reached the row stays queued (QueueUnavailable says so) and a worker takes it later."""
-    job, created = _create(kind=kind, title=title, jurisdiction=jurisdiction, user=user, params=params, key=key,
-                           total=total)
+    job, created = job_record(kind=kind, title=title, jurisdiction=jurisdiction, user=user, params=params, key=key,
+                              total=total)
     if created:
         enqueue(job)
-        job.refresh_from_db()  # a worker (or the immediate mode of tests) may have moved it on already
+        from huey.contrib.djhuey import HUEY
+
+        if HUEY.immediate:  # run already, in this thread (tests): the row as it ended
+            job.refresh_from_db()
     return job
 
 

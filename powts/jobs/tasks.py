@@ -5,41 +5,99 @@ import logging
 import threading
 
 from huey import crontab
-from huey.contrib.djhuey import db_periodic_task, db_task
+from huey.contrib.djhuey import HUEY, db_periodic_task, task
 
 log = logging.getLogger(__name__)
 BEAT_SECONDS = 5
 
 
-@db_task(retries=0)
+def _connections_for_next_job() -> None:
+    """Before and after each job, as Huey's db_task does (close_old_connections), except that a worker
+    thread keeps a healthy SQLite connection from one job to the next: with CONN_MAX_AGE 0 each job opened
+    one (its pragmas) and closed it (closing the last one checkpoints the WAL), most of a small job's cost."""
+    from django.db import connections
+
+    if HUEY.immediate:  # tests: the caller's own connection, never closed under it
+        return
+    for conn in connections.all(initialized_only=True):
+        if conn.vendor == "sqlite" and conn.connection is not None and conn.get_autocommit() and not conn.in_atomic_block:
+            conn.errors_occurred = False
+            continue
+        conn.close_if_unusable_or_obsolete()
+
+
+@HUEY.on_shutdown()
+def _close_connections() -> None:
+    """A worker thread stopping closes its connections (kept between jobs): none is left open on the database."""
+    from django.db import connections
+
+    connections.close_all()
+
+
+@task(retries=0)
 def run_job(job_id: int) -> str:
-    return execute(job_id)
+    _connections_for_next_job()
+    try:
+        return execute(job_id)
+    finally:
+        _connections_for_next_job()
+
+
+class _Heart:
+    """One thread per process beats for every job running in it, every BEAT_SECONDS: a job that ends
+    sooner (most) costs no thread and no write for its heartbeat."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.jobs: dict[int, object] = {}
+        self.thread: threading.Thread | None = None
+
+    def add(self, job) -> None:
+        with self.lock:
+            self.jobs[job.pk] = job
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self.run, name="jobs-heartbeat", daemon=True)
+                self.thread.start()
+
+    def remove(self, job) -> None:
+        with self.lock:
+            if self.jobs.get(job.pk) is job:
+                del self.jobs[job.pk]
+
+    def run(self) -> None:
+        from django.db import connections
+
+        from powts.jobs import services
+
+        try:
+            while True:
+                threading.Event().wait(BEAT_SECONDS)
+                with self.lock:
+                    running = list(self.jobs.values())
+                    if not running:
+                        self.thread = None
+                        return
+                for job in running:
+                    try:
+                        services.beat(job)
+                    except Exception:  # a beat missed is not the job failing
+                        log.exception("job %s: heartbeat", job.pk)
+        finally:
+            connections.close_all()  # this thread's own connection, not left to the garbage collector
+
+
+heart = _Heart()
 
 
 def execute(job_id: int) -> str:
     """Run job `job_id` if it is still waiting; what happened, in a word (for tests and the log)."""
-    from django.db import connections
-
     from powts.core.refusals import Refused, refused_text
     from powts.jobs import kinds, services
 
     job = services.claim(job_id)
     if job is None:
         return "not claimed"
-    stop = threading.Event()
-
-    def heart():
-        try:
-            while not stop.wait(BEAT_SECONDS):
-                try:
-                    services.beat(job)
-                except Exception:  # a beat missed is not the job failing
-                    log.exception("job %s: heartbeat", job_id)
-        finally:
-            connections.close_all()  # this thread's own connection, not left to the garbage collector
-
-    beating = threading.Thread(target=heart, name=f"job-{job_id}-beat", daemon=True)
-    beating.start()
+    heart.add(job)
     try:
         runner = kinds.get(job.kind).runner
 
@@ -56,8 +114,7 @@ def execute(job_id: int) -> str:
                                  "you can retry it, and if it fails again tell the administrator.")
         return "failed"
     finally:
-        stop.set()
-        beating.join()
+        heart.remove(job)
     return "done" if services.finish(job, result=result or {}) else "overtaken"
 
 

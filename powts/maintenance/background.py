@@ -43,26 +43,11 @@ def notices_due(job, progress) -> dict:
 
 
 def notice_batch(job, progress) -> dict:
-    """A notice batch asked for on the notices page (powts.maintenance.batches), run as a job; its own page
-    shows its progress. Run again after a killed worker, the batch it left running is taken back: the
-    notices already recorded stay recorded, and the rest are sent."""
-    from django.urls import reverse
-
-    from powts.core.refusals import Refused
+    """A notice batch asked for on the notices page (powts.maintenance.batches): the job owns its state;
+    run again after a killed worker, the notices already recorded stay recorded and the rest are sent."""
     from powts.maintenance.batches import batch_run
-    from powts.maintenance.models import BatchStatus, NoticeBatch
 
-    batch_id = job.params["batch_id"]
-    if job.attempts > 1:
-        NoticeBatch.objects.filter(pk=batch_id, status=BatchStatus.RUNNING).update(status=BatchStatus.QUEUED,
-                                                                                   step="waiting to start")
-    batch_run(batch_id)
-    batch = NoticeBatch.objects.get(pk=batch_id)
-    if batch.status == BatchStatus.FAILED:
-        raise Refused("The notice batch stopped; its page says why, and asking for it again sends the rest.")
-    return {"counts": {"letters printed": batch.total, "e-mailed": batch.emailed, "e-mail refused": batch.email_failed,
-                       "held back (no usable mailing address)": batch.held},
-            "download": reverse("maintenance:notice-batch", args=[batch_id]), "download_label": "Open the batch"}
+    return batch_run(job, progress)
 
 
 def register() -> None:

@@ -193,6 +193,7 @@ class Notice(models.Model):
 
 
 class BatchStatus(models.TextChoices):
+    """A batch's state in its page's words: the state of the job that sends it (powts.jobs.models.JobState)."""
     QUEUED = "queued", "Waiting to start"
     RUNNING = "running", "Sending"
     DONE = "done", "Sent"
@@ -201,26 +202,22 @@ class BatchStatus(models.TextChoices):
 
 class NoticeBatch(models.Model):
     """A mailing asked for from the notices page: one per county and mailing date, so sending twice
-    does the work once. The background task (powts.maintenance.tasks) fills in the progress."""
+    does the work once. Its job (powts.jobs) owns the state, progress, claim, heartbeat and retry; the
+    batch keeps what it sent: its letters, their label and the counts."""
 
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
     as_of = models.DateField(help_text="The mailing date.")
-    status = models.CharField(max_length=10, choices=BatchStatus.choices, default=BatchStatus.QUEUED)
-    step = models.CharField(max_length=60, blank=True, help_text="What the job is doing, in words.")
+    job = models.ForeignKey("jobs.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                            help_text="The background job that sends the batch: its state, progress and error.")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     requested_at = models.DateTimeField()
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    heard_at = models.DateTimeField(null=True, blank=True, help_text="The job's last progress report.")
-    total = models.PositiveIntegerField(default=0, help_text="Letters to print.")
-    done = models.PositiveIntegerField(default=0, help_text="Letters printed so far.")
+    total = models.PositiveIntegerField(default=0, help_text="Letters printed.")
     counts = models.JSONField(default=dict, blank=True)
     held = models.PositiveIntegerField(default=0, help_text="Owners held back: no usable mailing address.")
     emailed = models.PositiveIntegerField(default=0)
     email_failed = models.PositiveIntegerField(default=0)
     batch = models.CharField(max_length=60, blank=True, help_text="The batch label on its notices.")
     merged_path = models.CharField(max_length=500, blank=True)
-    error = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["-as_of", "-id"]
@@ -230,5 +227,17 @@ class NoticeBatch(models.Model):
         return f"Notice batch {self.as_of} ({self.get_status_display()})"
 
     @property
-    def percent(self) -> int:
-        return 100 if self.status == BatchStatus.DONE else int(100 * self.done / self.total) if self.total else 0
+    def status(self) -> str:
+        """The job's state (a batch recorded but not yet given its job is waiting to start)."""
+        return self.job.state if self.job_id else BatchStatus.QUEUED
+
+    def get_status_display(self) -> str:
+        return BatchStatus(self.status).label
+
+    @property
+    def error(self) -> str:
+        return self.job.error if self.job_id else ""
+
+    @property
+    def finished_at(self):
+        return self.job.finished_at if self.job_id else None

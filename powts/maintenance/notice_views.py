@@ -55,8 +55,9 @@ def notices(request):
         "unscheduled": unscheduled,
         "unit": unit, "as_of": as_of, "preview": found, "page": page, "sender": sender,
         "contact_confirmed": bool((unit.profile.get("contact") or {}).get("confirmed")),
-        "held": notice_page.Letters(jurisdiction=unit, found=found, held=True)[:HELD_SHOWN], "batch": NoticeBatch.objects.filter(jurisdiction=unit, as_of=as_of).first(),
-        "recent": NoticeBatch.objects.filter(jurisdiction=unit).order_by("-requested_at")[:10],
+        "held": notice_page.Letters(jurisdiction=unit, found=found, held=True)[:HELD_SHOWN],
+        "batch": NoticeBatch.objects.filter(jurisdiction=unit, as_of=as_of).select_related("job").first(),
+        "recent": NoticeBatch.objects.filter(jurisdiction=unit).select_related("job").order_by("-requested_at")[:10],
     })
 
 
@@ -95,7 +96,7 @@ def send(request):
 
 def _batch(request, pk: int) -> NoticeBatch:
     unit = _unit(request)
-    return get_object_or_404(NoticeBatch.objects.select_related("jurisdiction"), pk=pk, jurisdiction=unit)
+    return get_object_or_404(NoticeBatch.objects.select_related("jurisdiction", "job"), pk=pk, jurisdiction=unit)
 
 
 @login_required

@@ -83,7 +83,7 @@ def test_send_runs_in_the_background_and_gives_the_print_shop_one_pdf(county, st
     r = staff_client.post("/maintenance/notices/send/", {"as_of": AS_OF.isoformat()})
     batch = NoticeBatch.objects.get()
     assert r.status_code == 302 and r["Location"] == f"/maintenance/notices/batches/{batch.pk}/"
-    assert (batch.status, batch.total, batch.done, batch.held) == (BatchStatus.DONE, 2, 2, 1)
+    assert (batch.status, batch.total, batch.held) == (BatchStatus.DONE, 2, 1)
     assert batch.counts == {"first_notice": 1, "reminder": 1}
     page = staff_client.get(f"/maintenance/notices/batches/{batch.pk}/")
     assert "Download the letters for the print shop" in page.content.decode()
@@ -107,11 +107,12 @@ def test_sending_twice_does_the_work_once(county, staff_client, letters_dir):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_task_delivered_twice_runs_once(county, staff, letters_dir):
-    from powts.maintenance.batches import batch_request, batch_run
+    from powts.jobs.tasks import execute
+    from powts.maintenance.batches import batch_request
 
     batch, queued = batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
     assert queued
-    batch_run(batch.pk)  # the queue delivered it again: the batch is done, nothing is redone
+    assert execute(batch.job_id) == "not claimed"  # the queue delivered it again: the batch is done, nothing is redone
     assert Notice.objects.count() == 2 and len(list(letters_dir.glob("*.pdf"))) == 1
 
 
@@ -135,13 +136,16 @@ def test_a_failed_batch_says_why_and_may_be_asked_for_again(county, staff, lette
 
 @pytest.mark.django_db(transaction=True)
 def test_progress_is_polled_while_the_batch_runs(county, staff, staff_client):
-    batch = NoticeBatch.objects.create(jurisdiction=county, as_of=AS_OF, status=BatchStatus.RUNNING, step="printing", total=400,
-                                       done=100, requested_at=dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc))
+    from powts.jobs.models import Job
+
+    job = Job.objects.create(kind="maintenance.notice_batch", title="Notice batch", jurisdiction=county, state="running",
+                             step="printing", total=400, done=100)
+    batch = NoticeBatch.objects.create(jurisdiction=county, as_of=AS_OF, job=job, requested_at=dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc))
     r = staff_client.get(f"/maintenance/notices/batches/{batch.pk}/", headers={"HX-Request": "true"})
     html = r.content.decode()
     assert r.status_code == 200 and "<html" not in html  # the fragment htmx swaps in
     assert 'hx-trigger="every 1s"' in html and 'value="25"' in html and "100 of 400 letters" in html
-    NoticeBatch.objects.filter(pk=batch.pk).update(status=BatchStatus.DONE)
+    Job.objects.filter(pk=job.pk).update(state="done")  # the batch shows its job's state
     assert "hx-trigger" not in staff_client.get(f"/maintenance/notices/batches/{batch.pk}/", headers={"HX-Request": "true"}).content.decode()
 
 
@@ -282,18 +286,28 @@ def test_a_run_that_died_after_recording_prints_those_letters_when_asked_again(c
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_batch_whose_process_died_is_started_again_after_half_an_hour(county, staff, letters_dir):
+@pytest.mark.parametrize("silent_for, taken_back", [(119, False), (121, True)])
+def test_a_batch_whose_worker_died_is_taken_back_by_its_job_not_by_asking_again(county, staff, letters_dir, monkeypatch,
+                                                                               silent_for, taken_back):
+    """One state machine: the job's stale check (POWTS_JOB_STALE_SECONDS, 120) takes a silent batch back;
+    asking for the batch again while its job runs does nothing, whatever the time."""
     from django.utils import timezone
 
+    from powts.jobs import services
+    from powts.jobs.models import Job, JobState
     from powts.maintenance.batches import batch_request
 
-    stuck = NoticeBatch.objects.create(jurisdiction=county, as_of=AS_OF, status=BatchStatus.RUNNING, requested_at=timezone.now(),
-                                       heard_at=timezone.now() - dt.timedelta(minutes=29))
-    assert batch_request(jurisdiction=county, as_of=AS_OF, user=staff) == (stuck, False)  # still running
-    NoticeBatch.objects.filter(pk=stuck.pk).update(heard_at=timezone.now() - dt.timedelta(minutes=31))
-    again, queued = batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
-    again.refresh_from_db()
-    assert queued and again.pk == stuck.pk and again.status == BatchStatus.DONE and again.total == 2
+    monkeypatch.setattr(services, "enqueue", lambda job: None)  # asked for; no worker has it yet
+    batch, _ = batch_request(jurisdiction=county, as_of=AS_OF, user=staff)
+    services.claim(batch.job_id)  # a worker takes it ... and dies
+    Job.objects.filter(pk=batch.job_id).update(heard_at=timezone.now() - dt.timedelta(seconds=silent_for))
+    assert batch_request(jurisdiction=county, as_of=AS_OF, user=staff) == (batch, False)  # still its job's
+    monkeypatch.undo()
+    assert services.requeue_stale() == (1 if taken_back else 0)
+    batch.refresh_from_db()
+    assert batch.status == (BatchStatus.DONE if taken_back else BatchStatus.RUNNING)
+    assert Job.objects.get().state == (JobState.DONE if taken_back else JobState.RUNNING)
+    assert batch.total == (2 if taken_back else 0) and Notice.objects.count() == (2 if taken_back else 0)
 
 
 @pytest.mark.django_db(transaction=True)
