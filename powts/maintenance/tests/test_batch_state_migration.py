@@ -1,4 +1,4 @@
-"""Stop 17's "read again": a notice batch had two state machines (its own and its job's). Migration 0010
+"""Stop 17's "read again": a notice batch had two state machines (its own and its job's). Migration 0012
 moves the batch's state to its job; existing batches keep their state, progress, times and reason."""
 import datetime as dt
 
@@ -7,8 +7,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-BEFORE = [("maintenance", "0009_dashboard_list_indexes")]
-AFTER = [("maintenance", "0010_notice_batch_state_on_its_job")]
+BEFORE = [("maintenance", "0011_notice_page_stage_index")]
+AFTER = [("maintenance", "0012_notice_batch_state_on_its_job")]
 
 
 def _migrate(targets):

@@ -41,7 +41,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("jobs", "0001_jobs"),
-        ("maintenance", "0009_dashboard_list_indexes"),
+        ("maintenance", "0011_notice_page_stage_index"),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('inventory', '0011_parcel_map_strip_index'),
         ('jurisdictions', '0002_slug_help_text_without_repository_path'),
-        ('maintenance', '0009_dashboard_list_indexes'),
+        ('maintenance', '0010_holding_report_overdue_notice'),
     ]
 
     operations = [
