@@ -17,7 +17,7 @@ from django.utils import timezone
 from powts.accounts.choices import COUNTY_ROLES
 from powts.accounts.models import License, User
 from powts.accounts.policies import is_county_staff, is_county_staff_of
-from powts.audit.services import audit_create, audit_update, build_event, snapshot
+from powts.audit.services import audit_create, audit_update, build_event, snapshot, written_together
 from powts.core import fields
 from powts.core.refusals import refuse_invalid
 from powts.inventory.choices import RETIRED_STATUSES
@@ -341,7 +341,8 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
         report.location = system.parcel.site_address
     refuse_invalid(report, MaintenanceRefused, exclude=["license", "jurisdiction", "system", "filed_by"], validate_unique=False)
     try:
-        with transaction.atomic():
+        # The report's audit rows (report, system, schedule) go in as one INSERT at the end of the block.
+        with transaction.atomic(), written_together():
             report.save()
             audit_create(report, action=_report_action(report, profile))
             if system:

@@ -30,19 +30,22 @@ def _post(client, **kw):
     return r, [q["sql"] for q in ctx.captured_queries]
 
 
-def test_a_new_report_takes_fourteen_statements_and_a_duplicate_nine(dane, make_system, pumper_license):
+def test_a_new_report_takes_twelve_statements_and_a_duplicate_nine(dane, make_system, pumper_license):
     """Token and person (1), county (1), license (1), system with its parcel (1); in the transaction: the
-    report (1) and its audit row (1), the system's last service (1 + audit 1), the schedule row and the
-    system's events (2), the schedule (1 + audit 1). A duplicate: the four reads, the refused insert, the
-    stored report. Before: 20 and 12 (knox read all the person's tokens, the events were read twice,
-    two savepoints)."""
+    report (1), the system's last service (1), the schedule row and the system's events (2), the schedule
+    (1), and the three audit rows (report, system, schedule) in one INSERT (1). A duplicate: the four
+    reads, the refused insert, the stored report. Before: 20 and 12 (knox read all the person's tokens,
+    the events were read twice, two savepoints), then 14 with an INSERT per audit row."""
     make_system()
     client = _client(pumper_license.user)
     AuthToken.objects.create(user=pumper_license.user)  # another token of the same person: not read per request
     client.post("/api/maintenance/reports/", {**BODY, "work_date": "2025-01-05"}, format="json")
+    events = AuditEvent.objects.count()
     r, queries = _post(client)
     assert r.status_code == 201, r.content
-    assert len(queries) == 14, "\n".join(queries)
+    assert len(queries) == 12, "\n".join(queries)
+    audit_inserts = [q for q in queries if q.startswith('INSERT INTO "audit_auditevent"')]
+    assert len(audit_inserts) == 1 and AuditEvent.objects.count() - events == 3
     row = Schedule.objects.get()
     assert row.basis_on == D(2026, 1, 5)  # the schedule counted the new report, read inside the transaction
     r, queries = _post(client)
@@ -52,6 +55,7 @@ def test_a_new_report_takes_fourteen_statements_and_a_duplicate_nine(dane, make_
 
 
 def test_a_report_for_a_system_not_on_record_takes_eight_statements(dane, pumper_license):
+    """The four reads, the report and its audit row, and the savepoint's two statements."""
     client = _client(pumper_license.user)
     r, queries = _post(client, system_id="NOT-ON-RECORD")
     assert r.status_code == 201 and r.json()["in_inventory"] is False
