@@ -7,7 +7,7 @@ select_related), and afterwards only executes. The instances are the ones the OR
 
 Only for querysets whose SQL parameters are exactly the arguments in order, unchanged: equality
 lookups (`field=value`), no `__iexact`/`__contains` (Django rewrites those values), no values in
-LIMIT/slices. This is checked when it compiles: anything else runs through the ORM every time, as does
+LIMIT/slices. Rows come back as model instances, or as tuples for `values_list(...)`. This is checked when it compiles: anything else runs through the ORM every time, as does
 a call whose values are not of the types it was compiled with (a number where text was, say).
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from django.db import connections
 from django.db.models.lookups import Exact
-from django.db.models.query import get_related_populators
+from django.db.models.query import ValuesListIterable, get_related_populators
 from django.db.models.sql.where import WhereNode
 
 
@@ -41,12 +41,15 @@ class Prepared:
             return None
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
-        if tuple(params) != args or compiler.klass_info is None or compiler.annotation_col_map:
-            return None  # values rewritten, or not plain model rows: the ORM each time
+        rows_as_tuples = queryset._iterable_class is ValuesListIterable  # values_list(...), not flat or named
+        if tuple(params) != args or compiler.annotation_col_map or (compiler.klass_info is None and not rows_as_tuples):
+            return None  # values rewritten, or not plain model rows or tuples: the ORM each time
         select, klass_info = compiler.select, compiler.klass_info
+        converters = compiler.get_converters([s[0] for s in select[0:compiler.col_count]])
+        if klass_info is None:
+            return tuple(map(type, args)), sql, compiler, converters, None, 0, 0, [], []
         start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
         init_list = [f[0].target.attname for f in select[start:end]]
-        converters = compiler.get_converters([s[0] for s in select[0:compiler.col_count]])
         return (tuple(map(type, args)), sql, compiler, converters, klass_info["model"], start, end, init_list,
                 get_related_populators(klass_info, select, using))
 
@@ -63,6 +66,8 @@ class Prepared:
             rows = cursor.fetchall()
         if converters:
             rows = compiler.apply_converters(rows, converters)
+        if model is None:
+            return [tuple(row) for row in rows]
         out = []
         for row in rows:
             obj = model.from_db(using, init_list, row[start:end])

@@ -65,6 +65,16 @@ def events_for(system_ids: list[int], holding: bool = True) -> dict[int, list[ru
     return out
 
 
+# One system's reports (not rejected) as events: read on every report, so compiled once (powts.core.prepared).
+_reports_of_one = Prepared(lambda pk, rejected: Report.objects.filter(system_id=pk).exclude(review_status=rejected)
+                           .values_list("kind", "work_date", "sludge_scum_fraction"))
+
+
+def _events_of_one(system: System) -> list[rules.Event]:
+    """events_for([system.pk], holding=False)[system.pk], through the compiled query."""
+    return [rules.Event(on, kind, frac) for kind, on, frac in _reports_of_one(system.pk, ReviewStatus.REJECTED.value)]
+
+
 def retired(status: str) -> str:
     """The status word when a system is no longer in use (off the program), else ""."""
     return status if status in RETIRED_STATUSES else ""
@@ -105,7 +115,7 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
     report stored meanwhile by another request is then seen (on SQLite the write lock serialises all)."""
     profile = profile or profile_for(system.jurisdiction)
     row = next(iter(_schedule_row_locked(system.pk)), None)
-    events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
+    events = _events_of_one(system) if system.system_type != "holding_tank" else events_for([system.pk]).get(system.pk, [])
     result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
                        last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
                        events=events, status=system.status)

@@ -2,6 +2,7 @@
 duplicate check by the unique constraint)": one report through the API was 20 queries (12 for a report
 filed twice); these numbers pin today's so they cannot creep back."""
 import datetime as dt
+from decimal import Decimal
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -78,3 +79,20 @@ def test_an_older_report_read_with_a_stale_system_does_not_move_last_service_bac
     assert System.objects.get(pk=system.pk).last_serviced_on == D(2026, 3, 1)
     assert stale.last_serviced_on == D(2026, 3, 1)
     assert AuditEvent.objects.count() == events
+
+
+def test_the_compiled_read_of_a_systems_events_gives_what_events_for_gives(dane, make_system, pumper_license):
+    """The report path reads one system's events through a compiled query (powts.core.prepared): the same
+    events, in the same order, with their fractions as numbers, and a rejected report left out."""
+    from powts.maintenance.choices import ReviewStatus
+    from powts.maintenance.services import _events_of_one, events_for, report_submit
+
+    system = make_system()
+    for day, kind, extra in ((5, "pumping", {"gallons_pumped": 900}), (9, "inspection", {"sludge_scum_fraction": "0.25"}),
+                             (12, "pumping", {"gallons_pumped": 800})):
+        report_submit(jurisdiction=dane, data={"system_id": "DA-1", "kind": kind, "work_date": f"2026-01-{day:02d}",
+                                               "license_number": "SSO-1", **extra}, filed_by=pumper_license.user)
+    Report.objects.filter(work_date=D(2026, 1, 12)).update(review_status=ReviewStatus.REJECTED)
+    got = _events_of_one(system)
+    assert got == events_for([system.pk], holding=False)[system.pk]
+    assert [e.on for e in got] == [D(2026, 1, 9), D(2026, 1, 5)] and got[0].sludge_scum_fraction == Decimal("0.25")
