@@ -281,9 +281,11 @@ def bench_letters(n: int, baseline_checkout: str = ""):
 LOADGEN = r"""
 import http.client, json, sys, threading, time
 port, token, rate, seconds, threads, systems, mode = int(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), json.loads(sys.argv[6]), sys.argv[7]
+gen, gens, start_epoch = int(sys.argv[8]), int(sys.argv[9]), float(sys.argv[10])  # this generator of `gens`, all on one schedule
 lat, codes, lock = [], {}, threading.Lock()
-start = time.perf_counter() + 0.5
+start = time.perf_counter() + (start_epoch - time.time())
 total = int(rate * seconds)
+stride = threads * gens  # request i is sent by thread i % stride of all generators' threads
 def worker(k):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)  # one keep-alive connection per thread
     i = k
@@ -308,8 +310,8 @@ def worker(k):
         # latency from the scheduled send time, so a queue behind a slow server counts (no coordinated omission)
         with lock:
             lat.append(time.perf_counter() - min(due, t0)); codes[code] = codes.get(code, 0) + 1
-        i += threads
-ts = [threading.Thread(target=worker, args=(k,)) for k in range(threads)]
+        i += stride
+ts = [threading.Thread(target=worker, args=(gen * threads + k,)) for k in range(threads)]
 [t.start() for t in ts]; [t.join() for t in ts]
 elapsed = time.perf_counter() - start
 print(json.dumps({"latencies": lat, "codes": {str(k): v for k, v in codes.items()}, "elapsed": elapsed}))
@@ -320,12 +322,23 @@ def _load() -> str:
     return "load average %.1f %.1f %.1f" % os.getloadavg()
 
 
-def _run_load(port, token, rate, seconds, connections, systems, mode):
-    gen = subprocess.run([sys.executable, "-c", LOADGEN, str(port), token, str(rate), str(seconds), str(connections),
-                          json.dumps(systems), mode], capture_output=True, text=True, env=dict(os.environ))
-    if gen.returncode:
-        raise RuntimeError("load generator failed: " + gen.stderr[-2000:])
-    res = json.loads(gen.stdout)
+def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1):
+    """`loadgens` processes of `connections` keep-alive connections each (two machines' worth of clients
+    with 2), sharing one schedule of `rate` requests a second in all."""
+    start_epoch = time.time() + 1.0 + 0.5 * loadgens
+    procs = [subprocess.Popen([sys.executable, "-c", LOADGEN, str(port), token, str(rate), str(seconds), str(connections),
+                               json.dumps(systems), mode, str(g), str(loadgens), repr(start_epoch)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ)) for g in range(loadgens)]
+    res = {"latencies": [], "codes": {}, "elapsed": 0.0}
+    for proc in procs:
+        out, err = proc.communicate()
+        if proc.returncode:
+            raise RuntimeError("load generator failed: " + err[-2000:])
+        one = json.loads(out)
+        res["latencies"] += one["latencies"]
+        res["elapsed"] = max(res["elapsed"], one["elapsed"])
+        for k, v in one["codes"].items():
+            res["codes"][k] = res["codes"].get(k, 0) + v
     lat = sorted(res["latencies"])
     res["p"] = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
     res["max"] = lat[-1] * 1000
@@ -334,7 +347,8 @@ def _run_load(port, token, rate, seconds, connections, systems, mode):
     return res
 
 
-def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, connections: int = 32, baseline_seconds: float = 20):
+def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, connections: int = 32, baseline_seconds: float = 20,
+              loadgens: int = 1):
     """Reports POSTed at `rate` for `seconds` from `connections` keep-alive connections to `powts serve
     --processes N` (the command a county runs); first the same load against /healthz on the same server
     (no database: what the server, the load generator and this machine manage at that rate)."""
@@ -373,13 +387,13 @@ def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, c
                 time.sleep(0.1)
         time.sleep(3)  # every worker booted
         print(f"3. API report submission: powts serve --processes {processes} --threads {threads} (gunicorn gthread), "
-              f"{rate:.0f} req/s offered from {connections} keep-alive connections in a second process")
+              f"{rate:.0f} req/s offered from {loadgens} load-generator process(es) of {connections} keep-alive connections each")
         load0 = _load()
-        base = _run_load(port, token, rate, baseline_seconds, connections, systems, "healthz")
+        base = _run_load(port, token, rate, baseline_seconds, connections, systems, "healthz", loadgens)
         print(f"   baseline GET /healthz for {baseline_seconds:.0f} s: {base['achieved']:.0f} req/s; p50 {base['p'](0.5):.0f} ms  "
               f"p99 {base['p'](0.99):.0f} ms  max {base['max']:.0f} ms; responses {base['codes']}   ({load0} before, {_load()} after)")
         load0 = _load()
-        res = _run_load(port, token, rate, seconds, connections, systems, "report")
+        res = _run_load(port, token, rate, seconds, connections, systems, "report", loadgens)
         load1 = _load()
     finally:
         server.terminate()
@@ -406,6 +420,8 @@ def main(argv=None) -> int:
     ap.add_argument("--api-processes", type=int, default=0, help="powts serve --processes (default: its own default)")
     ap.add_argument("--api-threads", type=int, default=8, help="powts serve --threads")
     ap.add_argument("--api-connections", type=int, default=32, help="keep-alive client connections")
+    ap.add_argument("--api-loadgens", type=int, default=1, help="load-generator processes, each with --api-connections "
+                                                                "(2: two machines' worth of clients); the rate is shared")
     ap.add_argument("--api-baseline-seconds", type=float, default=20, help="the same load on /healthz first")
     ap.add_argument("--skip", nargs="*", default=[], choices=["due", "letters", "api"])
     ap.add_argument("--baseline-checkout", default="", help="another checkout (say /work/main) whose notices_send runs "
@@ -429,7 +445,7 @@ def main(argv=None) -> int:
         from powts.core.management.commands.serve import default_processes
 
         bench_api(unit, args.api_rate, args.api_seconds, args.api_processes or default_processes(), args.api_threads,
-                  args.api_connections, args.api_baseline_seconds)
+                  args.api_connections, args.api_baseline_seconds, args.api_loadgens)
     return 0
 
 

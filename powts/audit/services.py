@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 
 from django.contrib.contenttypes.models import ContentType
@@ -10,6 +12,38 @@ from django.utils import timezone
 
 from powts.audit.context import current
 from powts.audit.models import AuditEvent
+
+
+# Events held back by written_together() (None outside one): written by one INSERT at its end.
+_held: ContextVar[list | None] = ContextVar("powts_audit_held", default=None)
+
+
+@contextmanager
+def written_together():
+    """The audit rows of a block written by one INSERT at its end, not one each (a report writes three;
+    issue 13, the report API's hot path). Use inside the caller's transaction: the rows then commit or
+    roll back with the changes they record. An exception in the block writes none. Nested blocks leave
+    the writing to the outermost one."""
+    if _held.get() is not None:
+        yield
+        return
+    events: list[AuditEvent] = []
+    token = _held.set(events)
+    try:
+        yield
+        if events:
+            AuditEvent.objects.bulk_create(events)
+    finally:
+        _held.reset(token)
+
+
+def _write(event: AuditEvent) -> AuditEvent:
+    held = _held.get()
+    if held is None:
+        event.save()
+    else:
+        held.append(event)  # saved with the others when the block ends (no id until then)
+    return event
 
 
 def jsonable(value):
@@ -54,9 +88,7 @@ def build_event(obj: models.Model, *, action: str, verb: str, changes: dict, at=
 
 def audit_create(obj: models.Model, *, action: str) -> AuditEvent:
     after = snapshot(obj)
-    event = build_event(obj, action=action, verb="create", changes={k: [None, v] for k, v in after.items() if v not in (None, "", {}, [])})
-    event.save()
-    return event
+    return _write(build_event(obj, action=action, verb="create", changes={k: [None, v] for k, v in after.items() if v not in (None, "", {}, [])}))
 
 
 def audit_update(obj: models.Model, *, before: dict, action: str) -> AuditEvent | None:
@@ -64,12 +96,8 @@ def audit_update(obj: models.Model, *, before: dict, action: str) -> AuditEvent 
     changes = diff(before, snapshot(obj, list(before)))
     if not changes:
         return None
-    event = build_event(obj, action=action, verb="update", changes=changes)
-    event.save()
-    return event
+    return _write(build_event(obj, action=action, verb="update", changes=changes))
 
 
 def audit_delete(obj: models.Model, *, action: str) -> AuditEvent:
-    event = build_event(obj, action=action, verb="delete", changes={k: [v, None] for k, v in snapshot(obj).items()})
-    event.save()
-    return event
+    return _write(build_event(obj, action=action, verb="delete", changes={k: [v, None] for k, v in snapshot(obj).items()}))

@@ -15,6 +15,7 @@ from powts.accounts.policies import (
     reads_every_county,
     staff_jurisdiction,
 )
+from powts.core.prepared import Prepared
 from powts.jurisdictions.models import Jurisdiction
 
 FILING_ROLES = (Role.PLUMBER, Role.PUMPER)
@@ -37,6 +38,10 @@ def can_manage_report(user, report) -> bool:
     return is_county_staff_of(user, report.jurisdiction_id)
 
 
+# The county a report names: read on every report, so compiled once (powts.core.prepared; slugs are unique).
+_county_by_slug = Prepared(lambda slug: Jurisdiction.objects.filter(slug=slug).order_by()[:1])
+
+
 def filing_jurisdiction(user, slug: str | None) -> Jurisdiction | None:
     """The county a report is filed in. County staff file in their county: naming another is refused
     (PermissionDenied) on every channel. Contractors name the county (or there is only one)."""
@@ -46,7 +51,7 @@ def filing_jurisdiction(user, slug: str | None) -> Jurisdiction | None:
             raise PermissionDenied(f"{own.name} staff file reports in {own.name} only.")
         return own
     if slug:
-        return Jurisdiction.objects.filter(slug=slug).first()
+        return next(iter(_county_by_slug(slug)), None)
     units = list(Jurisdiction.objects.all()[:2])
     return units[0] if len(units) == 1 else None
 
@@ -56,7 +61,7 @@ def dashboard_jurisdiction(user, slug: str | None = None) -> Jurisdiction | None
     if own is not None:
         return own
     if slug:
-        return Jurisdiction.objects.filter(slug=slug).first()
+        return next(iter(_county_by_slug(slug)), None)
     return user.jurisdiction or Jurisdiction.objects.order_by("name").first()
 
 

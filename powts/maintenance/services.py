@@ -18,8 +18,9 @@ from powts.accounts.choices import COUNTY_ROLES
 from powts.accounts.conflicts import ConflictRefused, refuse_employee_work_nearby
 from powts.accounts.models import License, User
 from powts.accounts.policies import is_county_staff, is_county_staff_of
-from powts.audit.services import audit_create, audit_update, build_event, snapshot
+from powts.audit.services import audit_create, audit_update, build_event, snapshot, written_together
 from powts.core import fields
+from powts.core.prepared import Prepared
 from powts.core.refusals import refuse_invalid
 from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
@@ -65,6 +66,16 @@ def events_for(system_ids: list[int], holding: bool = True) -> dict[int, list[ru
     return out
 
 
+# One system's reports (not rejected) as events: read on every report, so compiled once (powts.core.prepared).
+_reports_of_one = Prepared(lambda pk, rejected: Report.objects.filter(system_id=pk).exclude(review_status=rejected)
+                           .values_list("kind", "work_date", "sludge_scum_fraction"))
+
+
+def _events_of_one(system: System) -> list[rules.Event]:
+    """events_for([system.pk], holding=False)[system.pk], through the compiled query."""
+    return [rules.Event(on, kind, frac) for kind, on, frac in _reports_of_one(system.pk, ReviewStatus.REJECTED.value)]
+
+
 def retired(status: str) -> str:
     """The status word when a system is no longer in use (off the program), else ""."""
     return status if status in RETIRED_STATUSES else ""
@@ -94,14 +105,18 @@ def _apply(row: Schedule, result: rules.Schedule) -> bool:
     return due_changed
 
 
+# A system's schedule row, locked (PostgreSQL): read on every report, so compiled once (powts.core.prepared).
+_schedule_row_locked = Prepared(lambda pk: Schedule.objects.select_for_update().filter(pk=pk).order_by()[:1])
+
+
 # No savepoint: every caller is in a transaction it lets fail as a whole (a report is a hot path, issue 13).
 @transaction.atomic(savepoint=False)
 def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed", profile=None) -> Schedule:
     """Recompute one system's schedule. Its row is locked first (PostgreSQL), then the events read: a
     report stored meanwhile by another request is then seen (on SQLite the write lock serialises all)."""
     profile = profile or profile_for(system.jurisdiction)
-    row = Schedule.objects.select_for_update().filter(pk=system.pk).order_by().first()
-    events = events_for([system.pk], holding=system.system_type == "holding_tank").get(system.pk, [])
+    row = next(iter(_schedule_row_locked(system.pk)), None)
+    events = _events_of_one(system) if system.system_type != "holding_tank" else events_for([system.pk]).get(system.pk, [])
     result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
                        last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
                        events=events, status=system.status)
@@ -225,6 +240,11 @@ def _date(data, name, errors, latest=None):
     return _parsed(errors, name, fields.date, data.get(name), required=True, latest=latest)
 
 
+# The system a report names, with its parcel: read on every report, so compiled once (unique together).
+_system_with_parcel = Prepared(lambda unit_id, ref: System.objects.select_related("parcel")
+                               .filter(jurisdiction_id=unit_id, system_id=ref).order_by()[:1])
+
+
 def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None):
     """Check a report as filed. Returns (cleaned, system, license) or raises MaintenanceRefused naming each bad field."""
     if filed_by is not None and is_county_staff(filed_by) and not is_county_staff_of(filed_by, jurisdiction.pk):
@@ -288,7 +308,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
                                     f"removed ({profile.citations['abandonment']})")
     system = None
     if ref and "system_id" not in errors:
-        system = System.objects.select_related("parcel").filter(jurisdiction=jurisdiction, system_id=ref).first()
+        system = next(iter(_system_with_parcel(jurisdiction.pk, ref)), None)
         if refusal := policies.system_refusal(filed_by, profile, system):
             errors["system_id"] = refusal
         # A year-only installation ("1987") is stored as the year's last day: a report within that year is not before it.
@@ -350,7 +370,8 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
         report.location = system.parcel.site_address
     refuse_invalid(report, MaintenanceRefused, exclude=["license", "jurisdiction", "system", "filed_by"], validate_unique=False)
     try:
-        with transaction.atomic():
+        # The report's audit rows (report, system, schedule) go in as one INSERT at the end of the block.
+        with transaction.atomic(), written_together():
             report.save()
             audit_create(report, action=_report_action(report, profile))
             if system:

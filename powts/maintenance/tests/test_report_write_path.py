@@ -2,6 +2,7 @@
 duplicate check by the unique constraint)": one report through the API was 20 queries (12 for a report
 filed twice); these numbers pin today's so they cannot creep back."""
 import datetime as dt
+from decimal import Decimal
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -30,19 +31,24 @@ def _post(client, **kw):
     return r, [q["sql"] for q in ctx.captured_queries]
 
 
-def test_a_new_report_takes_fourteen_statements_and_a_duplicate_nine(dane, make_system, pumper_license):
+def test_a_new_report_takes_twelve_statements_and_a_duplicate_nine(dane, make_system, pumper_license):
     """Token and person (1), county (1), license (1), system with its parcel (1); in the transaction: the
-    report (1) and its audit row (1), the system's last service (1 + audit 1), the schedule row and the
-    system's events (2), the schedule (1 + audit 1). A duplicate: the four reads, the refused insert, the
-    stored report. Before: 20 and 12 (knox read all the person's tokens, the events were read twice,
-    two savepoints)."""
+    report (1), the system's last service (1), the schedule row and the system's events (2), the schedule
+    (1), and the three audit rows (report, system, schedule) in one INSERT (1). A duplicate: the four
+    reads, the refused insert, the stored report. Before: 20 and 12 (knox read all the person's tokens,
+    the events were read twice, two savepoints), then 14 with an INSERT per audit row."""
     make_system()
     client = _client(pumper_license.user)
     AuthToken.objects.create(user=pumper_license.user)  # another token of the same person: not read per request
     client.post("/api/maintenance/reports/", {**BODY, "work_date": "2025-01-05"}, format="json")
+    events = AuditEvent.objects.count()
     r, queries = _post(client)
     assert r.status_code == 201, r.content
-    assert len(queries) == 14, "\n".join(queries)
+    assert len(queries) == 12, "\n".join(queries)
+    audit_inserts = [q for q in queries if q.startswith('INSERT INTO "audit_auditevent"')]
+    assert len(audit_inserts) == 1 and AuditEvent.objects.count() - events == 3
+    if connection.vendor == "postgresql":  # the schedule row is locked before the events are read
+        assert [q for q in queries if "FOR UPDATE" in q][0].startswith('SELECT "maintenance_schedule"')
     row = Schedule.objects.get()
     assert row.basis_on == D(2026, 1, 5)  # the schedule counted the new report, read inside the transaction
     r, queries = _post(client)
@@ -52,6 +58,7 @@ def test_a_new_report_takes_fourteen_statements_and_a_duplicate_nine(dane, make_
 
 
 def test_a_report_for_a_system_not_on_record_takes_eight_statements(dane, pumper_license):
+    """The four reads, the report and its audit row, and the savepoint's two statements."""
     client = _client(pumper_license.user)
     r, queries = _post(client, system_id="NOT-ON-RECORD")
     assert r.status_code == 201 and r.json()["in_inventory"] is False
@@ -72,3 +79,20 @@ def test_an_older_report_read_with_a_stale_system_does_not_move_last_service_bac
     assert System.objects.get(pk=system.pk).last_serviced_on == D(2026, 3, 1)
     assert stale.last_serviced_on == D(2026, 3, 1)
     assert AuditEvent.objects.count() == events
+
+
+def test_the_compiled_read_of_a_systems_events_gives_what_events_for_gives(dane, make_system, pumper_license):
+    """The report path reads one system's events through a compiled query (powts.core.prepared): the same
+    events, in the same order, with their fractions as numbers, and a rejected report left out."""
+    from powts.maintenance.choices import ReviewStatus
+    from powts.maintenance.services import _events_of_one, events_for, report_submit
+
+    system = make_system()
+    for day, kind, extra in ((5, "pumping", {"gallons_pumped": 900}), (9, "inspection", {"sludge_scum_fraction": "0.25"}),
+                             (12, "pumping", {"gallons_pumped": 800})):
+        report_submit(jurisdiction=dane, data={"system_id": "DA-1", "kind": kind, "work_date": f"2026-01-{day:02d}",
+                                               "license_number": "SSO-1", **extra}, filed_by=pumper_license.user)
+    Report.objects.filter(work_date=D(2026, 1, 12)).update(review_status=ReviewStatus.REJECTED)
+    got = _events_of_one(system)
+    assert got == events_for([system.pk], holding=False)[system.pk]
+    assert [e.on for e in got] == [D(2026, 1, 9), D(2026, 1, 5)] and got[0].sludge_scum_fraction == Decimal("0.25")

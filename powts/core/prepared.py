@@ -1,0 +1,77 @@
+"""A read on a hot path compiled to SQL once and run again with new values (issue 13, item 4).
+
+Building a query's SQL is most of Django's cost per query (a report through the API spent more CPU
+compiling its SELECTs than the database spent running them). `Prepared` compiles a queryset the first
+time, keeps the SQL and the compiler's plan for turning rows into model instances (converters,
+select_related), and afterwards only executes. The instances are the ones the ORM would have built.
+
+Only for querysets whose SQL parameters are exactly the arguments in order, unchanged: equality
+lookups (`field=value`), no `__iexact`/`__contains` (Django rewrites those values), no values in
+LIMIT/slices. Rows come back as model instances, or as tuples for `values_list(...)`. This is checked when it compiles: anything else runs through the ORM every time, as does
+a call whose values are not of the types it was compiled with (a number where text was, say).
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from django.db import connections
+from django.db.models.lookups import Exact
+from django.db.models.query import ValuesListIterable, get_related_populators
+from django.db.models.sql.where import WhereNode
+
+
+def _only_equalities(node) -> bool:
+    """True when every condition is `column = value` (a value Django passes to the database unchanged)."""
+    if isinstance(node, WhereNode):
+        return all(_only_equalities(child) for child in node.children)
+    return isinstance(node, Exact) and node.rhs_is_direct_value()  # also a foreign key by its id (RelatedExact)
+
+
+class Prepared:
+    def __init__(self, build: Callable):
+        """build(*args) -> the queryset for those values (called once per database, and when unsupported)."""
+        self.build = build
+        self._plans: dict[str, tuple | None] = {}
+        self._lock = threading.Lock()
+
+    def _plan(self, using: str, args: tuple):
+        queryset = self.build(*args)
+        if not _only_equalities(queryset.query.where):
+            return None
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        rows_as_tuples = queryset._iterable_class is ValuesListIterable  # values_list(...), not flat or named
+        if tuple(params) != args or compiler.annotation_col_map or (compiler.klass_info is None and not rows_as_tuples):
+            return None  # values rewritten, or not plain model rows or tuples: the ORM each time
+        select, klass_info = compiler.select, compiler.klass_info
+        converters = compiler.get_converters([s[0] for s in select[0:compiler.col_count]])
+        if klass_info is None:
+            return tuple(map(type, args)), sql, compiler, converters, None, 0, 0, [], []
+        start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+        init_list = [f[0].target.attname for f in select[start:end]]
+        return (tuple(map(type, args)), sql, compiler, converters, klass_info["model"], start, end, init_list,
+                get_related_populators(klass_info, select, using))
+
+    def __call__(self, *args, using: str = "default") -> list:
+        plan = self._plans.get(using, False)
+        if plan is False:
+            with self._lock:
+                plan = self._plans[using] = self._plan(using, args)
+        if plan is None or plan[0] != tuple(map(type, args)):
+            return list(self.build(*args).using(using))
+        _, sql, compiler, converters, model, start, end, init_list, populators = plan
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, args)
+            rows = cursor.fetchall()
+        if converters:
+            rows = compiler.apply_converters(rows, converters)
+        if model is None:
+            return [tuple(row) for row in rows]
+        out = []
+        for row in rows:
+            obj = model.from_db(using, init_list, row[start:end])
+            for populator in populators:
+                populator.populate(row, obj)
+            out.append(obj)
+        return out

@@ -1,0 +1,73 @@
+"""Issue 13, item 4: the report API's hot reads are compiled to SQL once (powts.core.prepared). They must
+give the instances the ORM gives, read fresh rows every call (a deleted token is refused at once), and
+fall back to the ORM for anything they cannot reuse."""
+import datetime as dt
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.db.models.sql.compiler import SQLCompiler
+from django.test.utils import CaptureQueriesContext
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from powts.accounts.models import License, User
+from powts.accounts.services import license_create
+from powts.core.prepared import Prepared
+from powts.inventory.models import System
+from powts.inventory.services import system_create
+
+pytestmark = pytest.mark.django_db
+
+system_with_parcel = Prepared(lambda unit_id, ref: System.objects.select_related("parcel").filter(jurisdiction_id=unit_id, system_id=ref))
+
+
+def _system(unit, ref, installed_on=dt.date(1987, 12, 31)):
+    return system_create(jurisdiction=unit, system_id=ref, parcel_number=f"P-{ref}", system_type="conventional", owner_name="Olive",
+                         owner_mailing_address="1 Main St", site_address=f"{ref} Lake Rd", municipality="Town of Verona",
+                         installed_on=installed_on)
+
+
+def test_the_instances_are_the_ones_the_orm_builds_with_their_related_row_and_no_second_compile(dane):
+    _system(dane, "DA-1"), _system(dane, "DA-2", installed_on=None)
+    for ref in ("DA-1", "DA-2"):
+        orm = System.objects.select_related("parcel").get(jurisdiction=dane, system_id=ref)
+        with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as compiled, \
+                CaptureQueriesContext(connection) as ctx:
+            [got] = system_with_parcel(dane.pk, ref)
+            assert got.parcel.site_address == f"{ref} Lake Rd"  # select_related filled: no query for it
+        assert len(ctx.captured_queries) == 1
+        if ref == "DA-2":
+            assert compiled.call_count == 0  # compiled for DA-1, reused
+        for field in System._meta.concrete_fields:
+            assert getattr(got, field.attname) == getattr(orm, field.attname), field.name
+        assert isinstance(got.installed_on, dt.date | None) and got.parcel == orm.parcel and got._state.adding is False
+    assert system_with_parcel(dane.pk, "NOT-THERE") == []
+
+
+def test_values_django_rewrites_or_of_another_type_go_through_the_orm(dane, make_user):
+    """__iexact escapes % and _ for LIKE: a compiled statement would match 'A%' as a pattern."""
+    user = make_user("perry", "pumper")
+    license_create(kind="septage_operator", number="A1", holder_name="P", user=user)
+    by_number = Prepared(lambda number: License.objects.filter(number__iexact=number))
+    assert [x.number for x in by_number("a1")] == ["A1"]
+    assert by_number("A%") == []
+    by_id = Prepared(lambda pk: User.objects.filter(pk=pk))
+    assert by_id(user.pk) == [user]
+    assert by_id(str(user.pk)) == [user]  # text where a number was: the ORM converts it
+
+
+def test_a_token_is_refused_as_soon_as_it_is_deleted_and_when_its_person_is_made_inactive(staff):
+    """Token reads are compiled once but never cached: logging out (the token deleted) or deactivating the
+    person takes effect on the next call, in every process."""
+    token, key = AuthToken.objects.create(user=staff)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/maintenance/due/").status_code == 200
+    token.delete()
+    assert client.get("/api/maintenance/due/").status_code == 401
+    key = AuthToken.objects.create(user=staff)[1]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/maintenance/due/").status_code == 200
+    User.objects.filter(pk=staff.pk).update(is_active=False)
+    assert client.get("/api/maintenance/due/").status_code == 401
