@@ -78,9 +78,10 @@ def test_staff_flag_a_report_and_refer_the_licence_holder(live_server, world, br
     staff = sign_in(browser, live_server.url, "sam")
     open_menu_page(staff, "Flagged reports")
     staff.get_by_role("heading", name="Flagged reports: Dane County").wait_for()
-    staff.get_by_label("Report number").fill(str(world["report"].pk))
-    staff.get_by_label("What is wrong").fill("Owner says no truck came that day")
-    staff.get_by_label("Evidence (one item a line)").fill("Owner's signed statement")
+    form = staff.get_by_role("region", name="Flag a report")  # the page also has a form for a permit application
+    form.get_by_label("Report number").fill(str(world["report"].pk))
+    form.get_by_label("What is wrong").fill("Owner says no truck came that day")
+    form.get_by_label("Evidence (one item a line)").fill("Owner's signed statement")
     staff.get_by_role("button", name="Flag the report").click()
     staff.get_by_text("Report flagged.").wait_for()
     flag_id = staff.locator("#flags tbody tr td").first.inner_text().split()[0]

@@ -1,5 +1,5 @@
 """The owner's letter when a holding tank's periodic servicing report is overdue (the county's
-holding_tanks.report_periods; Dane s. 46.06(5)(b)2.): one Notice per tank and period, drawn by the same letter
+holding_tanks.report_periods, with its citation): one Notice per tank and period, drawn by the same letter
 stack as the maintenance notices (powts.maintenance.letters), so it has the county's letterhead, the window
 address and the owner's language with the English legal text."""
 from __future__ import annotations

@@ -141,7 +141,7 @@ def notice_letter(request, pk: int):
 @login_required
 @require_POST
 def holding_letters(request):
-    """Dane s. 46.06(5)(b)2. and the like (holding_tanks.report_periods): record the owners' letters for the holding
+    """A county whose profile sets holding_tanks.report_periods: record the owners' letters for the holding
     tank reports overdue on a day; then the dashboard links the letters to print."""
     from powts.maintenance.holding_letters import holding_report_letters_record
 

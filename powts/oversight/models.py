@@ -112,7 +112,7 @@ class ReportFlag(models.Model):
 
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
     report = models.ForeignKey("maintenance.Report", null=True, blank=True, on_delete=models.PROTECT, related_name="flags")
-    # Or a sanitary permit application with an error (Dane s. 46.12), and the licence of the person who made it.
+    # Or a sanitary permit application with an error (where a county ordinance says so: its profile), and the licence of the person who made it.
     permit = models.ForeignKey("permits.Permit", null=True, blank=True, on_delete=models.PROTECT, related_name="application_flags")
     license = models.ForeignKey("accounts.License", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
                                 help_text="A flagged application: the plumber's or soil tester's licence the error is theirs under.")

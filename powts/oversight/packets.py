@@ -17,7 +17,7 @@ def _flags(referral):
 
 
 def _record(flag) -> tuple:
-    """(id, system or parcel, date, what it is): a maintenance report, or a permit application (Dane s. 46.12)."""
+    """(id, system or parcel, date, what it is): a maintenance report, or a permit application (where the county profile has the rule)."""
     if flag.report_id:
         r = flag.report
         return r.pk, r.system_ref, r.work_date.isoformat(), f"{r.get_kind_display()} report"

@@ -26,7 +26,7 @@ class OversightProfile:
     authorities: tuple[str, ...]
     revocation_notice_days: int
     revocation_citation: str
-    # Errors found on permit applications reported to the licensing agency (Dane s. 46.12); "" where the county's
+    # Errors found on permit applications reported to the licensing agency (a county ordinance, cited in the profile); "" where the county's
     # text has no such rule.
     application_errors_citation: str = ""
 

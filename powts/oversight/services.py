@@ -357,7 +357,7 @@ def report_flag(*, report, reason: str, evidence: list, on: dt.date) -> ReportFl
 
 @transaction.atomic
 def application_flag(*, permit, license, reason: str, evidence: list, on: dt.date) -> ReportFlag:
-    """Staff flag an error found on a sanitary permit application (Dane s. 46.12: "report errors found to the state
+    """Staff flag an error found on a sanitary permit application (a county ordinance, cited in the profile: "report errors found to the state
     agency in charge of licensing the person making the error"), naming the licence of the person who made it: the
     application's plumber or its soil tester. Refused where the county's ordinance has no such rule."""
     cite = _profile(permit.jurisdiction).application_errors_citation

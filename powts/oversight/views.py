@@ -228,7 +228,7 @@ def flag_new(request):
 @login_required
 @require_POST
 def flag_application(request):
-    """Dane s. 46.12: an error on a sanitary permit application, flagged against the licence of who made it."""
+    """Where a county ordinance says so (its profile): an error on a sanitary permit application, flagged against the licence of who made it."""
     unit = _county_staff(request)
     number = str(request.POST.get("permit") or "").strip()[:60]
     permit = Permit.objects.filter(number=number, jurisdiction=unit).first() if number else None

@@ -146,7 +146,7 @@ class HoldingReportView(APIView):
 
 class HoldingLettersView(APIView):
     """Record the owners' letters for the holding tank reports overdue on `as_of` (default today) in the caller's
-    county (Dane s. 46.06(5)(b)2. and the like: the profile's holding_tanks.report_periods). County staff."""
+    county (where its profile sets holding_tanks.report_periods). County staff."""
 
     parser_classes = [ObjectJSONParser]
 

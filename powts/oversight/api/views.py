@@ -149,7 +149,7 @@ TARGETS = {
 def act(request, target, pk, action):
     """One oversight action on one record: audits/<id>/request|respond|close, samples/<id>/verify,
     counties/<id>/hold|exempt|detect|assess, holds/<id>/lift, exemptions/<id>/hearing|revoke, reports/<id>/flag,
-    permits/<id>/flag-application (Dane s. 46.12),
+    permits/<id>/flag-application (where the county profile has the rule),
     flags/<id>/evidence|dismiss, licenses/<id>/refer, referrals/<id>/outcome, inspections/<id>/reassign."""
     if target not in TARGETS or action not in TARGETS[target][1]:
         return Response({"errors": {"action": [f"no action {action!r} on {target!r}"]}}, status=404)
