@@ -5,12 +5,18 @@ job stops before that, in the middle of its run, until the test kills the proces
     python tests/killed_worker_helper.py worker          # `powts worker --workers 1 --no-periodic`
     python tests/killed_worker_helper.py enqueue         # start a job; prints its id
     python tests/killed_worker_helper.py again <id>      # the same id delivered again, then waits for the worker
+    python tests/killed_worker_helper.py enqueue-long    # start a job that writes in one long transaction
+    python tests/killed_worker_helper.py sweep           # the stale check once; prints how many jobs it took back
+
+The long job's first attempt holds its write transaction open until a file `let-go` appears in the data
+directory; it makes `inside-<attempt>` there once it is inside the transaction.
 """
 import os
 import sys
 import time
 
 KIND = "test.work_once"
+LONG = "test.long_write"
 WORK = "test work done"  # the audit action the job's work writes, counted by the test
 
 
@@ -28,6 +34,23 @@ def work_once(job, progress) -> dict:
     return {"counts": {"work": 1}}
 
 
+def long_write(job, progress) -> dict:
+    from pathlib import Path
+
+    from django.db import transaction
+
+    from powts.audit.services import audit_create
+
+    flags = Path(os.environ["POWTS_DATA_DIR"])
+    progress(step="writing")
+    with transaction.atomic():  # SQLite: the write lock is held from here to the end (an import's one transaction)
+        audit_create(job, action=WORK)
+        (flags / f"inside-{job.attempts}").touch()
+        while job.attempts == 1 and not (flags / "let-go").exists():
+            time.sleep(0.1)
+    return {"counts": {"work": 1}}
+
+
 def main(argv: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "powts.settings")
     import django
@@ -37,6 +60,7 @@ def main(argv: list[str]) -> int:
     from powts.jobs import kinds
 
     kinds.register(KIND, work_once)
+    kinds.register(LONG, long_write)
     if argv[0] == "worker":
         return cli.main(["worker", "--workers", "1", "--no-periodic"])
     cli._auto_migrate()
@@ -45,6 +69,12 @@ def main(argv: list[str]) -> int:
 
     if argv[0] == "enqueue":
         print(services.job_start(kind=KIND, title="work once").pk)
+        return 0
+    if argv[0] == "enqueue-long":
+        print(services.job_start(kind=LONG, title="one long write").pk)
+        return 0
+    if argv[0] == "sweep":
+        print(services.requeue_stale())
         return 0
     if argv[0] == "again":
         from powts.core.tasks import queue_ping

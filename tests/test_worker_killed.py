@@ -106,3 +106,96 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_the_next_worker_which_does_it
     finally:
         out = _stop(second)
     assert "1 interrupted job(s) queued again" in out, out[-2000:]
+
+
+# -- a job in one long write transaction (stop 18, left for issue 13: the heartbeat during a long SQLite write) --
+
+def _sweep(env, *, stale: float, tmp_path: Path) -> str:
+    """The stale check, once, in its own process with limit `stale`: how many jobs it took back. On SQLite a
+    check that waited for the write lock would wait for the long transaction to end: after two minutes the
+    job is let go, so that such a check ends (and says it waited) instead of hanging."""
+    proc = _helper(dict(env, POWTS_JOB_STALE_SECONDS=str(stale)), "sweep")
+    waited = ""
+    try:
+        out, _ = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        (tmp_path / "let-go").touch()
+        out, _ = proc.communicate(timeout=600)
+        waited = "waited for the long transaction, then: "
+    assert proc.returncode == 0, out[-2000:]
+    return waited + out.strip().splitlines()[-1]
+
+
+def _silent_for(row: dict) -> float:
+    """Seconds since the job's last sign of life in the database."""
+    import datetime as dt
+
+    heard = row["heard_at"]
+    if isinstance(heard, str):  # SQLite's text
+        heard = dt.datetime.fromisoformat(heard)
+    heard = heard if heard.tzinfo else heard.replace(tzinfo=dt.timezone.utc)
+    return (dt.datetime.now(dt.timezone.utc) - heard).total_seconds()
+
+
+@pytest.mark.jobs
+@pytest.mark.django_db(transaction=True)
+def test_a_job_writing_in_one_long_transaction_is_not_taken_back_while_its_worker_lives(settings, tmp_path):
+    """The job holds its write transaction open for longer than the stale limit (STALE). On SQLite its
+    worker writes no heartbeat then (it would wait behind that very transaction): the lock file it holds
+    is its sign of life. A stale check past the limit leaves it running; it then finishes, once."""
+    from django.db import connection
+    from huey.contrib.djhuey import HUEY
+
+    HUEY.immediate = False
+    env = _env(settings, tmp_path)
+    pk = int(_run(env, "enqueue-long"))
+    worker = _helper(env, "worker", start_new_session=True)
+    try:
+        assert _wait_for(lambda: worker.poll() is not None or (tmp_path / "inside-1").exists()), "never started"
+        assert worker.poll() is None, worker.communicate()[0][-2000:]
+        time.sleep(STALE + 1)  # inside its transaction for longer than the limit
+        if connection.vendor == "sqlite":  # no write got through: only the lock says it is alive
+            assert _silent_for(_job(tmp_path, pk)) > STALE
+        assert _sweep(env, stale=STALE, tmp_path=tmp_path) == "0"
+        assert (_job(tmp_path, pk)["state"], _job(tmp_path, pk)["attempts"]) == ("running", 1)
+        (tmp_path / "let-go").touch()
+        assert _wait_for(lambda: worker.poll() is not None or _job(tmp_path, pk)["state"] == "done")
+        done = _job(tmp_path, pk)
+        assert (done["state"], done["attempts"], done["work"]) == ("done", 1, 1)
+    finally:
+        (tmp_path / "let-go").touch()
+        out = _stop(worker)
+    assert "database is locked" not in out, out[-2000:]
+
+
+@pytest.mark.jobs
+@pytest.mark.django_db(transaction=True)
+def test_a_job_writing_in_one_long_transaction_is_taken_back_once_its_worker_is_killed(settings, tmp_path):
+    """The same job, its worker killed inside the transaction (which rolls back): under the limit it is left
+    alone, past it taken back; the next worker does its work, once."""
+    from huey.contrib.djhuey import HUEY
+
+    HUEY.immediate = False
+    env = _env(settings, tmp_path)
+    pk = int(_run(env, "enqueue-long"))
+    first = _helper(env, "worker", start_new_session=True)
+    try:
+        assert _wait_for(lambda: first.poll() is not None or (tmp_path / "inside-1").exists()), "never started"
+        assert first.poll() is None, first.communicate()[0][-2000:]
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert _sweep(env, stale=3600, tmp_path=tmp_path) == "0"  # dead, but silent for less than the limit
+    assert (_job(tmp_path, pk)["state"], _job(tmp_path, pk)["work"]) == ("running", 0)
+    assert _wait_for(lambda: _silent_for(_job(tmp_path, pk)) > STALE)
+    assert _sweep(env, stale=STALE, tmp_path=tmp_path) == "1"
+    assert (_job(tmp_path, pk)["state"], _job(tmp_path, pk)["work"]) == ("queued", 0)  # its write rolled back
+    second = _helper(env, "worker")
+    try:
+        assert _wait_for(lambda: second.poll() is not None or _job(tmp_path, pk)["state"] == "done")
+        done = _job(tmp_path, pk)
+        assert (done["state"], done["attempts"], done["work"]) == ("done", 2, 1)
+    finally:
+        _stop(second)

@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from powts.audit.services import audit_create, audit_update, snapshot
+from powts.jobs import liveness
 from powts.jobs.errors import QueueUnavailable
 from powts.jobs.models import Job, JobState
 
@@ -23,7 +24,8 @@ log = logging.getLogger(__name__)
 
 
 def stale_after() -> dt.timedelta:
-    """A running job not heard from for this long had its worker killed (a live one beats every few seconds)."""
+    """A running job not heard from for this long had its worker killed (a live one beats every few seconds),
+    unless its worker holds the job's lock file (SQLite: powts.jobs.liveness)."""
     return dt.timedelta(seconds=getattr(settings, "POWTS_JOB_STALE_SECONDS", 120))
 
 
@@ -77,8 +79,9 @@ def enqueue(job: Job) -> None:
 def claim(job_id: int) -> Job | None:
     """The one worker that gets to run the job (None: another has it, or it is finished)."""
     now = timezone.now()
-    taken = Job.objects.filter(pk=job_id, state=JobState.QUEUED).update(
-        state=JobState.RUNNING, started_at=now, heard_at=now, attempts=F("attempts") + 1, error="")
+    with transaction.atomic():  # SQLite: in line for the write lock (powts.core.sqlite), not "database is locked"
+        taken = Job.objects.filter(pk=job_id, state=JobState.QUEUED).update(
+            state=JobState.RUNNING, started_at=now, heard_at=now, attempts=F("attempts") + 1, error="")
     return Job.objects.get(pk=job_id) if taken else None
 
 
@@ -91,18 +94,21 @@ def beat(job: Job, *, done: int | None = None, total: int | None = None, step: s
         fields["total"] = max(0, int(total))
     if step is not None:
         fields["step"] = step[:80]
-    Job.objects.filter(pk=job.pk, state=JobState.RUNNING, attempts=job.attempts).update(**fields)
+    with transaction.atomic():
+        Job.objects.filter(pk=job.pk, state=JobState.RUNNING, attempts=job.attempts).update(**fields)
 
 
 def finish(job: Job, *, result: dict) -> bool:
     """Done, with its result; False when this run was overtaken (its job was taken back as stale)."""
-    return bool(Job.objects.filter(pk=job.pk, state=JobState.RUNNING, attempts=job.attempts).update(
-        state=JobState.DONE, result=result, finished_at=timezone.now(), heard_at=timezone.now(), step=""))
+    with transaction.atomic():
+        return bool(Job.objects.filter(pk=job.pk, state=JobState.RUNNING, attempts=job.attempts).update(
+            state=JobState.DONE, result=result, finished_at=timezone.now(), heard_at=timezone.now(), step=""))
 
 
 def fail(job: Job, *, error: str) -> bool:
-    return bool(Job.objects.filter(pk=job.pk, state=JobState.RUNNING, attempts=job.attempts).update(
-        state=JobState.FAILED, error=error[:500], finished_at=timezone.now(), heard_at=timezone.now()))
+    with transaction.atomic():
+        return bool(Job.objects.filter(pk=job.pk, state=JobState.RUNNING, attempts=job.attempts).update(
+            state=JobState.FAILED, error=error[:500], finished_at=timezone.now(), heard_at=timezone.now()))
 
 
 def job_retry(*, job: Job, user) -> Job:
@@ -123,18 +129,25 @@ def requeue_stale() -> int:
     """Take back running jobs whose worker stopped beating (killed) and queue again jobs left waiting longer
     than that (the queue was down when they were asked for). A job queued twice still runs once (claim)."""
     cutoff = timezone.now() - stale_after()
-    with transaction.atomic():
-        stale = list(Job.objects.select_for_update().filter(state=JobState.RUNNING, heard_at__lt=cutoff))
-        for job in stale:
-            before = snapshot(job, ["state"])
-            job.state = JobState.QUEUED
-            job.save(update_fields=["state"])
-            audit_update(job, before=before, action="job taken back: its worker stopped")
+    silent = Job.objects.filter(state=JobState.RUNNING, heard_at__lt=cutoff)
+    # First a plain read: on SQLite a write transaction would wait behind a job's long one, only to find
+    # that job alive. A job whose worker holds its lock file is alive however long it has been silent.
+    stale: list[Job] = []
+    if any(not liveness.held(pk) for pk in silent.values_list("pk", flat=True)):
+        with transaction.atomic():
+            stale = [job for job in silent.select_for_update() if not liveness.held(job.pk)]
+            for job in stale:
+                before = snapshot(job, ["state"])
+                job.state = JobState.QUEUED
+                job.save(update_fields=["state"])
+                audit_update(job, before=before, action="job taken back: its worker stopped")
     waiting = Job.objects.filter(state=JobState.QUEUED).filter(
         Q(heard_at__lt=cutoff) | Q(heard_at__isnull=True, created_at__lt=cutoff)).values_list("pk", flat=True)
     ids = sorted({*(j.pk for j in stale), *waiting})
+    if ids:
+        with transaction.atomic():
+            Job.objects.filter(pk__in=ids).update(heard_at=timezone.now())  # not again until another stale period
     for pk in ids:
-        Job.objects.filter(pk=pk).update(heard_at=timezone.now())  # not again until another stale period
         try:
             enqueue(Job(pk=pk))
         except QueueUnavailable:

@@ -44,8 +44,9 @@ def run_job(job_id: int) -> str:
 
 
 class _Heart:
-    """One thread per process beats for every job running in it, every BEAT_SECONDS: a job that ends
-    sooner (most) costs no thread and no write for its heartbeat."""
+    """One thread per process beats for every job running in it, every BEAT_SECONDS (more often when the
+    stale limit is shorter than four beats): a job that ends sooner (most) costs no thread and no write for
+    its heartbeat. On SQLite a lock file proves the job alive instead (powts.jobs.liveness)."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -71,7 +72,7 @@ class _Heart:
 
         try:
             while True:
-                threading.Event().wait(BEAT_SECONDS)
+                threading.Event().wait(min(BEAT_SECONDS, services.stale_after().total_seconds() / 4))
                 with self.lock:
                     running = list(self.jobs.values())
                     if not running:
@@ -92,30 +93,35 @@ heart = _Heart()
 def execute(job_id: int) -> str:
     """Run job `job_id` if it is still waiting; what happened, in a word (for tests and the log)."""
     from powts.core.refusals import Refused, refused_text
-    from powts.jobs import kinds, services
+    from powts.jobs import kinds, liveness, services
 
     job = services.claim(job_id)
     if job is None:
         return "not claimed"
-    heart.add(job)
+    life = liveness.hold(job.pk)
+    if life is None:  # no lock file proves this worker alive here (PostgreSQL): beat in the database
+        heart.add(job)
     try:
-        runner = kinds.get(job.kind).runner
+        try:
+            runner = kinds.get(job.kind).runner
 
-        def progress(done=None, total=None, step=None):
-            services.beat(job, done=done, total=total, step=step)
+            def progress(done=None, total=None, step=None):
+                services.beat(job, done=done, total=total, step=step)
 
-        result = runner(job, progress)
-    except Refused as exc:
-        services.fail(job, error=refused_text(exc))
-        return "failed"
-    except Exception:
-        log.exception("job %s (%s) failed", job_id, job.kind)
-        services.fail(job, error="The job stopped on an unexpected error. Nothing it was doing was half saved; "
-                                 "you can retry it, and if it fails again tell the administrator.")
-        return "failed"
+            result = runner(job, progress)
+        except Refused as exc:
+            services.fail(job, error=refused_text(exc))
+            return "failed"
+        except Exception:
+            log.exception("job %s (%s) failed", job_id, job.kind)
+            services.fail(job, error="The job stopped on an unexpected error. Nothing it was doing was half saved; "
+                                     "you can retry it, and if it fails again tell the administrator.")
+            return "failed"
+        finally:
+            heart.remove(job)
+        return "done" if services.finish(job, result=result or {}) else "overtaken"
     finally:
-        heart.remove(job)
-    return "done" if services.finish(job, result=result or {}) else "overtaken"
+        liveness.release(job.pk, life)  # only once the outcome is committed: until then the job is alive
 
 
 @db_periodic_task(crontab(minute="*"))
