@@ -97,3 +97,74 @@ def _queue_immediate():
     HUEY.immediate = True
     yield
     HUEY.immediate = was
+
+
+# -- no test leaves a session on the PostgreSQL test database (issue 13: CI's "database "test_powts" is being
+# accessed by other users" when the test database was dropped at the end) --------------------------------
+
+_OPENED = None  # a weakref.WeakSet once tracking starts
+
+
+def _track_connections():
+    """Every database connection the test process opens, in any thread (a live server's request threads)."""
+    global _OPENED
+    import weakref
+
+    from django.db.backends.signals import connection_created
+
+    if _OPENED is None:
+        _OPENED = weakref.WeakSet()
+        connection_created.connect(lambda sender, connection, **kw: _OPENED.add(connection), weak=False)
+    return _OPENED
+
+
+@pytest.fixture(scope="session")
+def _postgres_sessions(request):
+    """Other sessions on the test database, read from the server (None on SQLite)."""
+    from django.db import connection
+
+    _track_connections()
+    if connection.vendor != "postgresql":
+        yield None
+        return
+    import psycopg
+
+    db = connection.settings_dict
+    watcher = psycopg.connect(host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432, user=db["USER"],
+                              password=db.get("PASSWORD") or None, dbname="postgres", autocommit=True)
+
+    def others() -> list:
+        own = connection.connection.info.backend_pid if connection.connection is not None else 0
+        return watcher.execute(
+            "SELECT pid, state, left(query, 200) FROM pg_stat_activity WHERE datname = %s AND pid <> %s "
+            "AND backend_type = 'client backend'", [connection.settings_dict["NAME"], own]).fetchall()
+
+    yield others
+    watcher.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_session_left_on_the_test_database(_postgres_sessions):
+    """After each test: a connection opened in this thread under another context, or by a finished thread, is
+    closed. A browser test reads the database between Playwright's steps, inside Playwright's greenlet, whose
+    context has its own copy of Django's per-context connections: nothing closed that one, and it was the
+    session still open when the test database was dropped at the end of the run. Then any other session on
+    the test database (a subprocess that did not exit or close its connection) fails the test that left it."""
+    yield
+    if _postgres_sessions is None:
+        return
+    import threading
+    import time
+
+    from django.db import connection
+
+    me, alive = threading.get_ident(), {t.ident for t in threading.enumerate()}
+    for wrapper in list(_OPENED):  # this thread's in another context (Playwright's greenlet), or a finished thread's
+        if (wrapper is not connection and wrapper.connection is not None
+                and (wrapper._thread_ident == me or wrapper._thread_ident not in alive)):
+            wrapper.connection.close()  # from this thread: the wrapper's own close() refuses another thread's
+            wrapper.connection = None
+    deadline = time.monotonic() + 10  # a server process ends a session a moment after its client has gone
+    while (left := _postgres_sessions()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, f"sessions left open on the test database: {left}"
