@@ -86,12 +86,38 @@ def standing_systems(*, standing: str, as_of: dt.date):
 
 
 def dashboard_counts(*, jurisdiction, as_of: dt.date) -> dict:
+    """The standing counts of the county's schedules on `as_of`: in all, by (rule, type), by town.
+
+    Summed from the histogram the database keeps (powts.maintenance.standing_counts), not counted from
+    the schedules: the same numbers as `dashboard_counts_counted`, in milliseconds at 1,000,000 systems."""
+    from powts.maintenance import standing_counts
+
+    rows = standing_counts.read(jurisdiction_id=jurisdiction.pk, as_of=as_of)
+    names = standing_counts.STANDINGS
+    totals = dict.fromkeys(names, 0)
+    by_type: dict[tuple, dict] = {}
+    by_town: dict[str, dict] = {}
+    for row in rows:
+        kind = by_type.setdefault((row["rule"], row["system_type"]),
+                                  {"rule": row["rule"], "system__system_type": row["system_type"], **dict.fromkeys(names, 0)})
+        town = by_town.setdefault(row["municipality"], {"system__parcel__municipality": row["municipality"], **dict.fromkeys(names, 0)})
+        for name in names:
+            totals[name] += row[name]
+            kind[name] += row[name]
+            town[name] += row[name]
+    return {"totals": totals,
+            "by_type": [by_type[k] for k in sorted(by_type, key=lambda k: (k[1], k[0]))],
+            "by_municipality": [by_town[k] for k in sorted(by_town)]}
+
+
+def dashboard_counts_counted(*, jurisdiction, as_of: dt.date) -> dict:
+    """The same counts read from every schedule (the reference the histogram is tested and timed against)."""
     qs = Schedule.objects.filter(jurisdiction_id=jurisdiction.pk)
     buckets = standing_q(as_of)
     agg = {name: Count("pk", filter=q) for name, q in buckets.items()}
     agg["failing"] = Count("pk", filter=FAILING_Q)
     totals = qs.aggregate(**agg)
-    by_type = list(qs.values("rule", "system__system_type").annotate(**agg).order_by("system__system_type"))
+    by_type = list(qs.values("rule", "system__system_type").annotate(**agg).order_by("system__system_type", "rule"))
     by_municipality = list(qs.values("system__parcel__municipality").annotate(**agg).order_by("system__parcel__municipality"))
     return {"totals": totals, "by_type": by_type, "by_municipality": by_municipality}
 
