@@ -9,7 +9,8 @@ from django.db import migrations, models
 def forwards(apps, schema_editor):
     from powts.maintenance import standing_counts
 
-    standing_counts.install(schema_editor.connection)
+    if not standing_counts.deferred(schema_editor.connection):  # else at the end of this `migrate` (SQLite)
+        standing_counts.install(schema_editor.connection)
     standing_counts.rebuild(using_connection=schema_editor.connection)
 
 

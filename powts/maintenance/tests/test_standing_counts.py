@@ -188,3 +188,76 @@ def test_a_rebuild_counts_the_same_as_the_triggers_kept(county, pumper_license):
     standing_counts.rebuild(jurisdiction_id=county.pk)
     assert {r.pop("id") and tuple(r.values()) for r in StandingCount.objects.values()} == kept
     assert_exact(county)
+
+
+TRIGGERS = {name for name, *_ in standing_counts.TRIGGERS}
+
+
+def _triggers() -> set[str]:
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'maint_standing%'")
+        else:
+            cursor.execute("SELECT tgname FROM pg_trigger WHERE tgname LIKE 'maint_standing%'")
+        return {r[0] for r in cursor.fetchall()}
+
+
+def test_every_trigger_is_in_place_after_all_migrations(db):
+    """On SQLite `migrate` installs them after its last migration (standing_counts.after_migrate), so a later
+    migration that rebuilds a schedule, system or parcel table neither fails nor loses them."""
+    assert _triggers() == TRIGGERS
+
+
+REBUILT = """
+import datetime as dt, json
+import django
+django.setup()
+from django.db import connection, models
+from powts.inventory.models import Parcel, System
+from powts.jurisdictions.models import Jurisdiction
+from powts.maintenance import standing_counts
+from powts.maintenance.models import Schedule
+from powts.maintenance.selectors import dashboard_counts, dashboard_counts_counted
+
+standing_counts.before_migrate(None, using="default", plan=[("a later migration", False)])
+for n, model in enumerate((System, Schedule, Parcel)):  # what SQLite does for a new column with a default
+    field = models.IntegerField(default=0)
+    field.set_attributes_from_name(f"later_{n}")
+    with connection.schema_editor() as editor:
+        editor.add_field(model, field)
+standing_counts.after_migrate(None, using="default")
+with connection.cursor() as cursor:
+    cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'maint_standing%'")
+    names = sorted(r[0] for r in cursor.fetchall())
+    cursor.execute("UPDATE maintenance_schedule SET due_on = '2001-01-01'")
+county = Jurisdiction.objects.get(slug="dane")
+day = dt.date(2026, 6, 1)
+print(json.dumps({"triggers": names, "kept": dashboard_counts(jurisdiction=county, as_of=day)["totals"],
+                  "counted": dashboard_counts_counted(jurisdiction=county, as_of=day)["totals"]}))
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_later_migration_that_rebuilds_the_tables_on_sqlite_keeps_the_triggers(county, tmp_path):
+    """Django rebuilds a SQLite table to add a column with a default; with the triggers in place the rename
+    fails ("error in trigger ...: no such table"). Around it, as `migrate` does, they come off and back,
+    and the counts are taken again: exact after a raw write that follows."""
+    import json
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL keeps a table's triggers through ALTER TABLE")
+    connection.ensure_connection()
+    target = sqlite3.connect(tmp_path / "powts.sqlite3")
+    connection.connection.backup(target)
+    target.close()
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(POWTS_DATA_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="powts.settings")
+    done = subprocess.run([sys.executable, "-c", REBUILT], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert set(out["triggers"]) == TRIGGERS
+    assert out["kept"] == out["counted"] and out["kept"]["overdue"] == Schedule.objects.filter(exempt=False, needs_data=False).count()
