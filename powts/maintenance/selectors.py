@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 
 from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
@@ -173,12 +173,18 @@ def holding_reports_overdue(*, jurisdiction, as_of: dt.date, limit: int = 200):
     if r is None:
         return None, []
     period = holding_periods.last_overdue(r, as_of)
-    covered = HoldingTankReport.objects.filter(system__jurisdiction=jurisdiction, period_start__lte=period.end,
-                                               period_end__gte=period.start).values("system_id")
-    rows = (System.objects.filter(jurisdiction=jurisdiction, system_type="holding_tank", status="active")
-            .exclude(installed_on__gt=period.end).exclude(pk__in=covered)
+    return period, list(holding_overdue_rows(jurisdiction=jurisdiction, period=period)[:limit])
+
+
+def holding_overdue_rows(*, jurisdiction, period):
+    """The county's active holding tanks with no report covering `period`, in system id order. A report is
+    looked up per tank (NOT EXISTS on the report's (system, period) index) while the county's tanks are read in
+    order up to the page's limit: a subquery of the county's reports joined to its systems read every system
+    of the county first (80 ms at 1,000,000)."""
+    covering = HoldingTankReport.objects.filter(system_id=OuterRef("pk"), period_start__lte=period.end, period_end__gte=period.start)
+    return (System.objects.filter(jurisdiction=jurisdiction, system_type="holding_tank", status="active")
+            .exclude(installed_on__gt=period.end).exclude(Exists(covering))
             .select_related("parcel__owner").order_by("system_id"))
-    return period, list(rows[:limit])
 
 
 def holding_letters_sent(*, jurisdiction, period) -> int:
