@@ -82,6 +82,17 @@ class StandingCount(models.Model):
         return f"{self.n} schedules due {self.due_on}"
 
 
+class SystemCount(models.Model):
+    """How many systems a county has, kept by the database's triggers (powts.maintenance.standing_counts)."""
+
+    jurisdiction = models.OneToOneField("jurisdictions.Jurisdiction", on_delete=models.CASCADE, db_constraint=False,
+                                        related_name="+")
+    n = models.IntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.n} systems"
+
+
 class ReportQuerySet(RoleScopedQuerySet):
     dnr_reads = True
 

@@ -29,16 +29,19 @@ def due_list(*, jurisdiction, as_of: dt.date) -> list[tuple[str, str | None, str
     One statement over the covering index (jurisdiction, notice_on, due_on, system_ref) plus the
     partial needs_data index, rows as the database driver returns them (the list over a million
     systems can hold half of them). Systems the schedule table does not yet cover (imported since
-    the last sync; two index-only counts tell) are computed in memory, so the list is complete
+    the last sync; the counts the database keeps tell) are computed in memory, so the list is complete
     without writing anything.
     """
     from django.db import connection
+
+    from powts.maintenance import standing_counts
 
     with connection.cursor() as cursor:
         cursor.execute(_DUE_SQL.format(table=Schedule._meta.db_table), [as_of, jurisdiction.pk, as_of, jurisdiction.pk])
         out = cursor.fetchall()
     # CAST(... AS TEXT): ISO text straight from the database on SQLite and PostgreSQL, no per-row conversion.
-    if System.objects.filter(jurisdiction_id=jurisdiction.pk).count() != Schedule.objects.filter(jurisdiction_id=jurisdiction.pk).count():
+    systems, schedules = standing_counts.kept_totals(jurisdiction_id=jurisdiction.pk)  # kept by the database's triggers
+    if systems != schedules:
         out.extend(_unsynced(jurisdiction, as_of))
     return out
 

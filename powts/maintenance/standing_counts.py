@@ -65,6 +65,24 @@ TRIGGERS = [
 ]
 
 
+# The county's number of systems, beside its schedules' (SUM(n) above): the notices page says how many systems
+# the schedules do not cover yet (imported since the last sync) without counting a million rows twice.
+SYSTEMS = "maintenance_systemcount"
+_SYSTEMS_UPSERT = f"ON CONFLICT (jurisdiction_id) DO UPDATE SET n = {SYSTEMS}.n + excluded.n"
+
+
+def _systems(y: str, sign: str) -> str:
+    return f"INSERT INTO {SYSTEMS} (jurisdiction_id, n) VALUES ({y}.jurisdiction_id, {sign}) {_SYSTEMS_UPSERT}"
+
+
+TRIGGERS += [
+    ("maint_standing_systems_ins", "inventory_system", "INSERT", None, [_systems("NEW", "1")]),
+    ("maint_standing_systems_del", "inventory_system", "DELETE", None, [_systems("OLD", "-1")]),
+    ("maint_standing_systems_upd", "inventory_system", "UPDATE OF jurisdiction_id", "jurisdiction_id",
+     [_systems("OLD", "-1"), _systems("NEW", "1")]),
+]
+
+
 def _changed(columns: str | None, vendor: str) -> str:
     if not columns:
         return ""
@@ -145,6 +163,9 @@ FILL = (f"INSERT INTO {TABLE} ({KEY}, n) SELECT {_row('s', 'y', 'p.municipality'
         "{where} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10")
 
 
+SYSTEMS_FILL = f"INSERT INTO {SYSTEMS} (jurisdiction_id, n) SELECT jurisdiction_id, COUNT(*) FROM inventory_system {{where}} GROUP BY 1"
+
+
 def rebuild(*, jurisdiction_id: int | None = None, using_connection=None) -> None:
     """Count again from the schedules, set-based (the migration; a bulk path that went around the triggers)."""
     conn = using_connection or connection
@@ -152,9 +173,13 @@ def rebuild(*, jurisdiction_id: int | None = None, using_connection=None) -> Non
         if jurisdiction_id is None:
             cursor.execute(f"DELETE FROM {TABLE}")
             cursor.execute(FILL.format(where=""))
+            cursor.execute(f"DELETE FROM {SYSTEMS}")
+            cursor.execute(SYSTEMS_FILL.format(where=""))
         else:
             cursor.execute(f"DELETE FROM {TABLE} WHERE jurisdiction_id = %s", [jurisdiction_id])
             cursor.execute(FILL.format(where="WHERE s.jurisdiction_id = %s"), [jurisdiction_id])
+            cursor.execute(f"DELETE FROM {SYSTEMS} WHERE jurisdiction_id = %s", [jurisdiction_id])
+            cursor.execute(SYSTEMS_FILL.format(where="WHERE jurisdiction_id = %s"), [jurisdiction_id])
 
 
 STANDINGS = ("current", "due_soon", "overdue", "delinquent", "needs_data", "exempt", "failing")
@@ -183,3 +208,18 @@ def read(*, jurisdiction_id: int, as_of: dt.date) -> list[dict]:
         rows = cursor.fetchall()
     return [{"rule": r[0], "system_type": r[1], "municipality": r[2], **dict(zip(STANDINGS, (int(v) for v in r[3:]), strict=True))}
             for r in rows]
+
+
+def kept_totals(*, jurisdiction_id: int) -> tuple[int, int]:
+    """The county's systems and schedules, as kept by the database (no count of a million rows)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT (SELECT n FROM {SYSTEMS} WHERE jurisdiction_id = %s), "
+                       f"(SELECT SUM(n) FROM {TABLE} WHERE jurisdiction_id = %s)", [jurisdiction_id, jurisdiction_id])
+        systems, schedules = cursor.fetchone()
+    return int(systems or 0), int(schedules or 0)
+
+
+def unscheduled(*, jurisdiction_id: int) -> int:
+    """How many of the county's systems have no schedule yet (imported since the last sync)."""
+    systems, schedules = kept_totals(jurisdiction_id=jurisdiction_id)
+    return max(0, systems - schedules)

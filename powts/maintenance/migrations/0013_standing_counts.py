@@ -1,6 +1,6 @@
 """The dashboard's standing counts kept by the database (powts.maintenance.standing_counts): the histogram
-table, its triggers on schedules, systems and parcels (SQLite and PostgreSQL), and its rows counted from the
-schedules already there."""
+table and each county's number of systems, their triggers on schedules, systems and parcels (SQLite and
+PostgreSQL), and their rows counted from the schedules and systems already there."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -50,6 +50,14 @@ class Migration(migrations.Migration):
             options={
                 'constraints': [models.UniqueConstraint(fields=('jurisdiction', 'rule', 'system_type', 'municipality', 'exempt', 'needs_data', 'delinquent', 'failing', 'notice_on', 'due_on'), name='maint_standing_key')],
             },
+        ),
+        migrations.CreateModel(
+            name='SystemCount',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('n', models.IntegerField()),
+                ('jurisdiction', models.OneToOneField(db_constraint=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='jurisdictions.jurisdiction')),
+            ],
         ),
         migrations.RunPython(forwards, backwards),
     ]

@@ -39,6 +39,8 @@ def _edges(jurisdiction) -> set[dt.date]:
 def assert_exact(jurisdiction, days=None) -> None:
     """The histogram's counts equal COUNT(*) over the schedules, in all, by type and by town, on each day."""
     assert Schedule.objects.filter(jurisdiction=jurisdiction).exists()
+    systems, schedules = System.objects.filter(jurisdiction=jurisdiction).count(), Schedule.objects.filter(jurisdiction=jurisdiction).count()
+    assert standing_counts.kept_totals(jurisdiction_id=jurisdiction.pk) == (systems, schedules)
     for day in sorted(days or _edges(jurisdiction)):
         kept, counted = dashboard_counts(jurisdiction=jurisdiction, as_of=day), dashboard_counts_counted(jurisdiction=jurisdiction, as_of=day)
         assert _keyed(kept) == _keyed(counted), day
@@ -261,3 +263,22 @@ def test_a_later_migration_that_rebuilds_the_tables_on_sqlite_keeps_the_triggers
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert set(out["triggers"]) == TRIGGERS
     assert out["kept"] == out["counted"] and out["kept"]["overdue"] == Schedule.objects.filter(exempt=False, needs_data=False).count()
+
+
+def test_the_notices_page_counts_the_systems_not_yet_scheduled_from_the_kept_counts(county, make_system, staff):
+    """The page says how many systems the preview leaves out (added since the last sync): the county's
+    kept number of systems less its schedules', equal to counting both, before and after the sync."""
+    from django.test import Client
+
+    make_system(system_id="DA-NEW-1", installed_on=D(2021, 1, 1))
+    make_system(system_id="DA-NEW-2", installed_on=D(2021, 1, 1))
+    assert standing_counts.unscheduled(jurisdiction_id=county.pk) == 2 == \
+        System.objects.filter(jurisdiction=county).count() - Schedule.objects.filter(jurisdiction=county).count()
+    client = Client()
+    client.force_login(staff)
+    assert client.get("/maintenance/notices/?as_of=2026-06-01").context["unscheduled"] == 2
+    System.objects.filter(system_id="DA-NEW-2").delete()
+    assert client.get("/maintenance/notices/?as_of=2026-06-01").context["unscheduled"] == 1
+    schedule_sync(jurisdiction=county)
+    assert client.get("/maintenance/notices/?as_of=2026-06-01").context["unscheduled"] == 0
+    assert_exact(county)
