@@ -10,6 +10,13 @@ class MaintenanceConfig(AppConfig):
         from powts.maintenance import demo, news, services, views
 
         news.register()
+        from django.db.models.signals import post_migrate, pre_migrate
+
+        from powts.maintenance import standing_counts
+
+        # the dashboard's counts' triggers, off while SQLite migrations rebuild tables (standing_counts)
+        pre_migrate.connect(standing_counts.before_migrate, sender=self, dispatch_uid="maint_standing_before")
+        post_migrate.connect(standing_counts.after_migrate, sender=self, dispatch_uid="maint_standing_after")
         from powts.maintenance import background
 
         background.register()  # its daily sweeps as background jobs (issue 13)

@@ -56,6 +56,43 @@ class Schedule(models.Model):
         return f"Schedule of {self.system_ref}"
 
 
+class StandingCount(models.Model):
+    """How many of a county's schedules share one key: the dashboard's counts on any date are sums of these
+    (powts.maintenance.standing_counts). Written only by the database's triggers and `rebuild`."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.CASCADE, db_index=False,
+                                     db_constraint=False)
+    rule = models.CharField(max_length=20)
+    system_type = models.CharField(max_length=30)
+    municipality = models.CharField(max_length=100)
+    exempt = models.BooleanField()
+    needs_data = models.BooleanField()
+    delinquent = models.BooleanField()
+    failing = models.BooleanField()
+    notice_on = models.DateField(help_text="9999-12-31 when the schedule has none.")
+    due_on = models.DateField(help_text="9999-12-31 when the schedule has none.")
+    n = models.IntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(
+            fields=["jurisdiction", "rule", "system_type", "municipality", "exempt", "needs_data", "delinquent", "failing",
+                    "notice_on", "due_on"], name="maint_standing_key")]
+
+    def __str__(self) -> str:
+        return f"{self.n} schedules due {self.due_on}"
+
+
+class SystemCount(models.Model):
+    """How many systems a county has, kept by the database's triggers (powts.maintenance.standing_counts)."""
+
+    jurisdiction = models.OneToOneField("jurisdictions.Jurisdiction", on_delete=models.CASCADE, db_constraint=False,
+                                        related_name="+")
+    n = models.IntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.n} systems"
+
+
 class ReportQuerySet(RoleScopedQuerySet):
     dnr_reads = True
 

@@ -17,11 +17,10 @@ from django.views.decorators.http import require_POST, require_safe
 from powts.core import fields
 from powts.core.refusals import Refused
 from powts.jobs.errors import QueueUnavailable
-from powts.maintenance import batches, notice_page, policies
+from powts.maintenance import batches, notice_page, policies, standing_counts
 from powts.maintenance.choices import NoticeKind
 from powts.maintenance.letters import one_letter_pdf
-from powts.inventory.models import System
-from powts.maintenance.models import BatchStatus, Notice, NoticeBatch, Schedule
+from powts.maintenance.models import BatchStatus, Notice, NoticeBatch
 from powts.maintenance.notices import letter_for, preview, sender_for
 from powts.maintenance.views import _as_of
 
@@ -50,9 +49,8 @@ def notices(request):
     sender = sender_for(unit, strict=False)
     page = Paginator(notice_page.Letters(jurisdiction=unit, found=found), PER_PAGE).get_page(request.GET.get("page"))
     # Systems added since the schedules were last brought up to date are not in the preview; the send does that first.
-    unscheduled = max(0, System.objects.filter(jurisdiction_id=unit.pk).count() - Schedule.objects.filter(jurisdiction_id=unit.pk).count())
     return render(request, "maintenance/notices.html", {
-        "unscheduled": unscheduled,
+        "unscheduled": standing_counts.unscheduled(jurisdiction_id=unit.pk),  # kept by the database: no count of a million
         "unit": unit, "as_of": as_of, "preview": found, "page": page, "sender": sender,
         "contact_confirmed": bool((unit.profile.get("contact") or {}).get("confirmed")),
         "held": notice_page.Letters(jurisdiction=unit, found=found, held=True)[:HELD_SHOWN],
