@@ -67,3 +67,26 @@ def roll(*, jurisdiction_id, tax_year: int):
     """The special charges for the treasurer's tax roll of `tax_year`."""
     return (Assessment.objects.filter(jurisdiction_id=jurisdiction_id, tax_year=tax_year, status=c.AssessmentStatus.ASSESSED)
             .select_related("parcel").order_by("parcel__parcel_number", "id"))
+
+
+def application_samples_visible(user):
+    """The random inspections of applications `user` may read: a county's staff their own county's; the department
+    and state auditors every county's. Another county's sample is simply not there (a 404, not a 403)."""
+    from powts.oversight.models import ApplicationSample
+    from powts.oversight.policies import reads_state_view
+
+    samples = ApplicationSample.objects.select_related("jurisdiction").annotate(
+        inspected=Count("items", filter=~Q(items__outcome=c.ApplicationCheck.PENDING)),
+        errors=Count("items", filter=Q(items__outcome=c.ApplicationCheck.ERRORS)))
+    if reads_state_view(user):
+        return samples
+    return samples.filter(jurisdiction_id=user.jurisdiction_id) if user.jurisdiction_id else samples.none()
+
+
+def sampled_applications_writable(user):
+    """The drawn applications `user` may record an inspection of: their own county's (county staff)."""
+    from powts.oversight.models import SampledApplication
+
+    if not getattr(user, "jurisdiction_id", None):
+        return SampledApplication.objects.none()
+    return SampledApplication.objects.filter(sample__jurisdiction_id=user.jurisdiction_id).select_related("sample")
