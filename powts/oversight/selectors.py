@@ -11,36 +11,47 @@ from powts.oversight.models import Assessment, IssuanceHold, ProgramAudit, Refer
 
 def county_programs(*, year: int, today: dt.date) -> list[dict]:
     """One row per county: inventory completeness (SPS 383.255: legal description, parcel number, owner's name
-    and address), the SPS 383.255 annual summary, late reports, open orders, audit findings, any hold."""
+    and address), the SPS 383.255 annual summary, late reports, open orders, audit findings, any hold.
+
+    Each figure is one query grouped by county (about a dozen in all), never a query per county."""
     from powts.inventory.models import System
     from powts.jurisdictions.models import Jurisdiction
-    from powts.maintenance.annual import annual_summary
+    from powts.maintenance.annual import annual_summaries
     from powts.permits.choices import OrderStatus
     from powts.permits.models import CorrectionOrder
 
+    def grouped(qs, key="jurisdiction_id", **counts):
+        return {row.pop(key): row for row in qs.values(key).order_by(key).annotate(**counts)}
+
+    units = list(Jurisdiction.objects.order_by("name"))
+    summaries = annual_summaries(year=year, jurisdiction_ids=[u.pk for u in units])
+    complete = grouped(System.objects.exclude(parcel__legal_description="").exclude(parcel__owner__isnull=True)
+                       .exclude(parcel__owner__mailing_address=""), n=Count("pk"))
+    orders = grouped(CorrectionOrder.objects.exclude(status=OrderStatus.CORRECTED), n=Count("pk"),
+                     overdue=Count("pk", filter=Q(correct_by__lt=today)))
+    samples = grouped(SampledPermit.objects.all(), key="audit__jurisdiction_id",
+                      deficient=Count("pk", filter=Q(outcome=c.SampleOutcome.DEFICIENT)),
+                      verified=Count("pk", filter=~Q(outcome=c.SampleOutcome.PENDING)))
+    audits = grouped(ProgramAudit.objects.exclude(status=c.AuditStatus.CLOSED), n=Count("pk"))
+    holds = {h.jurisdiction_id: h for h in IssuanceHold.objects.filter(lifted_on__isnull=True)}
     rows = []
-    for unit in Jurisdiction.objects.order_by("name"):
-        systems = System.objects.filter(jurisdiction=unit)
-        total = systems.count()
-        complete = systems.exclude(parcel__legal_description="").exclude(parcel__owner__isnull=True) \
-            .exclude(parcel__owner__mailing_address="").count()
-        summary = {(section, item): n for section, item, n in annual_summary(jurisdiction=unit, year=year)}
-        samples = SampledPermit.objects.filter(audit__jurisdiction=unit)
+    for unit in units:
+        summary = {(section, item): n for section, item, n in summaries[unit.pk]}
+        total = summary[("systems in the inventory by type", "total")]
+        done = complete.get(unit.pk, {}).get("n", 0)
+        order, sample = orders.get(unit.pk, {}), samples.get(unit.pk, {})
         rows.append({
-            "unit": unit, "systems": total, "complete": complete,
-            "complete_pct": round(100 * complete / total) if total else None,
+            "unit": unit, "systems": total, "complete": done,
+            "complete_pct": round(100 * done / total) if total else None,
             "summary": summary,
             "reports": summary.get(("reports received", "total"), 0),
             "late_reports": summary.get(("reports received", "filed late (more than 30 days after the work, SPS 383.55)"), 0),
             "notices": summary.get(("notices sent", "total"), 0),
             "delinquent": summary.get(("delinquencies", "systems delinquent at year end"), 0),
-            "open_orders": CorrectionOrder.objects.filter(jurisdiction=unit).exclude(status=OrderStatus.CORRECTED).count(),
-            "overdue_orders": CorrectionOrder.objects.filter(jurisdiction=unit).exclude(status=OrderStatus.CORRECTED)
-            .filter(correct_by__lt=today).count(),
-            "deficient": samples.filter(outcome=c.SampleOutcome.DEFICIENT).count(),
-            "verified": samples.exclude(outcome=c.SampleOutcome.PENDING).count(),
-            "open_audits": ProgramAudit.objects.filter(jurisdiction=unit).exclude(status=c.AuditStatus.CLOSED).count(),
-            "hold": IssuanceHold.objects.filter(jurisdiction=unit, lifted_on__isnull=True).first(),
+            "open_orders": order.get("n", 0), "overdue_orders": order.get("overdue", 0),
+            "deficient": sample.get("deficient", 0), "verified": sample.get("verified", 0),
+            "open_audits": audits.get(unit.pk, {}).get("n", 0),
+            "hold": holds.get(unit.pk),
         })
     return rows
 
