@@ -9,7 +9,41 @@ from powts.oversight import choices as c
 from powts.oversight.models import Assessment, IssuanceHold, ProgramAudit, Referral, ReportFlag, SampledPermit
 
 
+# The state view's rows, kept in this process while nothing they are computed from has changed: the department
+# and state auditors open the view again and again between the counties' writes.
+_KEPT: dict[tuple, list[dict]] = {}
+
+
+def programs_fingerprint() -> tuple:
+    """What the state view's figures depend on, read afresh on every load in one statement of index-only reads: the
+    newest audited write and its time (every write is audited; ids are used again after a rollback or a restore,
+    times are not), and the newest report and notice (a notice send marks schedules delinquent in bulk, and a
+    report clears them, with those rows)."""
+    from django.db import connection
+
+    from powts.audit.models import AuditEvent
+    from powts.maintenance.models import Notice, Report
+
+    q, t = connection.ops.quote_name, lambda model: connection.ops.quote_name(model._meta.db_table)
+    sql = (f"SELECT (SELECT MAX({q('id')}) FROM {t(AuditEvent)}), (SELECT MAX({q('at')}) FROM {t(AuditEvent)}), "
+           f"(SELECT MAX({q('id')}) FROM {t(Report)}), (SELECT MAX({q('id')}) FROM {t(Notice)})")
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return (connection.settings_dict["NAME"], *cursor.fetchone())
+
+
 def county_programs(*, year: int, today: dt.date) -> list[dict]:
+    """county_programs_fresh, from this process's memory when nothing it is computed from has changed since."""
+    key = (year, today, programs_fingerprint())
+    rows = _KEPT.get(key)
+    if rows is None:
+        rows = county_programs_fresh(year=year, today=today)
+        _KEPT.clear()  # one year's view kept
+        _KEPT[key] = rows
+    return rows
+
+
+def county_programs_fresh(*, year: int, today: dt.date) -> list[dict]:
     """One row per county: inventory completeness (SPS 383.255: legal description, parcel number, owner's name
     and address), the SPS 383.255 annual summary, late reports, open orders, audit findings, any hold.
 

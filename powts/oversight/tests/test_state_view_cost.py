@@ -68,11 +68,11 @@ def test_the_state_view_asks_the_same_queries_for_2_counties_as_for_4(db, file_r
     for unit in units:
         _records(unit, 2, file_report, pumper_license)
     with CaptureQueriesContext(connection) as two:
-        selectors.county_programs(year=2026, today=TODAY)
+        selectors.county_programs_fresh(year=2026, today=TODAY)
     for unit in [_county(k) for k in range(3, 5)]:
         _records(unit, 2, file_report, pumper_license)
     with CaptureQueriesContext(connection) as four:
-        rows = selectors.county_programs(year=2026, today=TODAY)
+        rows = selectors.county_programs_fresh(year=2026, today=TODAY)
     assert len(rows) == 4 and len(four.captured_queries) == len(two.captured_queries) <= 12
 
 
@@ -88,14 +88,64 @@ def test_the_state_view_rows_are_each_countys_figures(counties):
         assert r["summary"] == summary and r["hold"] is None
 
 
-def test_a_write_shows_on_the_next_load(counties, file_report, as_user, make_user):
-    """Nothing is kept between loads: a report filed and a hold placed are in the very next view."""
-    unit = counties[0]
-    before = {r["unit"].pk: r for r in selectors.county_programs(year=2026, today=TODAY)}[unit.pk]
-    file_report(unit, system_id=f"S{unit.pk}-0", work_date=D(2026, 5, 5))
-    services.hold_place(jurisdiction=unit, on=TODAY, reason="audit")
-    after = {r["unit"].pk: r for r in selectors.county_programs(year=2026, today=TODAY)}[unit.pk]
-    assert after["reports"] == before["reports"] + 1 and after["hold"].reason == "audit"
+@pytest.fixture(autouse=True)
+def nothing_kept():
+    selectors._KEPT.clear()
+    yield
+    selectors._KEPT.clear()
+
+
+def _figures(rows):
+    return [{k: v for k, v in r.items() if k not in ("unit", "hold")} | {"hold": r["hold"] and r["hold"].pk,
+                                                                        "unit": r["unit"].pk} for r in rows]
+
+
+def test_a_second_load_with_nothing_written_reads_only_the_fingerprint(counties):
+    first = selectors.county_programs(year=2026, today=TODAY)
+    with CaptureQueriesContext(connection) as again:
+        assert selectors.county_programs(year=2026, today=TODAY) is first
+    assert len(again.captured_queries) == 1
+    # another day (orders fall overdue) or another year is computed afresh
+    assert _figures(selectors.county_programs(year=2026, today=TODAY + dt.timedelta(days=1))) == \
+        _figures(selectors.county_programs_fresh(year=2026, today=TODAY + dt.timedelta(days=1)))
+
+
+def test_the_kept_view_equals_a_fresh_computation_after_each_write(counties, file_report, make_user):
+    """Each kind of write the figures depend on, through its service; after each, the view served equals one
+    computed afresh (and differs from the one before, so the test can fail)."""
+    from powts.inventory.services import system_create
+    from powts.maintenance.services import schedule_sync
+    from powts.permits.models import CorrectionOrder
+
+    unit = counties[1]
+
+    def check():
+        before = _figures(next(iter(selectors._KEPT.values()))) if selectors._KEPT else None
+        served = _figures(selectors.county_programs(year=2026, today=TODAY))
+        assert served == _figures(selectors.county_programs_fresh(year=2026, today=TODAY))
+        return before, served
+
+    check()
+    file_report(unit, system_id=f"S{unit.pk}-1", work_date=D(2026, 6, 1))  # a report
+    before, served = check()
+    assert before != served
+    system_create(jurisdiction=unit, system_id="NEW-1", parcel_number="PNEW-1", system_type="mound", owner_name="N",
+                  installed_on=D(2024, 1, 1))  # a system
+    before, served = check()
+    assert before != served
+    hold = services.hold_place(jurisdiction=unit, on=TODAY, reason="audit")  # a hold, then lifted
+    before, served = check()
+    assert before != served
+    services.hold_lift(hold=hold, on=TODAY, note="done")
+    before, served = check()
+    assert before != served
+    schedule_sync(jurisdiction=unit)
+    check()
+    from powts.permits.services.enforcement import correction_order_close
+
+    correction_order_close(order=CorrectionOrder.objects.filter(jurisdiction=unit).first(), on=TODAY)  # an order complied with
+    before, served = check()
+    assert before != served
 
 
 @pytest.fixture
