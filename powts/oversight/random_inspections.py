@@ -83,7 +83,8 @@ def inspect(*, item: SampledApplication, outcome: str, inspected_on: dt.date, fi
     """Record what the inspection of one drawn application found. "errors" needs the findings, who made the error
     (the application's plumber or its soil tester) and what shows it: the application is flagged against that
     licence, ready to refer. Recorded once."""
-    item = (SampledApplication.objects.select_for_update()
+    # Only the row itself is locked: PostgreSQL refuses FOR UPDATE on the outer-joined soil evaluation.
+    item = (SampledApplication.objects.select_for_update(of=("self",))
             .select_related("sample__jurisdiction", "permit__soil_evaluation__soil_tester", "permit__plumber").get(pk=item.pk))
     permit, cite = item.permit, item.sample.citation
     if item.outcome != c.ApplicationCheck.PENDING:
