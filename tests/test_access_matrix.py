@@ -514,6 +514,20 @@ TABLE: dict[str, Case | list[Case]] = {
     "oversight:license": Case(read=STAFF | {AU, DS}, kwargs=lambda w: {"pk": w.pumper_license.pk},
                               note="licences are the state's; staff see their own county's referrals of it"),
     "oversight:assessments": Case(read=STAFF),
+    # Dane 46.12's random inspection of applications: the county's staff draw and inspect (Lincoln's staff are told
+    # their ordinance has no such provision); another county's sample is a 404
+    "oversight:application-samples": Case(read=STAFF, write=STAFF,
+                                          body=lambda w: {"period_start": _iso(-5000), "period_end": _iso(-4000)},
+                                          note="a period with no application: the page says why"),
+    "oversight:application-sample": Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.app_sample.pk}, a_object=True),
+    "oversight:application-inspect": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.app_item.pk}, a_object=True,
+                                          body=lambda w: {"outcome": "correct"}),
+    "oversight-api-application-samples": Case(read=STAFF | {AU, DS}, write=STAFF, api=True,
+                                              body=lambda w: {"period_start": _iso(-5000), "period_end": _iso(-4000)}),
+    "oversight-api-application-sample": Case(read=STAFF_A | {AU, DS}, kwargs=lambda w: {"pk": w.app_sample.pk},
+                                             a_object=True),
+    "oversight-api-application-inspect": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.app_item.pk}, a_object=True,
+                                              api=True, body=lambda w: {"outcome": "correct"}),
     "oversight:inspection-reassign": Case(write=frozenset({AA}), kwargs=lambda w: {"pk": w.inspection.pk}, a_object=True,
                                           body=lambda w: {"to_user": w.users[SA].pk, "reason": "conflict of interest"}),
     "oversight-api-programs": Case(read=frozenset({AU, DS})),
@@ -798,6 +812,11 @@ def world(db, tmp_path, settings):
     referred = oversight.report_flag(report=w.pending_report, reason="matrix", evidence=["statement"], on=TODAY)
     w.referral = oversight.referral_make(license=w.pumper_license, flags=[referred], on=TODAY)
     w.flag = oversight.report_flag(report=w.failure_report, reason="matrix", evidence=["photo"], on=TODAY)
+    from powts.oversight import random_inspections
+
+    w.app_sample = random_inspections.draw(jurisdiction=dane, period_start=TODAY - dt.timedelta(days=3650), period_end=TODAY,
+                                           on=TODAY, seed=3)
+    w.app_item = w.app_sample.items.first()
     # Staff of A previewed an inventory file: the token for confirm and rejects.
     c = Client()
     c.force_login(w.users[SA])

@@ -47,6 +47,8 @@ MENU: tuple[Entry, ...] = (
     Entry("County programs", "oversight:state", "powts.oversight.policies.reads_state_view", group="Oversight"),
     Entry("Program audits", "oversight:audits", "powts.oversight.policies.opens_county_pages", group="Oversight"),
     Entry("Flagged reports", "oversight:flags", "powts.oversight.policies.opens_county_pages", group="Oversight"),
+    Entry("Random inspections of applications", "oversight:application-samples", "powts.oversight.policies.opens_county_pages",
+          group="Oversight"),
     Entry("Special charges", "oversight:assessments", "powts.oversight.policies.opens_county_pages", group="Oversight"),
     Entry("Department approvals", "oversight:categories", "powts.oversight.policies.reads_categories", group="Oversight"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),

@@ -112,6 +112,8 @@ class System(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["jurisdiction", "system_id"], name="system_id_unique")]
         ordering = ["system_id"]
+        # The state's view counts every county's systems by type and the failing ones: read from this index alone.
+        indexes = [models.Index(fields=["jurisdiction", "system_type", "status"], name="system_county_type_status")]
 
     def __str__(self) -> str:
         return f"System {self.system_id}"

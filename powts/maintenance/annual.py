@@ -9,6 +9,7 @@ from django.db.models import Count, Q
 
 from powts.core import spreadsheet
 from powts.inventory.models import System
+from powts.jurisdictions.models import Jurisdiction
 from powts.maintenance.models import Notice, Report, Schedule
 
 CITATION = "SPS 383.255 (annual summary report to the department); Wis. Stat. s. 145.20(5)"
@@ -16,33 +17,64 @@ CITATION = "SPS 383.255 (annual summary report to the department); Wis. Stat. s.
 
 def annual_summary(*, jurisdiction, year: int) -> list[tuple[str, str, int]]:
     """Rows of (section, item, count) for the year."""
+    return annual_summaries(year=year, jurisdiction_ids=[jurisdiction.pk])[jurisdiction.pk]
+
+
+REPORT_LABELS = {"late": "filed late (more than 30 days after the work, SPS 383.55)",
+                 "unknown": "for systems not in the inventory (SPS 383.255)"}
+
+
+def annual_summaries(*, year: int, jurisdiction_ids=None) -> dict[int, list[tuple[str, str, int]]]:
+    """annual_summary of every county (or of `jurisdiction_ids`), each figure one query grouped by county: the
+    state's view reads all of them at once (72 counties: 6 queries, not 72 x 8)."""
     start, end = dt.date(year, 1, 1), dt.date(year, 12, 31)
-    rows: list[tuple[str, str, int]] = []
-    systems = System.objects.filter(jurisdiction=jurisdiction)
-    for t, n in systems.values_list("system_type").annotate(n=Count("pk")).order_by("system_type"):
-        rows.append(("systems in the inventory by type", t, n))
-    rows.append(("systems in the inventory by type", "total", systems.count()))
-    reports = Report.objects.filter(jurisdiction=jurisdiction, work_date__range=(start, end))
-    agg = reports.aggregate(total=Count("pk"), inspection=Count("pk", filter=Q(kind="inspection")),
-                            pumping=Count("pk", filter=Q(kind="pumping")), servicing=Count("pk", filter=Q(kind="servicing")),
-                            late=Count("pk", filter=Q(late=True)), unknown=Count("pk", filter=Q(system__isnull=True)),
-                            failures=Count("pk", filter=Q(failure_flag=True)), ponding=Count("pk", filter=Q(effluent_ponding=True)))
-    for key in ("total", "inspection", "pumping", "servicing", "late", "unknown"):
-        label = {"late": "filed late (more than 30 days after the work, SPS 383.55)",
-                 "unknown": "for systems not in the inventory (SPS 383.255)"}.get(key, key)
-        rows.append(("reports received", label, agg[key]))
-    notices = Notice.objects.filter(jurisdiction=jurisdiction, as_of__range=(start, end))
-    for kind, n in notices.values_list("kind").annotate(n=Count("pk")).order_by("kind"):
-        rows.append(("notices sent", kind, n))
-    rows.append(("notices sent", "total", notices.count()))
-    delinquent_year = notices.filter(kind="delinquent").values("system_id").distinct().count()
-    rows.append(("delinquencies", "systems found delinquent in the year", delinquent_year))
-    rows.append(("delinquencies", "systems delinquent at year end",
-                 Schedule.objects.filter(jurisdiction=jurisdiction, delinquent=True, due_on__lte=end).count()))
-    rows.append(("failures found", "reports with a failure observed", agg["failures"]))
-    rows.append(("failures found", "reports with effluent ponding", agg["ponding"]))
-    rows.append(("failures found", "systems failing in the inventory", systems.filter(status="failing").count()))
-    return rows
+
+    def of(qs):
+        return qs if jurisdiction_ids is None else qs.filter(jurisdiction_id__in=jurisdiction_ids)
+
+    by_type: dict[int, list] = {}
+    failing: dict[int, int] = {}
+    for jid, t, n, f in (of(System.objects.all()).values_list("jurisdiction_id", "system_type")
+                         .annotate(n=Count("pk"), failing=Count("pk", filter=Q(status="failing")))
+                         .order_by("jurisdiction_id", "system_type")):
+        by_type.setdefault(jid, []).append((t, n))
+        failing[jid] = failing.get(jid, 0) + f
+    reports = {row.pop("jurisdiction_id"): row for row in of(Report.objects.filter(work_date__range=(start, end)))
+               .values("jurisdiction_id").order_by("jurisdiction_id").annotate(
+                   total=Count("pk"), inspection=Count("pk", filter=Q(kind="inspection")),
+                   pumping=Count("pk", filter=Q(kind="pumping")), servicing=Count("pk", filter=Q(kind="servicing")),
+                   late=Count("pk", filter=Q(late=True)), unknown=Count("pk", filter=Q(system__isnull=True)),
+                   failures=Count("pk", filter=Q(failure_flag=True)), ponding=Count("pk", filter=Q(effluent_ponding=True)))}
+    notices: dict[int, list] = {}
+    for jid, kind, n in (of(Notice.objects.filter(as_of__range=(start, end))).values_list("jurisdiction_id", "kind")
+                         .annotate(n=Count("pk")).order_by("jurisdiction_id", "kind")):
+        notices.setdefault(jid, []).append((kind, n))
+    found_delinquent = dict(of(Notice.objects.filter(as_of__range=(start, end), kind="delinquent"))
+                            .values_list("jurisdiction_id").annotate(n=Count("system_id", distinct=True)).order_by())
+    delinquent_at_end = dict(of(Schedule.objects.filter(delinquent=True, due_on__lte=end)).values_list("jurisdiction_id")
+                             .annotate(n=Count("pk")).order_by())
+    ids = jurisdiction_ids if jurisdiction_ids is not None else \
+        list(Jurisdiction.objects.order_by("pk").values_list("pk", flat=True))
+    out = {}
+    for jid in ids:
+        rows: list[tuple[str, str, int]] = []
+        types = by_type.get(jid, [])
+        rows += [("systems in the inventory by type", t, n) for t, n in types]
+        rows.append(("systems in the inventory by type", "total", sum(n for _, n in types)))
+        agg = reports.get(jid) or dict.fromkeys(("total", "inspection", "pumping", "servicing", "late", "unknown",
+                                                 "failures", "ponding"), 0)
+        for key in ("total", "inspection", "pumping", "servicing", "late", "unknown"):
+            rows.append(("reports received", REPORT_LABELS.get(key, key), agg[key]))
+        kinds = notices.get(jid, [])
+        rows += [("notices sent", kind, n) for kind, n in kinds]
+        rows.append(("notices sent", "total", sum(n for _, n in kinds)))
+        rows.append(("delinquencies", "systems found delinquent in the year", found_delinquent.get(jid, 0)))
+        rows.append(("delinquencies", "systems delinquent at year end", delinquent_at_end.get(jid, 0)))
+        rows.append(("failures found", "reports with a failure observed", agg["failures"]))
+        rows.append(("failures found", "reports with effluent ponding", agg["ponding"]))
+        rows.append(("failures found", "systems failing in the inventory", failing.get(jid, 0)))
+        out[jid] = rows
+    return out
 
 
 def write_csv(path: Path, jurisdiction, year: int, rows) -> None:

@@ -134,6 +134,25 @@ def _reassign(inspection, d, user):
     return services.conflict_reassign(inspection=inspection, to_user=to_user, reason=_text(d, "reason", required=True))
 
 
+def _draw_applications(unit, d, user):
+    from powts.oversight import random_inspections
+
+    seed = d.get("seed")
+    return random_inspections.draw(
+        jurisdiction=unit, period_start=_date(d, "period_start", required=True),
+        period_end=_date(d, "period_end", required=True), on=_date(d, "on"),
+        seed=None if fields.blank(seed) else fields.integer("seed", seed, minimum=0, maximum=2 ** 62 - 1))
+
+
+def _inspect_application(item, d, user):
+    from powts.oversight import random_inspections
+
+    return random_inspections.inspect(
+        item=item, outcome=_text(d, "outcome", required=True, max_length=20), inspected_on=_date(d, "inspected_on"),
+        findings=_text(d, "findings", max_length=2000), by=_text(d, "by", max_length=20) or "plumber",
+        evidence=_lines(d, "evidence"))
+
+
 DEPT = lambda user, target: policies.is_department(user)  # noqa: E731
 COUNTY = lambda user, target: policies.can_flag(user, _county(target))  # noqa: E731
 
@@ -173,6 +192,9 @@ ACTIONS: dict[str, Action] = {a.name: a for a in [
     Action("outcome", "referral", COUNTY, lambda r, d, u: services.referral_outcome(
         referral=r, outcome=_text(d, "outcome", required=True, max_length=20), on=_date(d, "on"), note=_text(d, "note"))),
     Action("assess", "jurisdiction", COUNTY, _assess),
+    Action("draw-applications", "jurisdiction", COUNTY, _draw_applications),
+    Action("inspect-application", "sampled application",
+           lambda u, item: policies.can_flag(u, item.sample.jurisdiction_id), _inspect_application),
     Action("reassign", "inspection", lambda u, i: policies.can_reassign(u, i.permit.jurisdiction_id), _reassign),
 ]}
 

@@ -15,3 +15,5 @@ class OversightConfig(AppConfig):
         registry.register("dashboard_panel", "oversight", panels.dashboard_oversight,
                           template="oversight/_dashboard_oversight.html", order=30)
         registry.register("demo_loader", "oversight (audits, flags, referrals, assessments)", demo.load, order=90)
+        registry.register("demo_loader", "oversight (random inspections of applications)",
+                          demo.load_application_inspections, order=91)

@@ -44,3 +44,9 @@ class AssessmentStatus(models.TextChoices):
     ASSESSED = "assessed", "Assessed as a special charge"
     PAID = "paid", "Paid before the tax roll"
     VOID = "void", "Withdrawn"
+
+
+class ApplicationCheck(models.TextChoices):
+    PENDING = "pending", "Not yet inspected"
+    CORRECT = "correct", "Inspected: as reported"
+    ERRORS = "errors", "Inspected: errors found"

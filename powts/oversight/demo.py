@@ -86,3 +86,31 @@ def load(jurisdiction, *, today: dt.date | None = None) -> int:
                                        authority_kind="county", authority_name=jurisdiction.name, on=today)
             made += 1
     return made
+
+
+@transaction.atomic
+def load_application_inspections(jurisdiction, *, today: dt.date | None = None) -> int:
+    """Where the county's ordinance provides for it: a random inspection of the demo's applications, one found as
+    reported and one with an error flagged against its plumber. Idempotent (a county with a sample is left alone)."""
+    from powts.oversight import random_inspections
+    from powts.oversight.models import ApplicationSample
+    from powts.permits.models import Permit
+
+    if random_inspections.rule_of(jurisdiction) is None or ApplicationSample.objects.filter(jurisdiction=jurisdiction).exists():
+        return 0
+    first = Permit.objects.filter(jurisdiction=jurisdiction).order_by("filed_on").first()
+    staff = _acting_user(jurisdiction, Role.COUNTY_STAFF)
+    if first is None or staff is None:
+        return 0
+    today = today or timezone.localdate()
+    with acting(actor=staff, channel=Channel.CLI, actor_label="powts demo"):
+        sample = random_inspections.draw(jurisdiction=jurisdiction, period_start=first.filed_on, period_end=today,
+                                         on=today, seed=20260112)
+        items = list(sample.items.all()[:2])
+        if items:
+            random_inspections.inspect(item=items[0], outcome=c.ApplicationCheck.ERRORS, inspected_on=today,
+                                       findings="Well on the neighbouring lot not shown on the plot plan",
+                                       evidence=["Site visit: well 40 ft east of the lot line"])
+        if len(items) > 1:
+            random_inspections.inspect(item=items[1], outcome=c.ApplicationCheck.CORRECT, inspected_on=today)
+    return 1

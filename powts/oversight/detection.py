@@ -15,15 +15,25 @@ from powts.oversight import choices as c
 
 
 def findings(jurisdiction, profile):
-    """(report, kind, reason, evidence) for each report the county's records put in doubt."""
+    """(report, kind, reason, evidence) for each report the county's records put in doubt.
+
+    Read from the database only where a finding can be: the reports dated outside their licence's validity, and the
+    reports of systems with two or more reports (a pumping then an inspection; two reports one day). A county's
+    other reports, nearly all of them, are never loaded."""
+    from django.db.models import Count, F, Q
+
     from powts.maintenance.models import Report
 
-    reports = list(Report.objects.filter(jurisdiction=jurisdiction).select_related("license")
-                   .order_by("system_ref", "work_date", "id"))
+    base = Report.objects.filter(jurisdiction=jurisdiction)
+    outside = base.filter(Q(license__issued_on__isnull=False, work_date__lt=F("license__issued_on"))
+                          | Q(license__expires_on__isnull=False, work_date__gt=F("license__expires_on")))
+    for r in outside.select_related("license").order_by("system_ref", "work_date", "id"):
+        yield from _license_dates(r)
+    shared = base.values("system_ref").annotate(n=Count("pk")).filter(n__gte=2).values("system_ref")
+    reports = list(base.filter(system_ref__in=shared).select_related("license").order_by("system_ref", "work_date", "id"))
     by_system = defaultdict(list)
     for r in reports:
         by_system[r.system_ref].append(r)
-        yield from _license_dates(r)
     window = dt.timedelta(days=profile.never_pumped_within_days)
     for rows in by_system.values():
         for pumped in (r for r in rows if r.kind == "pumping"):

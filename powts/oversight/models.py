@@ -239,3 +239,51 @@ class DepartmentApproval(models.Model):
 
     def __str__(self) -> str:
         return f"Department approval of {self.permit} ({self.category})"
+
+
+class ApplicationSample(models.Model):
+    """A county's random inspection of sanitary permit applications (where its ordinance provides for it, cited in
+    its profile): a sample of the applications filed in a period, drawn by a seed that reproduces it."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="application_samples")
+    period_start = models.DateField(help_text="Applications filed from this day ...")
+    period_end = models.DateField(help_text="... through this day.")
+    seed = models.BigIntegerField(help_text="The random seed: the same seed and applications draw the same sample.")
+    population = models.PositiveIntegerField(help_text="Applications filed in the period.")
+    share_percent = models.PositiveSmallIntegerField(help_text="The county's share, as its profile had it when drawn.")
+    sample_size = models.PositiveIntegerField()
+    citation = models.CharField(max_length=300)
+    drawn_on = models.DateField()
+    drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-drawn_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Random inspection {self.pk} of {self.jurisdiction} applications ({self.period_start} to {self.period_end})"
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("oversight:application-sample", args=[self.pk])
+
+
+class SampledApplication(models.Model):
+    """One application drawn for inspection, and what the inspection found (an error leads to a flag)."""
+
+    sample = models.ForeignKey(ApplicationSample, on_delete=models.CASCADE, related_name="items")
+    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveIntegerField()
+    outcome = models.CharField(max_length=10, choices=c.ApplicationCheck.choices, default=c.ApplicationCheck.PENDING)
+    inspected_on = models.DateField(null=True, blank=True)
+    inspected_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    findings = models.TextField(blank=True)
+    flag = models.ForeignKey(ReportFlag, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                             help_text="The flag an error found led to.")
+
+    class Meta:
+        ordering = ["sample", "position"]
+        constraints = [models.UniqueConstraint(fields=["sample", "permit"], name="oversight_application_sampled_once")]
+
+    def __str__(self) -> str:
+        return f"Application {self.permit.number} in random inspection {self.sample_id}"

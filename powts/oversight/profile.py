@@ -29,6 +29,22 @@ class OversightProfile:
     # Errors found on permit applications reported to the licensing agency (a county ordinance, cited in the profile); "" where the county's
     # text has no such rule.
     application_errors_citation: str = ""
+    # Random inspections of permit applications (a county ordinance, cited); None where the county's text has none.
+    application_inspections: ApplicationInspections | None = None
+
+
+@dataclass(frozen=True)
+class ApplicationInspections:
+    """The county's random inspection of applications: the text sets the duty, the county the share and frequency."""
+
+    citation: str
+    share_percent: int  # of the applications filed in the period, rounded up
+    at_least: int
+    every_months: int
+
+    def size(self, population: int) -> int:
+        """How many of `population` applications are drawn: the share rounded up, at least `at_least`, at most all."""
+        return min(population, max(self.at_least, -(-population * self.share_percent // 100)))
 
 
 def _whole(section: dict, key: str, where: str) -> int:
@@ -71,4 +87,18 @@ def oversight_profile(slug: str) -> OversightProfile:
         revocation_notice_days=_whole(data["exemption"], "revocation_notice_days", where),
         revocation_citation=str(data["exemption"].get("revocation_citation") or citations["exemption"]),
         application_errors_citation=str((data.get("application_errors") or {}).get("citation") or ""),
+        application_inspections=_inspections(data.get("application_inspections"), where),
     )
+
+
+def _inspections(section, where: str) -> ApplicationInspections | None:
+    if not section:
+        return None
+    if not isinstance(section, dict) or not str(section.get("citation") or "").strip():
+        raise ProfileError(f"{where}: section 'application_inspections' has no citation")
+    share = _whole(section, "share_percent", where)
+    if share > 100:
+        raise ProfileError(f"{where}: application_inspections.share_percent {share} is more than 100")
+    return ApplicationInspections(citation=str(section["citation"]), share_percent=share,
+                                  at_least=_whole(section, "at_least", where),
+                                  every_months=_whole(section, "every_months", where))

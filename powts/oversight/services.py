@@ -419,9 +419,13 @@ def flags_detect(*, jurisdiction, on: dt.date) -> list[ReportFlag]:
     from powts.oversight.detection import findings
 
     made = []
+    # The flags powts already made in the county, read once (not one query a finding).
+    flagged = set(ReportFlag.objects.filter(jurisdiction=jurisdiction, report__isnull=False).exclude(kind=c.FlagKind.STAFF)
+                  .values_list("report_id", "kind"))
     for report, kind, reason, evidence in findings(jurisdiction, _profile(jurisdiction)):
-        if ReportFlag.objects.filter(report=report, kind=kind).exists():
+        if (report.pk, kind) in flagged:
             continue
+        flagged.add((report.pk, kind))
         flag = ReportFlag.objects.create(jurisdiction=jurisdiction, report=report, kind=kind, reason=reason,
                                          evidence=evidence, flagged_on=on)
         audit_create(flag, action=f"report flagged by powts: {reason}")

@@ -25,6 +25,9 @@ urlpatterns = [
     path("referrals/<int:pk>/outcome/", views.referral_outcome, name="referral-outcome"),
     path("referrals/<int:pk>/evidence.<str:fmt>", views.referral_packet, name="referral-packet"),
     path("licenses/<int:pk>/", views.license_page, name="license"),
+    path("application-inspections/", views.application_samples, name="application-samples"),
+    path("application-inspections/<int:pk>/", views.application_sample, name="application-sample"),
+    path("application-inspections/items/<int:pk>/", views.application_inspect, name="application-inspect"),
     path("special-charges/", views.assessment_list, name="assessments"),
     path("inspections/<int:pk>/reassign/", views.inspection_reassign, name="inspection-reassign"),
 ]

@@ -359,3 +359,58 @@ def inspection_reassign(request, pk):
     if not policies.can_reassign(request.user, inspection.permit.jurisdiction_id):
         raise PermissionDenied("Only the county's administrator reassigns work.")
     return _post(request, "reassign", inspection, "Inspection reassigned.", inspection.permit.get_absolute_url())
+
+
+# -- random inspections of permit applications (where the county's ordinance provides for them) -------------------
+
+@login_required
+def application_samples(request):
+    """GET: the county's random inspections of applications and the form to draw one; POST: draw (county staff)."""
+    from powts.oversight import random_inspections
+
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponse(status=405)
+    unit = _county_staff(request)
+    if request.method == "POST":
+        try:
+            sample = actions.perform("draw-applications", user=request.user, target=unit, data=request.POST)
+        except (Refused, FieldError) as exc:
+            messages.error(request, refused_text(exc))
+            return redirect("oversight:application-samples")
+        messages.success(request, f"{sample.sample_size} of {sample.population} application(s) drawn (seed {sample.seed}).")
+        return redirect(sample.get_absolute_url())
+    rule = random_inspections.rule_of(unit)
+    return render(request, "oversight/application_samples.html", {
+        "unit": unit, "rule": rule, "no_provision": random_inspections.no_provision(unit),
+        "samples": selectors.application_samples_visible(request.user)[:200],
+        "suggested": _last_full_period(timezone.localdate(), rule.every_months) if rule else None,
+    })
+
+
+def _last_full_period(today, months: int):
+    """The last whole period of `months` months (calendar-aligned) before today: the form's suggestion."""
+    import datetime as dt
+
+    start_month = ((today.month - 1) // months) * months + 1  # this period's first month
+    this_start = today.replace(day=1, month=start_month)
+    end = this_start - dt.timedelta(days=1)
+    first = (end.year * 12 + end.month - 1) - (months - 1)
+    return {"start": dt.date(first // 12, first % 12 + 1, 1).isoformat(), "end": end.isoformat()}
+
+
+@login_required
+@require_safe
+def application_sample(request, pk):
+    sample = get_object_or_404(selectors.application_samples_visible(request.user), pk=pk)
+    items = sample.items.select_related("permit__parcel", "permit__plumber", "permit__soil_evaluation__soil_tester", "flag")
+    return render(request, "oversight/application_sample.html", {
+        "sample": sample, "items": items, "today": timezone.localdate().isoformat(),
+        "can_inspect": policies.can_flag(request.user, sample.jurisdiction_id),
+    })
+
+
+@login_required
+@require_POST
+def application_inspect(request, pk):
+    item = get_object_or_404(selectors.sampled_applications_writable(request.user), pk=pk)
+    return _post(request, "inspect-application", item, "Inspection recorded.", item.sample.get_absolute_url())

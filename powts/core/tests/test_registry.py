@@ -16,7 +16,7 @@ def test_each_app_registers_its_panels_hooks_and_demo_loaders_in_ready():
     assert [e.label for e in registry.entries("demo_loader")] == [
         "maintenance (schedules, reports, notices)", "permits", "variances (for DSPS)", "grants (a fiscal year of applications)",
         "well compensation claims", "grants program (certification, participation, allocation)",
-        "oversight (audits, flags, referrals, assessments)"]
+        "oversight (audits, flags, referrals, assessments)", "oversight (random inspections of applications)"]
     assert [(e.label, e.template) for e in registry.entries("permit_panel")] == [("issuance hold", "oversight/_permit_hold.html")]
     assert all(callable(e.target) for kind in registry.KINDS for e in registry.entries(kind))
 

@@ -11,5 +11,9 @@ urlpatterns = [
     path("oversight/categories/", views.categories, name="oversight-api-categories"),
     path("oversight/referrals/<int:pk>/", views.referral, name="oversight-api-referral"),
     path("oversight/special-charges/", views.assessments, name="oversight-api-assessments"),
+    path("oversight/application-samples/", views.application_samples, name="oversight-api-application-samples"),
+    path("oversight/application-samples/<int:pk>/", views.application_sample, name="oversight-api-application-sample"),
+    path("oversight/application-samples/items/<int:pk>/inspect/", views.application_inspect,
+         name="oversight-api-application-inspect"),
     path("oversight/<str:target>/<int:pk>/<str:action>/", views.act, name="oversight-api-act"),
 ]

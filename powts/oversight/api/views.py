@@ -212,3 +212,46 @@ def categories(request):
         return Response(category_json(actions.perform("category", user=request.user, target=None, data=_body(request))),
                         status=201)
     return Response([category_json(c_) for c_ in ApprovalCategory.objects.all()])
+
+
+def application_sample_json(s) -> dict:
+    return {
+        "id": s.pk, "jurisdiction": s.jurisdiction.slug, "period_start": s.period_start, "period_end": s.period_end,
+        "seed": str(s.seed), "population": s.population, "share_percent": s.share_percent, "sample_size": s.sample_size,
+        "citation": s.citation, "drawn_on": s.drawn_on,
+        "applications": [{"id": i.pk, "permit": i.permit.number, "position": i.position, "outcome": i.outcome,
+                          "inspected_on": i.inspected_on, "findings": i.findings, "flag": i.flag_id}
+                         for i in s.items.select_related("permit")],
+    }
+
+
+@extend_schema(request=OpenApiTypes.OBJECT, responses={200: LIST_OF_OBJECTS, 201: OpenApiTypes.OBJECT})
+@api_view(["GET", "POST"])
+def application_samples(request):
+    """Random inspections of permit applications, where the county's ordinance provides for them. GET: those you may
+    read. POST (the county's staff): draw the county's share of the applications filed in a period,
+    {period_start, period_end, seed?}; refused with the reason where the ordinance has no such provision."""
+    if request.method == "GET":
+        if not (policies.reads_state_view(request.user) or policies.opens_flags(request.user)):
+            raise PermissionDenied
+        return Response([application_sample_json(s) for s in selectors.application_samples_visible(request.user)[:200]])
+    if not policies.opens_flags(request.user) or not request.user.jurisdiction_id:
+        raise PermissionDenied("A county's staff draw its samples.")
+    sample = actions.perform("draw-applications", user=request.user, target=request.user.jurisdiction, data=_body(request))
+    return Response(application_sample_json(sample), status=201)
+
+
+@extend_schema(responses={200: OpenApiTypes.OBJECT})
+@api_view(["GET"])
+def application_sample(request, pk):
+    return Response(application_sample_json(get_object_or_404(selectors.application_samples_visible(request.user), pk=pk)))
+
+
+@extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+@api_view(["POST"])
+def application_inspect(request, pk):
+    """Record the inspection of one drawn application: {outcome: correct|errors, inspected_on?, findings, by?
+    (plumber|soil_tester), evidence?: [..]}; errors flag the application against that licence."""
+    item = get_object_or_404(selectors.sampled_applications_writable(request.user), pk=pk)
+    item = actions.perform("inspect-application", user=request.user, target=item, data=_body(request))
+    return Response(application_sample_json(item.sample), status=201)
