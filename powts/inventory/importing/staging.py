@@ -24,6 +24,8 @@ log = logging.getLogger("powts.inventory.importing")
 STAGE = "powts_import_stage"
 NEW_OWNER = "powts_import_new_owner"
 NEW_PARCEL = "powts_import_new_parcel"
+REFS = "powts_import_refs"  # narrow: each staged row's owner, parcel and system id
+TABLES = (STAGE, NEW_OWNER, NEW_PARCEL, REFS)
 
 # (column, SQLite type, PostgreSQL type), in the order rows are staged.
 COLUMNS = (
@@ -85,12 +87,12 @@ class Stage:
         self.action = action
         self.rows = 0
         with connection.cursor() as cursor:
-            for table in (STAGE, NEW_OWNER, NEW_PARCEL):
+            for table in TABLES:
                 cursor.execute(f"DROP TABLE IF EXISTS {table}")
             kind = 2 if self.pg else 1
             columns = ", ".join(f"{c[0]} {c[kind]}" for c in COLUMNS)
             after = " ON COMMIT DROP" if self.pg else ""
-            cursor.execute(f"CREATE TEMP TABLE {STAGE} ({columns}, owner_ref bigint, parcel_ref bigint, system_ref bigint){after}")
+            cursor.execute(f"CREATE TEMP TABLE {STAGE} ({columns}){after}")
 
     # -- loading ----------------------------------------------------------------------------------------
     def add(self, rows, tank_kind) -> None:
@@ -121,7 +123,7 @@ class Stage:
                     for t in tuples:
                         copy.write_row(t)
             else:
-                cursor.executemany(f"INSERT INTO {STAGE} VALUES ({', '.join(['%s'] * len(NAMES))}, NULL, NULL, NULL)", tuples)
+                cursor.executemany(f"INSERT INTO {STAGE} VALUES ({', '.join(['%s'] * len(NAMES))})", tuples)
 
     # -- SQL pieces -------------------------------------------------------------------------------------
     def _json(self, expr: str) -> str:
@@ -144,6 +146,19 @@ class Stage:
             f"object_repr, changes, batch) SELECT %s, %s, %s, %s, %s, 'create', %s, {select}",
             [a["now"], a["actor_id"], a["actor_label"], a["channel"], self.action, a["content_types"][content_type], a["batch"],
              *params])
+
+    def _id_base(self, table: str) -> str:
+        """SQLite: the largest id the table has used (its AUTOINCREMENT counter, so a deleted row's id is never
+        given again, as Django's own inserts would not), as SQL. The import's write transaction locks out every
+        other writer, so ids past it are free until the commit."""
+        return (f"(SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = '{table}'), 0), "
+                f"COALESCE((SELECT MAX(id) FROM {table}), 0)))")
+
+    def _new_id(self, table: str) -> str:
+        """SQL giving each row of an UPDATE of a narrow new-records table a fresh id for `table`."""
+        if self.pg:
+            return f"nextval(pg_get_serial_sequence('{table}', 'id'))"
+        return f"rowid + {self._id_base(table)}"
 
     # -- writing ----------------------------------------------------------------------------------------
     def write(self, change_owner) -> None:
@@ -169,21 +184,12 @@ class Stage:
                 "AND o.mailing_address = g.owner_mailing_address)", [j])
             # Ids given here (from the sequence on PostgreSQL; past the largest on SQLite, whose write
             # transaction locks out other writers), so each staged row finds its owner by an exact key.
-            if self.pg:
-                cursor.execute(f"UPDATE {NEW_OWNER} SET id = nextval(pg_get_serial_sequence('inventory_owner', 'id'))")
-            else:
-                cursor.execute(f"UPDATE {NEW_OWNER} SET id = rowid + (SELECT COALESCE(MAX(id), 0) FROM inventory_owner)")
+            cursor.execute(f"UPDATE {NEW_OWNER} SET id = {self._new_id('inventory_owner')}")
             cursor.execute(f"CREATE UNIQUE INDEX {NEW_OWNER}_key ON {NEW_OWNER} (name, mailing)")
             cursor.execute(
                 "INSERT INTO inventory_owner (id, jurisdiction_id, name, kind, mailing_address, email, phone, language) "
                 f"SELECT n.id, %s, n.name, s.owner_kind, n.mailing, '', '', COALESCE(l.language, 'en') FROM {NEW_OWNER} n "
                 f"JOIN {STAGE} s ON s.seq = n.first LEFT JOIN {STAGE} l ON l.seq = n.lang_seq ORDER BY n.id", [j])
-            cursor.execute(f"UPDATE {STAGE} SET owner_ref = n.id FROM {NEW_OWNER} n "
-                           f"WHERE n.name = {STAGE}.owner_name AND n.mailing = {STAGE}.owner_mailing_address")
-            # (+jurisdiction_id: SQLite, without statistics, would otherwise search by county, not by name)
-            cursor.execute(f"UPDATE {STAGE} SET owner_ref = (SELECT MIN(o.id) FROM inventory_owner o WHERE +o.jurisdiction_id = %s "
-                           f"AND o.name = {STAGE}.owner_name AND o.mailing_address = {STAGE}.owner_mailing_address) "
-                           "WHERE owner_ref IS NULL", [j])
             language = "COALESCE(l.language, 'en')"
             self._audit_insert(cursor, "owner", (
                 "n.id, substr(n.name, 1, 200), " + self._changes([
@@ -196,22 +202,37 @@ class Stage:
             cursor.execute(
                 f"CREATE TEMP TABLE {NEW_PARCEL}{after} AS SELECT g.parcel_number AS number, g.first AS first, "
                 f"CAST(NULL AS bigint) AS id FROM (SELECT parcel_number, MIN(seq) AS first FROM {STAGE} GROUP BY parcel_number) g "
-                "WHERE NOT EXISTS (SELECT 1 FROM inventory_parcel p WHERE p.jurisdiction_id = %s AND p.parcel_number = g.parcel_number)",
-                [j])
+                "WHERE NOT EXISTS (SELECT 1 FROM inventory_parcel p WHERE p.jurisdiction_id = %s AND p.parcel_number = g.parcel_number) "
+                "ORDER BY g.first", [j])
             decimal = "CAST({} AS numeric)" if self.pg else "{}"
-            cursor.execute(
-                "INSERT INTO inventory_parcel (jurisdiction_id, parcel_number, legal_description, site_address, municipality, "
-                "sewered, latitude, longitude, owner_id, site_zip) "
-                f"SELECT %s, s.parcel_number, s.legal_description, s.site_address, s.municipality, s.sewered, "
-                f"{decimal.format('s.latitude')}, {decimal.format('s.longitude')}, s.owner_ref, s.site_zip "
-                f"FROM {NEW_PARCEL} n JOIN {STAGE} s ON s.seq = n.first ORDER BY n.first", [j])
-            cursor.execute(f"UPDATE {STAGE} SET parcel_ref = p.id FROM inventory_parcel p "
-                           f"WHERE p.jurisdiction_id = %s AND p.parcel_number = {STAGE}.parcel_number", [j])
-            cursor.execute(f"UPDATE {NEW_PARCEL} SET id = s.parcel_ref FROM {STAGE} s WHERE s.seq = {NEW_PARCEL}.first")
+            cursor.execute(f"UPDATE {NEW_PARCEL} SET id = {self._new_id('inventory_parcel')}")
+            cursor.execute(f"CREATE UNIQUE INDEX {NEW_PARCEL}_number ON {NEW_PARCEL} (number)")
             cursor.execute(f"CREATE INDEX {NEW_PARCEL}_id ON {NEW_PARCEL} (id)")
+            # Each staged row's owner, parcel and system id, computed once into a narrow table instead of
+            # UPDATEs that rewrite every wide staged row (on PostgreSQL a new version of each row, per UPDATE).
+            # New owners' and parcels' ids were given above; a stored one's is looked up (its smallest id, as
+            # the per-row import took; +jurisdiction_id: SQLite, without statistics, would otherwise search by
+            # county, not by name); systems are all new, their ids given here in file order.
+            system_id = (f"{self._id_base('inventory_system')} + s.seq" if not self.pg
+                         else "nextval(pg_get_serial_sequence('inventory_system', 'id'))")
+            cursor.execute(
+                f"CREATE TEMP TABLE {REFS}{after} AS SELECT s.seq AS seq, "
+                "COALESCE(nw.id, (SELECT MIN(o.id) FROM inventory_owner o WHERE +o.jurisdiction_id = %s "
+                "AND o.name = s.owner_name AND o.mailing_address = s.owner_mailing_address)) AS owner_ref, "
+                "COALESCE(nwp.id, (SELECT p.id FROM inventory_parcel p WHERE p.jurisdiction_id = %s "
+                f"AND p.parcel_number = s.parcel_number)) AS parcel_ref, {system_id} AS system_ref "
+                f"FROM {STAGE} s LEFT JOIN {NEW_OWNER} nw ON nw.name = s.owner_name AND nw.mailing = s.owner_mailing_address "
+                f"LEFT JOIN {NEW_PARCEL} nwp ON nwp.number = s.parcel_number ORDER BY s.seq", [j, j])
+            cursor.execute(f"CREATE UNIQUE INDEX {REFS}_seq ON {REFS} (seq)")
+            cursor.execute(
+                "INSERT INTO inventory_parcel (id, jurisdiction_id, parcel_number, legal_description, site_address, "
+                "municipality, sewered, latitude, longitude, owner_id, site_zip) "
+                f"SELECT n.id, %s, s.parcel_number, s.legal_description, s.site_address, s.municipality, s.sewered, "
+                f"{decimal.format('s.latitude')}, {decimal.format('s.longitude')}, r.owner_ref, s.site_zip "
+                f"FROM {NEW_PARCEL} n JOIN {STAGE} s ON s.seq = n.first JOIN {REFS} r ON r.seq = n.first ORDER BY n.id", [j])
             cursor.execute(
                 "INSERT INTO inventory_ownership (parcel_id, owner_id, started_on, ended_on, recorded_at) "
-                f"SELECT n.id, s.owner_ref, NULL, NULL, %s FROM {NEW_PARCEL} n JOIN {STAGE} s ON s.seq = n.first ORDER BY n.first",
+                f"SELECT n.id, r.owner_ref, NULL, NULL, %s FROM {NEW_PARCEL} n JOIN {REFS} r ON r.seq = n.first ORDER BY n.id",
                 [a["now"]])
             self._audit_insert(cursor, "parcel", (
                 "n.id, substr('Parcel ' || n.number, 1, 200), " + self._changes([
@@ -226,8 +247,8 @@ class Stage:
 
             # A new system on a stored parcel under another owner: the parcel changes hands (in file order).
             cursor.execute(
-                f"SELECT s.parcel_ref, s.owner_ref, p.owner_id FROM {STAGE} s JOIN inventory_parcel p ON p.id = s.parcel_ref "
-                f"WHERE s.parcel_ref IN (SELECT s2.parcel_ref FROM {STAGE} s2 JOIN inventory_parcel p2 ON p2.id = s2.parcel_ref "
+                f"SELECT s.parcel_ref, s.owner_ref, p.owner_id FROM {REFS} s JOIN inventory_parcel p ON p.id = s.parcel_ref "
+                f"WHERE s.parcel_ref IN (SELECT s2.parcel_ref FROM {REFS} s2 JOIN inventory_parcel p2 ON p2.id = s2.parcel_ref "
                 f"WHERE (p2.owner_id IS NULL OR p2.owner_id <> s2.owner_ref) "
                 f"AND NOT EXISTS (SELECT 1 FROM {NEW_PARCEL} n WHERE n.id = s2.parcel_ref)) ORDER BY s.seq")
             prior: dict[int, int | None] = {}
@@ -241,21 +262,20 @@ class Stage:
             extra = "CAST(s.extra AS jsonb)" if self.pg else "s.extra"
             with indexer.paused():
                 cursor.execute(
-                    "INSERT INTO inventory_system (jurisdiction_id, system_id, parcel_id, system_type, status, installed_on, "
+                    "INSERT INTO inventory_system (id, jurisdiction_id, system_id, parcel_id, system_type, status, installed_on, "
                     "installed_on_precision, last_serviced_on, design_flow_gpd, bedrooms, structures_served, permit_number, "
-                    "extra, search_text) SELECT %s, s.system_id, s.parcel_ref, s.system_type, s.status, s.installed_on, "
-                    "s.installed_on_precision, s.last_serviced_on, s.design_flow_gpd, s.bedrooms, '', s.permit_number, "
-                    f"{extra}, s.search_text FROM {STAGE} s ORDER BY s.seq", [j])
-            cursor.execute(f"UPDATE {STAGE} SET system_ref = y.id FROM inventory_system y "
-                           f"WHERE y.jurisdiction_id = %s AND y.system_id = {STAGE}.system_id", [j])
-            indexer.index_select(f"SELECT system_ref, search_text FROM {STAGE}")
+                    "extra, search_text) SELECT r.system_ref, %s, s.system_id, r.parcel_ref, s.system_type, s.status, "
+                    "s.installed_on, s.installed_on_precision, s.last_serviced_on, s.design_flow_gpd, s.bedrooms, '', "
+                    f"s.permit_number, {extra}, s.search_text FROM {STAGE} s JOIN {REFS} r ON r.seq = s.seq ORDER BY s.seq", [j])
+            indexer.index_select(f"SELECT r.system_ref, s.search_text FROM {STAGE} s JOIN {REFS} r ON r.seq = s.seq")
             cursor.execute(
                 "INSERT INTO inventory_component (system_id, kind, capacity_gallons, manufacturer, model, installed_on, "
-                "installed_on_precision) SELECT s.system_ref, s.tank_kind, s.tank_capacity_gallons, '', '', s.installed_on, "
-                f"s.installed_on_precision FROM {STAGE} s WHERE s.tank_capacity_gallons IS NOT NULL ORDER BY s.seq")
+                "installed_on_precision) SELECT r.system_ref, s.tank_kind, s.tank_capacity_gallons, '', '', s.installed_on, "
+                f"s.installed_on_precision FROM {STAGE} s JOIN {REFS} r ON r.seq = s.seq "
+                "WHERE s.tank_capacity_gallons IS NOT NULL ORDER BY s.seq")
             number = "CAST({} AS text)" if self.pg else "{}"
             self._audit_insert(cursor, "system", (
-                "s.system_ref, substr('System ' || s.system_id, 1, 200), " + self._changes([
+                "r.system_ref, substr('System ' || s.system_id, 1, 200), " + self._changes([
                     self._text("system_id", "s.system_id"), self._text("parcel", "s.parcel_number"),
                     self._text("owner", "s.owner_name"), self._text("system_type", "s.system_type"),
                     self._text("status", "s.status"),
@@ -267,7 +287,7 @@ class Stage:
                     self._text("permit_number", "s.permit_number"),
                     ("tank_capacity_gallons", number.format("s.tank_capacity_gallons"), "s.tank_capacity_gallons IS NOT NULL"),
                     ("extra", "s.extra", "s.extra <> '{}'"),
-                ]) + f", %s FROM {STAGE} s"
+                ]) + f", %s FROM {STAGE} s JOIN {REFS} r ON r.seq = s.seq"
             ), [])
         self.drop()
 
@@ -276,7 +296,7 @@ class Stage:
         if self.pg:
             return
         with connection.cursor() as cursor, contextlib.suppress(Exception):
-            for table in (STAGE, NEW_OWNER, NEW_PARCEL):
+            for table in TABLES:
                 cursor.execute(f"DROP TABLE IF EXISTS {table}")
 
 
