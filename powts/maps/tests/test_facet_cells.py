@@ -144,3 +144,28 @@ def test_the_cells_by_facet_sum_to_the_cells_for_every_system(county):
             summed[(c.cx, c.cy)] = summed.get((c.cx, c.cy), 0) + c.systems
         assert summed == everything and sum(everything.values()) == 24
     assert not MapFacetCell.objects.filter(level=grid.FACET_MAX_ZOOM + 1).exists()
+
+
+def test_the_daily_sweep_counts_the_clusters_again_as_of_the_day(api, county, settings, monkeypatch):
+    """Standings move with the date: the sweep recounts every county's clusters (alone and by facet) as of
+    its day, so a schedule due on that day is overdue in the counted cells as in the live count."""
+    import zoneinfo
+
+    from powts.jobs.sweeps import sweep_clock
+
+    monkeypatch.setattr(grid, "POINT_CAP", 0)
+    settings.TIME_ZONE = "America/Chicago"
+    settings.POWTS_SWEEPS = {"map_cells": "02:40"}
+    cells_rebuild(jurisdiction=county, as_of=TODAY - dt.timedelta(days=1))
+    stale = geo(api, COMBINATIONS[0], 5).json()["properties"]
+    live_today = {"overdue": 2, "due_soon": 1, "current": 1}
+    assert stale["counted_on"] == (TODAY - dt.timedelta(days=1)).isoformat()
+    assert {k: stale["by_standing"][k] for k in live_today} != live_today
+    chicago = zoneinfo.ZoneInfo("America/Chicago")
+    assert sweep_clock(dt.datetime(TODAY.year, TODAY.month, TODAY.day, 2, 39, tzinfo=chicago)) == []
+    [job] = sweep_clock(dt.datetime(TODAY.year, TODAY.month, TODAY.day, 2, 40, tzinfo=chicago))
+    assert (job.kind, job.state) == ("sweep.map_cells", "done")
+    assert job.result["counts"] == {"counties": 1, "systems on the map": 24}
+    fresh = geo(api, COMBINATIONS[0], 5).json()["properties"]
+    assert fresh["counted_on"] == TODAY.isoformat()
+    assert {k: fresh["by_standing"][k] for k in live_today} == live_today
