@@ -257,6 +257,7 @@ POWTS_SWEEPS = {
     "permits_orders_overdue": "02:20",  # open correction orders past due (powts permits orders-overdue)
     "schedule_sync": "02:30",  # maintenance schedules in step with the inventory (powts maintenance sync)
     "notices_due": "06:00",  # each county's notices now due, counted for its staff (powts maintenance due)
+    "map_cells": "02:40",  # the map's clusters counted again as of the day (powts inventory map-cells), after the schedules
 }
 POWTS_EXPORT_JOB_ROWS = 50_000  # a list export over this many rows is written by a background job
 POWTS_JOB_STALE_SECONDS = int(os.environ.get("POWTS_JOB_STALE_SECONDS", "120"))

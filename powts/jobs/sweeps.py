@@ -19,6 +19,7 @@ TITLES = {
     "permits_orders_overdue": "Daily sweep: correction orders past due",
     "schedule_sync": "Daily sweep: maintenance schedules in step with the inventory",
     "notices_due": "Daily sweep: notices due",
+    "map_cells": "Daily sweep: map clusters counted again",
 }
 
 

@@ -3,8 +3,9 @@
 A bounding box over a whole county at a low zoom covers up to a million systems; counting them per
 cell on every pan would scan them all. `maps.services.cells_rebuild` counts them once (after an
 import, a centroid load, or from the command line) and the map reads a few hundred rows. The same is
-counted for each type, status and municipality (a "facet"), so the list's filter with one such value is
-answered from cells too; other filters (a search, years, several values) are counted live (maps.selectors).
+counted for each combination of type, status and municipality (MapFacetCell), so the list's filters on
+those, alone or together, are answered from cells too; other filters (a search, years, standing) are counted
+live (maps.selectors).
 """
 from django.db import models
 
@@ -13,8 +14,7 @@ class MapCell(models.Model):
     jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.CASCADE, db_index=False)
     level = models.PositiveSmallIntegerField(help_text="The map zoom these cells are counted for (powts.maps.grid).")
     facet = models.CharField(max_length=160, blank=True, default="",
-                             help_text='"" for every system; "system_type=mound", "status=failing", "municipality=Town of Dunn" '
-                                       "for those alone (a list filter with one value is answered from these).")
+                             help_text='"" for every system (the counts by type, status and municipality are MapFacetCell).')
     cx = models.IntegerField()
     cy = models.IntegerField()
     systems = models.PositiveIntegerField()
@@ -30,6 +30,33 @@ class MapCell(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["jurisdiction", "level", "facet", "cx", "cy"], name="maps_cell_lookup")]
+
+
+class MapFacetCell(models.Model):
+    """The cells of MapCell split by every combination of type, status and municipality found in them, up to
+    grid.FACET_MAX_ZOOM: a map filtered by one or more of these (several values each) sums the rows that match,
+    rather than reading every filtered system's schedule (about 60,000 in a zoom-12 box at a million systems)."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.CASCADE, db_index=False)
+    level = models.PositiveSmallIntegerField(help_text="The map zoom these cells are counted for (powts.maps.grid).")
+    system_type = models.CharField(max_length=30)
+    status = models.CharField(max_length=10)
+    municipality = models.CharField(max_length=100, blank=True)
+    cx = models.IntegerField()
+    cy = models.IntegerField()
+    systems = models.PositiveIntegerField()
+    lat_sum = models.FloatField()
+    lon_sum = models.FloatField()
+    current = models.PositiveIntegerField(default=0)
+    due_soon = models.PositiveIntegerField(default=0)
+    overdue = models.PositiveIntegerField(default=0)
+    failing = models.PositiveIntegerField(default=0)
+    needs_data = models.PositiveIntegerField(default=0)
+    off_cycle = models.PositiveIntegerField(default=0)
+    computed_on = models.DateField(help_text="The day the standings were counted as of.")
+
+    class Meta:
+        indexes = [models.Index(fields=["jurisdiction", "level", "cx", "cy"], name="maps_facet_cell_lookup")]
 
 
 class UnplacedCount(models.Model):

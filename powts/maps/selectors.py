@@ -16,16 +16,19 @@ from powts.inventory import selectors as inventory_selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.maps import grid, policies
 from powts.maps.expressions import MAX_STRIPS, STRIP, GridIndex
-from powts.maps.models import MapCell
+from powts.maps.models import MapCell, MapFacetCell
 
 # Standing, worst first; "off_cycle" is a system on no maintenance cycle (exempt, abandoned or replaced).
 STANDINGS = ("failing", "overdue", "due_soon", "needs_data", "current", "off_cycle")
 LABELS = {"failing": "Failing", "overdue": "Overdue", "due_soon": "Due soon", "needs_data": "Needs data",
           "current": "Current", "off_cycle": "Not on a maintenance cycle"}
 # The list's filters (powts.inventory.filtersets.SystemFilterSet) other than the county, which is a column
-# of the cells. One of FACETS with a single value is answered from the cells counted for it; any other
-# filter, or more than one, is counted live.
-LIVE_FILTERS = ("q", "system_type", "status", "municipality", "installed_year", "installed_before", "installed_after")
+# of the cells. FACETS alone or together, with one value or several, are answered from the cells counted for
+# each combination of them (MapFacetCell); any other filter is counted live. A standing filter is the list's
+# (maintenance's buckets, where a failing system is also overdue), not the cells' columns: counted live.
+LIVE_FILTERS = ("q", "system_type", "status", "municipality", "installed_year", "installed_before", "installed_after",
+                "standing")
+# filter -> the System column it reads (the MapFacetCell field has the filter's name)
 FACETS = {"system_type": "system_type", "status": "status", "municipality": "parcel__municipality"}
 
 
@@ -78,9 +81,10 @@ def parse_zoom(raw: str | None, bbox: grid.BBox) -> int:
     return int(raw)
 
 
-def filtered_systems(*, user, params) -> tuple[object, str | None]:
-    """(the user's systems through the list's FilterSet, the facet of counted cells that answers the same
-    question: "" with no filter, "system_type=mound" with that one, None when only a live count can)."""
+def filtered_systems(*, user, params) -> tuple[object, str | dict | None]:
+    """(the user's systems through the list's FilterSet, the counted cells that answer the same question:
+    "" with no filter, {"system_type": ["mound"], "status": ["active"]} with facets only, None when only a
+    live count can)."""
     data = params.copy()
     for key in [k for k, values in data.lists() if not any(v.strip() for v in values)]:
         del data[key]
@@ -91,9 +95,21 @@ def filtered_systems(*, user, params) -> tuple[object, str | None]:
     used = [k for k in LIVE_FILTERS if k in data]
     if not used:
         return filterset.qs, ""
-    if len(used) == 1 and used[0] in FACETS and len(data.getlist(used[0])) == 1:
-        return filterset.qs, f"{used[0]}={data[used[0]]}"
+    if all(k in FACETS for k in used):
+        cleaned = filterset.form.cleaned_data
+        return filterset.qs, {k: list(cleaned[k]) if isinstance(cleaned[k], list) else [cleaned[k]] for k in used}
     return filterset.qs, None
+
+
+def _single_facet(facet) -> str | None:
+    """UnplacedCount's name for a filter on one facet with one value ("system_type=mound"), else None."""
+    if facet == "" or facet is None:
+        return facet
+    if len(facet) == 1:
+        (name, values), = facet.items()
+        if len(values) == 1:
+            return f"{name}={values[0]}"
+    return None
 
 
 def _in_box(qs, bbox: grid.BBox, prefix: str = "parcel__"):
@@ -173,11 +189,17 @@ def _live_cells(in_box, *, level: int, as_of: dt.date) -> list[dict]:
     return [_cluster(r["n"], r["lat"], r["lon"], {k: r[k] for k in STANDINGS}) for r in rows]
 
 
-def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str):
+def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str | dict):
     """The pre-counted cells in the box, or None when the user's counties have none yet."""
     if not _scoped_cells(user=user, params=params, level=level, facet="").exists():
         return None
-    cells = _scoped_cells(user=user, params=params, level=level, facet=facet)
+    if facet:
+        if not _scoped_cells(user=user, params=params, level=0, model=MapFacetCell).exists():
+            return None  # counted before the cells by facet existed: live until the next count
+        cells = _scoped_cells(user=user, params=params, level=level, model=MapFacetCell)
+        cells = cells.filter(**{f"{name}__in": values for name, values in facet.items()})
+    else:
+        cells = _scoped_cells(user=user, params=params, level=level, facet="")
     x0, y0, x1, y1 = bbox.cells(level)
     rows = list(cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).order_by().values("cx", "cy")
                 .annotate(n=Sum("systems"), lat=Sum("lat_sum"), lon=Sum("lon_sum"), on=Min("computed_on"),
@@ -223,8 +245,8 @@ def _counted_in_box(*, user, params, bbox: grid.BBox) -> int | None:
     return cells.filter(cx__range=(x0, x1), cy__range=(y0, y1)).aggregate(n=Sum("systems"))["n"]
 
 
-def _scoped_cells(*, user, params, level: int, facet: str):
-    cells = MapCell.objects.filter(level=level, facet=facet)
+def _scoped_cells(*, user, params, level: int, facet: str = "", model=MapCell):
+    cells = model.objects.filter(level=level, **({"facet": facet} if model is MapCell else {}))
     ids = policies.jurisdiction_ids(user)
     if ids is not None:
         cells = cells.filter(jurisdiction_id__in=ids)
@@ -248,8 +270,7 @@ def not_on_map(*, user, params) -> dict:
     from powts.maps.models import UnplacedCount
 
     qs, facet = filtered_systems(user=user, params=params)
-    if params.get("standing"):
-        facet = None  # a standing filter is not among the counted facets
+    facet = _single_facet(facet)
     if facet is not None and _scoped_cells(user=user, params=params, level=0, facet="").exists():
         stored = UnplacedCount.objects.filter(facet=facet)
         ids = policies.jurisdiction_ids(user)

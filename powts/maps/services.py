@@ -16,7 +16,7 @@ from django.utils import timezone
 from powts.audit.services import build_event
 from powts.inventory.models import System
 from powts.maps import grid
-from powts.maps.models import MapCell, UnplacedCount
+from powts.maps.models import MapCell, MapFacetCell, UnplacedCount
 from powts.maps.expressions import GridIndex
 from powts.maps.selectors import FACETS, STANDINGS, standing
 
@@ -26,7 +26,8 @@ _COLUMNS = ("systems", "lat_sum", "lon_sum", *STANDINGS)
 def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
     """Every zoom's cells for the county: one read of its systems grouped by the finest cell (and type,
     status, municipality), each coarser zoom summed from the one below (a cell at zoom z-1 is the 2x2
-    cells at zoom z). The read runs outside any transaction, so SQLite's write lock is held only for the
+    cells at zoom z). Up to grid.FACET_MAX_ZOOM the cells are also kept split by each combination of type,
+    status and municipality (MapFacetCell), so any of the list's filters on those is summed from them. The read runs outside any transaction, so SQLite's write lock is held only for the
     short delete-and-insert; the map reads the old cells until then."""
     as_of = as_of or timezone.localdate()
     level = grid.MAX_CLUSTER_ZOOM
@@ -37,27 +38,25 @@ def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
                          cy=GridIndex(F("parcel__latitude"), 90, size)).order_by())
     sums = {"systems": Count("pk"), "lat_sum": Sum(Cast("parcel__latitude", FloatField())),
             "lon_sum": Sum(Cast("parcel__longitude", FloatField())), **{k: Count("pk", filter=Q(standing=k)) for k in STANDINGS}}
-    everything: dict[tuple, list] = {}  # ("", cx, cy) at the finest zoom
-    facets: dict[tuple, list] = {}  # (facet, cx, cy) at FACET_MAX_ZOOM: filtered maps closer than that are counted live
+    everything: dict[tuple, list] = {}  # (cx, cy) at the finest zoom
+    # (type, status, municipality, cx, cy) at FACET_MAX_ZOOM: filtered maps closer than that are counted live
+    combos: dict[tuple, list] = {}
     for r in located.values("cx", "cy", *FACETS.values()).annotate(**sums).iterator(chunk_size=10000):
         values = [r[c] for c in _COLUMNS]
-        _add(everything, ("", r["cx"], r["cy"]), values)
-        for name, column in FACETS.items():
-            _add(facets, (f"{name}={r[column]}", r["cx"] >> shift, r["cy"] >> shift), values)
-    cells: list[MapCell] = []
-    while level >= 0:
-        if level == grid.FACET_MAX_ZOOM:
-            everything.update(facets)
-        cells.extend(MapCell(jurisdiction_id=jurisdiction.pk, level=level, facet=facet, cx=cx, cy=cy, computed_on=as_of,
-                             **dict(zip(_COLUMNS, values))) for (facet, cx, cy), values in everything.items())
-        coarser: dict[tuple, list] = {}
-        for (facet, cx, cy), values in everything.items():
-            _add(coarser, (facet, cx >> 1, cy >> 1), values)
-        everything, level = coarser, level - 1
+        _add(everything, (r["cx"], r["cy"]), values)
+        _add(combos, (*(r[column] for column in FACETS.values()), r["cx"] >> shift, r["cy"] >> shift), values)
+    cells = list(_levels(everything, grid.MAX_CLUSTER_ZOOM, lambda level, key, values: MapCell(
+        jurisdiction_id=jurisdiction.pk, level=level, facet="", cx=key[0], cy=key[1], computed_on=as_of,
+        **dict(zip(_COLUMNS, values)))))
+    facet_cells = list(_levels(combos, grid.FACET_MAX_ZOOM, lambda level, key, values: MapFacetCell(
+        jurisdiction_id=jurisdiction.pk, level=level, **dict(zip(FACETS, key[:-2])), cx=key[-2], cy=key[-1],
+        computed_on=as_of, **dict(zip(_COLUMNS, values)))))
     unplaced = _unplaced(jurisdiction, as_of)
     with transaction.atomic():
         MapCell.objects.filter(jurisdiction=jurisdiction).delete()
         MapCell.objects.bulk_create(cells, batch_size=5000)
+        MapFacetCell.objects.filter(jurisdiction=jurisdiction).delete()
+        MapFacetCell.objects.bulk_create(facet_cells, batch_size=5000)
         UnplacedCount.objects.filter(jurisdiction=jurisdiction).delete()
         UnplacedCount.objects.bulk_create(unplaced, batch_size=5000)
         on_map = sum(c.systems for c in cells if c.level == 0 and c.facet == "")
@@ -79,6 +78,17 @@ def _unplaced(jurisdiction, as_of: dt.date) -> list[UnplacedCount]:
             counts[key] = counts.get(key, 0) + r["n"]
     return [UnplacedCount(jurisdiction_id=jurisdiction.pk, facet=facet, systems=n, computed_on=as_of)
             for facet, n in counts.items()]
+
+
+def _levels(finest: dict[tuple, list], level: int, make):
+    """Rows for `finest` (keyed (..., cx, cy) at `level`) and every coarser zoom down to 0, each summed
+    from the one below."""
+    while level >= 0:
+        yield from (make(level, key, values) for key, values in finest.items())
+        coarser: dict[tuple, list] = {}
+        for key, values in finest.items():
+            _add(coarser, (*key[:-2], key[-2] >> 1, key[-1] >> 1), values)
+        finest, level = coarser, level - 1
 
 
 def _add(into: dict, key: tuple, values: list) -> None:
