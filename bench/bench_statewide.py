@@ -22,6 +22,7 @@ baseline measured in the same run:
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import csv
 import json
 import os
@@ -37,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 POWTS = [str(BIN / "powts")]
-AS_OF = "2026-11-02"
+AS_OF = dt.date(2026, 11, 2)  # batch_request takes a date (its job title formats it)
 
 
 def spare_port() -> int:
