@@ -33,7 +33,7 @@ def restore(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("inventory", "0012_parcel_pending_index"),
+        ("inventory", "0013_system_county_type_status_index"),
     ]
 
     operations = [migrations.RunPython(drop, restore, elidable=False)]
