@@ -161,8 +161,8 @@ def letters_unit_setup(n: int):
             c.executemany("INSERT INTO inventory_parcel (jurisdiction_id, parcel_number, legal_description, site_address, municipality, sewered, owner_id) "
                           "VALUES (%s, %s, '', %s, 'Town of Merrill', %s, %s)",
                           [(unit.pk, f"L-{i}", f"{100 + i} Pine Rd", False, owner_id + 1 + i - have) for i in range(have, n)])
-            c.executemany("INSERT INTO inventory_system (jurisdiction_id, system_id, system_type, status, installed_on, structures_served, "
-                          "permit_number, extra, search_text, parcel_id) SELECT %s, %s, 'mound', 'active', %s, '', '', '{}', '', id "
+            c.executemany("INSERT INTO inventory_system (jurisdiction_id, system_id, system_type, status, installed_on, installed_on_precision, "
+                          "structures_served, permit_number, extra, search_text, parcel_id) SELECT %s, %s, 'mound', 'active', %s, 'day', '', '', '{}', '', id "
                           "FROM inventory_parcel WHERE jurisdiction_id = %s AND parcel_number = %s",
                           [(unit.pk, f"LI-{i:06d}", installed, unit.pk, f"L-{i}") for i in range(have, n)])
     schedule_sync(jurisdiction=unit)
