@@ -8,7 +8,9 @@ class CoreConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from powts.core import sqlite_statistics
+        from powts.core import background, sqlite_statistics
 
-        # Once per migrate run (sent for each app; this one is the core's): measure the indexes it added.
-        post_migrate.connect(sqlite_statistics.after_migrate, sender=self, dispatch_uid="core_sqlite_statistics")
+        # After a migrate run, measure the indexes it added. Django sends post_migrate for each app with models (not
+        # this one, which has none); after the first, the handler finds nothing left to measure: one query.
+        post_migrate.connect(sqlite_statistics.after_migrate, dispatch_uid="core_sqlite_statistics")
+        background.register()  # the nightly measure of the statistics (settings.POWTS_SWEEPS)

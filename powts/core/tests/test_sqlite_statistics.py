@@ -4,9 +4,8 @@ sorted it for every page once the county/type/status index was added beside meas
 import sqlite3
 
 import pytest
-from django.apps import apps
 from django.db import connection
-from django.db.models.signals import post_migrate
+from django.core.management.sql import emit_post_migrate_signal
 
 from powts.core import sqlite_statistics
 
@@ -54,8 +53,50 @@ def test_a_migrate_run_measures_the_indexes_it_added():
         cursor.executemany("INSERT INTO measured_probe (county, status) VALUES (1, %s)", [("active",), ("failing",)] * 50)
         cursor.execute("ANALYZE measured_probe")
         cursor.execute("CREATE INDEX added_by_a_migration ON measured_probe (status, id)")
-    core = apps.get_app_config("core")
-    post_migrate.send(sender=core, app_config=core, verbosity=0, interactive=False, using="default", apps=apps, plan=[])
+    emit_post_migrate_signal(verbosity=0, interactive=False, db="default")  # what `migrate` sends at its end
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM sqlite_stat1 WHERE idx = 'added_by_a_migration'")
         assert cursor.fetchone()[0] == 1
+
+
+def _measured_tables() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'")
+        if not cursor.fetchone()[0]:
+            return set()
+        cursor.execute("SELECT DISTINCT tbl FROM sqlite_stat1")
+        return {row[0] for row in cursor.fetchall()}
+
+
+def _file(write_csv, n):
+    return write_csv([["system_id", "parcel_id", "system_type", "owner_name"]]
+                     + [[f"D-{i}", f"P-{i}", "Mound", f"Owner {i}"] for i in range(n)])
+
+
+@pytest.mark.django_db
+def test_the_nightly_sweep_measures_the_database(dane, write_csv, settings):
+    from powts.inventory.importing.service import import_inventory
+    from powts.jobs import kinds
+
+    assert "database_statistics" in settings.POWTS_SWEEPS
+    settings.POWTS_MEASURE_AFTER_IMPORT_ROWS = 10**9  # the import alone measures nothing here
+    import_inventory(path=_file(write_csv, 5), jurisdiction=dane)
+    if connection.vendor == "sqlite":
+        assert "inventory_system" not in _measured_tables()
+    done = kinds.get("sweep.database_statistics").runner(None, lambda **kw: None)
+    if connection.vendor == "sqlite":
+        assert "inventory_system" in _measured_tables() and done["counts"]["tables measured"] >= 1
+    else:
+        assert done == {"counts": {"database analyzed": 1}}
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite keeps no statistics of its own")
+@pytest.mark.parametrize(("rows", "measured"), [(4, False), (5, True)])  # both sides of the threshold of 5
+def test_an_import_of_many_rows_measures_the_database_after_it(dane, write_csv, settings, rows, measured):
+    from powts.inventory.importing.service import import_inventory
+
+    settings.POWTS_MEASURE_AFTER_IMPORT_ROWS = 5
+    result = import_inventory(path=_file(write_csv, rows), jurisdiction=dane)
+    assert result.created == rows
+    assert ("inventory_system" in _measured_tables()) is measured
