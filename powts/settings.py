@@ -258,7 +258,9 @@ POWTS_SWEEPS = {
     "schedule_sync": "02:30",  # maintenance schedules in step with the inventory (powts maintenance sync)
     "notices_due": "06:00",  # each county's notices now due, counted for its staff (powts maintenance due)
     "map_cells": "02:40",  # the map's clusters counted again as of the day (powts inventory map-cells), after the schedules
+    "database_statistics": "03:00",  # the query planner's statistics measured (ANALYZE), after the night's writes
 }
+POWTS_MEASURE_AFTER_IMPORT_ROWS = 10_000  # an import that creates or changes this many rows measures the database after it
 POWTS_EXPORT_JOB_ROWS = 50_000  # a list export over this many rows is written by a background job
 POWTS_JOB_STALE_SECONDS = int(os.environ.get("POWTS_JOB_STALE_SECONDS", "120"))
 # Letters (one PDF per owner, a merged PDF per batch for the print shop) are kept in MEDIA_ROOT/letters

@@ -20,6 +20,7 @@ TITLES = {
     "schedule_sync": "Daily sweep: maintenance schedules in step with the inventory",
     "notices_due": "Daily sweep: notices due",
     "map_cells": "Daily sweep: map clusters counted again",
+    "database_statistics": "Daily sweep: the database's statistics measured",
 }
 
 

@@ -16,12 +16,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone
 
 from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.core import spreadsheet
+from powts.core.sqlite_statistics import measure
 from powts.inventory import pending
 from powts.inventory.importing.lock import ImportBusy, county_import_lock
 from powts.inventory.importing.readers import InventoryFileRefused, open_table
@@ -143,6 +145,10 @@ def import_inventory(
                 ImportFollowUpPending.objects.filter(jurisdiction=jurisdiction).delete()
     finally:
         rejects.close()
+    if not dry_run and connection.vendor == "sqlite" and result.created + result.updated >= settings.POWTS_MEASURE_AFTER_IMPORT_ROWS:
+        # A county's first file: its sorted lists read the sort column's index the same day, not after the
+        # night's sweep (PostgreSQL's autovacuum measures a table once a tenth of it has changed).
+        measure()
     result.rejects_preview = rejects.preview
     result.rejects_path = str(rejects.path) if rejects.path and result.rejected else None
     if not result.rows_in_file:
