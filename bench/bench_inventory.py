@@ -232,7 +232,7 @@ def search_figures(rng: random.Random, n: int, username: str = "") -> None:
     print(f"  {'all but last names alone':<38}{ms(p95(allq))}")
 
 
-def page_figures(rng: random.Random, n: int) -> None:
+def page_figures(rng: random.Random, n: int, only: str = "") -> None:
     from django.test import Client
 
     from powts.accounts.models import User
@@ -274,6 +274,8 @@ def page_figures(rng: random.Random, n: int) -> None:
         return list(qs[(page - 1) * 50:page * 50 + 1])
 
     for label, url in cases.items():
+        if only and not any(part in label for part in only.split("|")):
+            continue
         times, t_sql = [], []
         htmx = {"HTTP_HX_REQUEST": "true"} if "htmx" in label else {}
         for _ in range(60):
@@ -289,6 +291,8 @@ def page_figures(rng: random.Random, n: int) -> None:
                 before(u)
             t_sql.append(time.perf_counter() - t)
         print(f"  {label:<40}{ms(p95(times))}   {ms(p95(t_sql))}")
+    if only:
+        return
 
     print("\nthe list's total alone, p95                 powts      COUNT(*) of every row")
     from django.db.models import Count
@@ -323,6 +327,8 @@ def main() -> None:
                         help="the search figures alone, on this (already loaded) database, e.g. a PostgreSQL one")
     parser.add_argument("--as-user", metavar="USERNAME", default="",
                         help="with --search-only: search as this user, within their county (e.g. bench-staff)")
+    parser.add_argument("--pages-only", default="", metavar="TEXT",
+                        help="with --skip-import: time only the pages whose label holds one of TEXT's |-separated parts")
     parser.add_argument("--import-only", action="store_true", help="the import and its baseline, no search or pages")
     parser.add_argument("--postgres", metavar="URL", default="",
                         help="import into this PostgreSQL database (dropped and created afresh) beside a COPY baseline")
@@ -363,8 +369,9 @@ def main() -> None:
         return
     django_setup(data_dir)
     rng = random.Random(7)
-    search_figures(rng, args.rows)
-    page_figures(rng, args.rows)
+    if not args.pages_only:
+        search_figures(rng, args.rows)
+    page_figures(rng, args.rows, args.pages_only)
 
 
 if __name__ == "__main__":

@@ -33,18 +33,14 @@ def analyze_unmeasured_indexes(cursor) -> list[str]:
     return names
 
 
-# SQLite reads this many rows of each index, not all of them: a few seconds at 1,000,000 systems, not a minute.
-ANALYSIS_LIMIT = 1000
-
-
 def measure(using: str = "default") -> dict:
-    """Measure every table: ANALYZE (SQLite: sampled, ANALYSIS_LIMIT rows an index). Returns what was done."""
+    """Measure every table: ANALYZE. On SQLite every index is read whole: 7.9 s at 1,000,000 systems. A sampled
+    ANALYZE (analysis_limit 1000: 0.2 s) guessed about 1,000 systems a county where there were 1,000,000, and the
+    sorted list went on sorting the whole county."""
     from django.db import connections
 
     connection = connections[using]
     with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
-            cursor.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
         cursor.execute("ANALYZE")
         if connection.vendor == "sqlite":
             cursor.execute("SELECT count(DISTINCT tbl) FROM sqlite_stat1")
