@@ -19,7 +19,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, OuterRef, Q
+from django.db import connection
+from django.db.models import BooleanField, Count, DateField, Exists, ExpressionWrapper, F, Func, OuterRef, Q
+from django.db.models.lookups import LessThanOrEqual
 
 from powts.kernel.cited import for_the_public
 from powts.maintenance import addresses
@@ -45,8 +47,18 @@ def conditions(profile, as_of: dt.date) -> list[tuple[str, str, Q]]:
         waited = Q(stage_on__isnull=True) | Q(stage=NoticeKind.FIRST_NOTICE) | Q(
             stage_on__lte=as_of - dt.timedelta(days=step.days_after_previous))
         out.append((step.kind, step.citation,
-                    base & at & Q(due_on__lte=as_of - dt.timedelta(days=step.days_after_due)) & waited))
+                    base & at & Q(LessThanOrEqual(_due_on(), as_of - dt.timedelta(days=step.days_after_due))) & waited))
     return out
+
+
+def _due_on():
+    """The due date as a later step compares it. On SQLite it is written `+due_on`, which no index answers: with
+    statistics SQLite otherwise read every schedule due by the day through the due-date index (690 ms at
+    1,000,000 systems, most of them long past and already at a later stage) instead of the few at the step's
+    stage with a notice date by the day through the stage index (4 ms)."""
+    if connection.vendor == "sqlite":
+        return Func(F("due_on"), template="+%(expressions)s", output_field=DateField())
+    return F("due_on")
 
 
 def _due(jurisdiction, condition: Q, kind: str):
