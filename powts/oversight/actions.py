@@ -55,12 +55,16 @@ class Action:
     run: Callable  # (target, data, user) -> the record written
 
 
-def _draw(unit, d, user):
+def _draw_fields(d) -> dict:
+    """The period, the day and the seed of a draw (the department's audit sample, a county's random inspection)."""
     seed = d.get("seed")
-    return services.audit_draw_sample(
-        jurisdiction=unit, period_start=_date(d, "period_start", required=True),
-        period_end=_date(d, "period_end", required=True), on=_date(d, "on"),
-        seed=None if fields.blank(seed) else fields.integer("seed", seed, minimum=0, maximum=2 ** 62 - 1))
+    return {"period_start": _date(d, "period_start", required=True), "period_end": _date(d, "period_end", required=True),
+            "on": _date(d, "on"),
+            "seed": None if fields.blank(seed) else fields.integer("seed", seed, minimum=0, maximum=2 ** 62 - 1)}
+
+
+def _draw(unit, d, user):
+    return services.audit_draw_sample(jurisdiction=unit, **_draw_fields(d))
 
 
 def _flag_new(report, d, user):
@@ -137,11 +141,7 @@ def _reassign(inspection, d, user):
 def _draw_applications(unit, d, user):
     from powts.oversight import random_inspections
 
-    seed = d.get("seed")
-    return random_inspections.draw(
-        jurisdiction=unit, period_start=_date(d, "period_start", required=True),
-        period_end=_date(d, "period_end", required=True), on=_date(d, "on"),
-        seed=None if fields.blank(seed) else fields.integer("seed", seed, minimum=0, maximum=2 ** 62 - 1))
+    return random_inspections.draw(jurisdiction=unit, **_draw_fields(d))
 
 
 def _inspect_application(item, d, user):

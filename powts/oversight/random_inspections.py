@@ -44,14 +44,7 @@ def draw(*, jurisdiction, period_start: dt.date, period_end: dt.date, on: dt.dat
     if rule is None:
         raise OversightRefused(no_provision(jurisdiction), field="jurisdiction")
     cite = rule.citation
-    if period_end < period_start:
-        raise OversightRefused(f"period_end {period_end.isoformat()} is before period_start {period_start.isoformat()}",
-                               field="period_end")
-    if period_start > on:
-        raise OversightRefused(f"period_start {period_start.isoformat()} is after today's date {on.isoformat()}",
-                               field="period_start")
-    if seed is not None and not (0 <= seed < 2 ** 62):
-        raise OversightRefused("seed must be a whole number from 0 to 2^62", field="seed")
+    services.check_draw(period_start=period_start, period_end=period_end, on=on, seed=seed)
     # A second draw over the same days could be repeated until it missed an application: one sample per day filed.
     overlap = ApplicationSample.objects.filter(jurisdiction=jurisdiction, period_start__lte=period_end,
                                                period_end__gte=period_start).order_by("period_start").first()

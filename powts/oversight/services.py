@@ -57,18 +57,23 @@ def permits_in_period(jurisdiction, start: dt.date, end: dt.date) -> list[int]:
                 .values_list("pk", flat=True))
 
 
-@transaction.atomic
-def audit_draw_sample(*, jurisdiction, period_start: dt.date, period_end: dt.date, on: dt.date,
-                      seed: int | None = None) -> ProgramAudit:
-    """Open a review of the county's program with a random sample of the permits it issued in the period."""
-    profile = _profile(jurisdiction)
-    cite = profile.citations["audit"]
+def check_draw(*, period_start: dt.date, period_end: dt.date, on: dt.date, seed: int | None) -> None:
+    """What any seeded draw over a period refuses (the department's audit sample, a county's random inspection)."""
     if period_end < period_start:
         _refuse(f"period_end {period_end.isoformat()} is before period_start {period_start.isoformat()}", "period_end")
     if period_start > on:
         _refuse(f"period_start {period_start.isoformat()} is after today's date {on.isoformat()}", "period_start")
     if seed is not None and not (0 <= seed < 2 ** 62):
         _refuse("seed must be a whole number from 0 to 2^62", "seed")
+
+
+@transaction.atomic
+def audit_draw_sample(*, jurisdiction, period_start: dt.date, period_end: dt.date, on: dt.date,
+                      seed: int | None = None) -> ProgramAudit:
+    """Open a review of the county's program with a random sample of the permits it issued in the period."""
+    profile = _profile(jurisdiction)
+    cite = profile.citations["audit"]
+    check_draw(period_start=period_start, period_end=period_end, on=on, seed=seed)
     ids = permits_in_period(jurisdiction, period_start, period_end)
     if not ids:
         _refuse(f"{jurisdiction.name} issued no sanitary permit from {period_start.isoformat()} to "
