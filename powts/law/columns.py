@@ -399,19 +399,3 @@ def add_years(days: np.ndarray, years: np.ndarray) -> np.ndarray:
     feb29 = ((month_index % 12) == 1) & (day == 28) & ~leap
     target = month_index.astype("datetime64[M]").astype("datetime64[D]").astype(np.int64) + day
     return np.where(feb29, target - 1, target)
-
-
-def add_years_lut(days: np.ndarray, years) -> np.ndarray:
-    """add_years through a lookup table over the span of dates present (a few thousand days)."""
-    if np.ndim(years) or days.size == 0:
-        return add_years(days, np.broadcast_to(years, days.shape))
-    real = days != NAT
-    if not real.any():
-        return add_years(days, np.full(days.shape, years))
-    lo, hi = int(days[real].min()), int(days[real].max())
-    if hi - lo > 200_000:  # dates spread over centuries: compute directly
-        return add_years(days, np.full(days.shape, years))
-    span = np.arange(lo, hi + 1, dtype=np.int64)
-    lut = add_years(span, np.full(span.shape, years))
-    # NAT rows clip to the first entry; callers only read rows with a date
-    return np.take(lut, days - lo, mode="clip")
