@@ -69,11 +69,11 @@ class GrantColumns:
     allowable: np.ndarray | None = None  # int64 cents of the recorded allowable costs (MISSING: none recorded)
 
 
-def _column(cols: dict[str, Sequence[Any]], name: str, n: int) -> Sequence[Any]:
+def _column(cols: dict[str, Sequence[Any]], name: str, n: int, polars_columns: bool) -> Sequence[Any]:
     # a column the file does not have reads as blank in every row (vectorised, like a blank CSV column)
     if name in cols:
         return cols[name]
-    if any(isinstance(v, pl.Series) for v in cols.values()):
+    if polars_columns:
         return pl.repeat("", n, eager=True, dtype=pl.String)
     return np.full(n, "", dtype="U1")
 
@@ -81,8 +81,10 @@ def _column(cols: dict[str, Sequence[Any]], name: str, n: int) -> Sequence[Any]:
 def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     """Raw input columns to typed arrays; fields are read in the one-case path's order."""
     E = C.Errors(n)
+    polars_columns = any(isinstance(v, pl.Series) for v in cols.values())
+
     def get(name):
-        return _column(cols, name, n)
+        return _column(cols, name, n, polars_columns)
     ids = C.texts(get("id"))
     missing_id = C.blank(ids)
     E.add(np.flatnonzero(missing_id), ["id: is required"] * int(missing_id.sum()))
@@ -112,6 +114,8 @@ def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     flow = C.numbers("daily_flow_gpd", get("daily_flow_gpd"), E, where=business)
     table = C.cents("funding_table_amount", get("funding_table_amount"), E, required=False)
     allowable = C.cents("allowable_cost", get("allowable_cost"), E, required=False)
+    if not (allowable != C.MISSING).any():
+        allowable = None  # none recorded (the usual file): the kernel reads one value, not a column of them
     need = table == C.MISSING
     comp_raw = get("components")
     components = np.full(n, None, dtype=object)
@@ -160,6 +164,7 @@ class Segments:
     starts: np.ndarray  # int64 day numbers
     snaps: list[Snapshot | None]
     messages: list[str]  # error message where snaps[i] is None
+    law: tuple | None = None  # the kernel's arrays of parameters (_law_arrays), built on first use
 
     def of(self, days: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.starts, days, side="right") - 1  # -1 = before coverage
@@ -332,15 +337,6 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
         good = ~bad_key[inv]
         trace["table_words"] = (idx[good], words[inv[good]])  # rows whose table amount was computed
 
-    # category: the lowest category number among the conditions present, one lookup per row
-    cat_lut = np.array([[failure.NONE] * 32] + [failure.category_table(x["category_of_condition"]) if x
-                                                 else [failure.NONE] * 32 for x in segs.snaps], dtype=np.int8)
-    ok_lut = np.array([[False] * 32] + [np.isin(cat_lut[k + 1], x["eligible_categories"]) if x else [False] * 32
-                                        for k, x in enumerate(segs.snaps)], dtype=bool)
-
-    def per_segment(fn, dtype=np.int64):
-        return segs.array(fn, dtype, 0)
-
     category = np.empty(n, dtype=np.int8)
     failed = np.empty(n, dtype=np.uint16)
     share = np.empty(n, dtype=np.int64)
@@ -355,13 +351,37 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
     else:
         allowable = cols.allowable
         cost_limit, cost_capped = np.empty(n, dtype=np.int64), np.empty(n, dtype=bool)
-    ld_lut, ld_row, ld_lo = _window_table(cols.determined, decided, per_segment(lambda s: s["application_window_years"]))
+    years, law = _law_arrays(segs)
+    ld_lut, ld_row, ld_lo = _window_table(cols.determined, decided, years)
     from . import grant_formula  # numba (0.2 s to import): only where grants are decided, not for wells
 
     grant_formula.decide(
         seg, decided, cols.business, cols.cond_mask, cols.installed, cols.determined, cols.applied, cols.work,
         cols.sewer, cols.principal, cols.units, cols.experimental, cols.prior, cols.intentional, cols.lien,
-        cols.agreement, cols.income, cols.revenue, cols.flow, table, allowable, ld_lut, ld_row, ld_lo,
+        cols.agreement, cols.income, cols.revenue, cols.flow, table, allowable, ld_lut, ld_row, ld_lo, *law,
+        category, failed, share, eligible, amount, out["per_unit"], out["cap"], out["base"], flags["reduce"],
+        flags["reduced"], out["cut"], flags["below_zero"], cost_limit, cost_capped, out["last_day"])
+    trace.update(out, **flags, cost_limit=np.broadcast_to(cost_limit, (n,)),
+                 cost_capped=np.broadcast_to(cost_capped, (n,)))
+    return GrantResults(cols, segs, row_seg, decided, eligible, amount, share, table, category, failed, error, trace)
+
+
+def _law_arrays(segs: Segments) -> tuple[np.ndarray, tuple]:
+    """The parameters of every segment as the kernel's arrays (built once per parameter set: one
+    application pays only its own row): window years, then the law arguments of grant_formula.decide."""
+    hit = segs.law
+    if hit is not None:
+        return hit
+
+    def per_segment(fn, dtype=np.int64):
+        return segs.array(fn, dtype, 0)
+
+    # category: the lowest category number among the conditions present, one lookup per row
+    cat_lut = np.array([[failure.NONE] * 32] + [failure.category_table(x["category_of_condition"]) if x
+                                                 else [failure.NONE] * 32 for x in segs.snaps], dtype=np.int8)
+    ok_lut = np.array([[False] * 32] + [np.isin(cat_lut[k + 1], x["eligible_categories"]) if x else [False] * 32
+                                        for k, x in enumerate(segs.snaps)], dtype=bool)
+    law = (
         per_segment(lambda s: (s["installed_before"] - EPOCH).days),
         per_segment(lambda s: s["small_commercial_flow_below_gpd"], np.float64),
         per_segment(lambda s: _c(s["residence_income_limit"])), per_segment(lambda s: _c(s["business_revenue_limit"])),
@@ -371,12 +391,9 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
         per_segment(lambda s: _c(s["income_reduction_threshold"])),
         per_segment(lambda s: int(s["income_reduction_rate"] * 10000)),
         per_segment(lambda s: int(s["allowable_cost_share"] * 10000)),
-        per_segment(lambda s: _c(s["minimum_grant_residence"])), cat_lut, ok_lut, failure.NONE,
-        category, failed, share, eligible, amount, out["per_unit"], out["cap"], out["base"], flags["reduce"],
-        flags["reduced"], out["cut"], flags["below_zero"], cost_limit, cost_capped, out["last_day"])
-    trace.update(out, **flags, cost_limit=np.broadcast_to(cost_limit, (n,)),
-                 cost_capped=np.broadcast_to(cost_capped, (n,)))
-    return GrantResults(cols, segs, row_seg, decided, eligible, amount, share, table, category, failed, error, trace)
+        per_segment(lambda s: _c(s["minimum_grant_residence"])), cat_lut, ok_lut, failure.NONE)
+    segs.law = (per_segment(lambda s: s["application_window_years"]), law)
+    return segs.law
 
 
 def _window_table(determined: np.ndarray, decided: np.ndarray, years: np.ndarray):
