@@ -107,14 +107,15 @@ def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     lien = C.bools("on_support_lien_docket", get("on_support_lien_docket"), E)
     agreement = C.bools("has_payment_agreement", get("has_payment_agreement"), E)
     gu = C.texts(get("governmental_unit"))
-    gu_received = C.dates("gu_application_received_on", get("gu_application_received_on"), E, required=False)
+    gu_received = C.dates("gu_application_received_on", cols["gu_application_received_on"], E, required=False) \
+        if "gu_application_received_on" in cols else np.full(n, C.NAT, dtype=np.int64)  # absent: blank, optional
     residence = ~business
     income = C.cents("annual_family_income", get("annual_family_income"), E, where=residence)
     revenue = C.cents("annual_gross_revenue", get("annual_gross_revenue"), E, where=business)
     flow = C.numbers("daily_flow_gpd", get("daily_flow_gpd"), E, where=business)
     table = C.cents("funding_table_amount", get("funding_table_amount"), E, required=False)
-    allowable = C.cents("allowable_cost", get("allowable_cost"), E, required=False)
-    if not (allowable != C.MISSING).any():
+    allowable = C.cents("allowable_cost", cols["allowable_cost"], E, required=False) if "allowable_cost" in cols else None
+    if allowable is not None and not (allowable != C.MISSING).any():
         allowable = None  # none recorded (the usual file): the kernel reads one value, not a column of them
     need = table == C.MISSING
     comp_raw = get("components")
