@@ -236,10 +236,11 @@ def _money_small(data: dict) -> dict:
     return {f"m_{m}": pl.Series(f"m_{m}", [money(v) for v in data[m].tolist()], dtype=S) for m in MONEY}
 
 
-def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_list: bool, reason_text: bool):
+def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_list: bool, reason_text: bool,
+          capped: bool = True):
     """The expressions that write the words, for the law segments present and the columns asked
     for; built once and reused (building them costs more than running them on one row)."""
-    key = (id(segs), present, explain, detail, reason_list, reason_text)
+    key = (id(segs), present, explain, detail, reason_list, reason_text, capped)
     hit = _PLANS.get(key)
     if hit and hit[0] is segs:
         return hit[1]
@@ -294,7 +295,10 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
                                       .otherwise(pl.lit(""))]))
                  .when(~col("business") & ~col("reduce")).then(pl.lit("; " + A["no_reduction_experimental"]))
                  .otherwise(pl.lit("")))
-    cost = pl.when(col("cost_capped")).then(pl.concat_str([pl.lit("; "), _fill(A["cost_cap"], v)])).otherwise(pl.lit(""))
+    # (no row limited by its allowable costs, the usual batch: those words are "" in every row, and
+    # their amounts are then not worded at all)
+    cost = pl.when(col("cost_capped")).then(pl.concat_str([pl.lit("; "), _fill(A["cost_cap"], v)])) \
+        .otherwise(pl.lit("")) if capped else ""
     arithmetic: list = [col("table_words").fill_null("")]
     for piece in [*_pieces(A["head"], v), reduction, cost, "; ", *_pieces(A["grant"], v), *_pieces(A["close"], v)]:
         _add(arithmetic, piece)
@@ -383,19 +387,28 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
     decided, seg, business = data["decided"], data["seg"], data["business"]
     present = tuple(sorted({int(x) for x in np.unique(seg[decided])}))
     prelude, residence_exprs, business_exprs, undecided_exprs = _plan(r.segs, present, explain, detail,
-                                                                       reason_list, reason_text)
+                                                                       reason_list, reason_text,
+                                                                       bool(data["cost_capped"].any()))
     small = len(frame) <= SMALL
-    lf = frame.lazy() if small else frame.lazy().with_columns(prelude)  # (_base_frame worded a few rows' money)
+    lf = frame.lazy()
+
+    def words(rows, exprs):
+        # each kind's amounts worded after its rows are chosen, and only those its words use (the
+        # optimiser drops the others: a residence's revenue, a business's income...)
+        if small:  # (_base_frame worded a few rows' money)
+            return rows.select(exprs)
+        return rows.with_columns(prelude).select(exprs)
+
     parts = []
     for kind_rows, exprs in ((decided & ~business, residence_exprs), (decided & business, business_exprs),
                              (~decided, undecided_exprs)):
         if kind_rows.all():
-            parts = [lf.select(exprs)]
+            parts = [words(lf, exprs)]
             break
         if kind_rows.any():
-            parts.append(lf.filter(pl.Series(kind_rows)).select(exprs))
+            parts.append(words(lf.filter(pl.Series(kind_rows)), exprs))
     if not parts:
-        parts = [lf.select(undecided_exprs)]
+        parts = [words(lf, undecided_exprs)]
     # a few rows (one case on the web or the API): planning the query would cost more than running it
     frames = pl.collect_all(parts, optimizations=pl.QueryOptFlags.none() if small else pl.QueryOptFlags())
     out = frames[0] if len(frames) == 1 else pl.concat(frames).sort("row")

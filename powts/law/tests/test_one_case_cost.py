@@ -54,3 +54,21 @@ def test_dates_of_a_few_rows_match_the_batch_formatter():
     assert render._iso_small(days).to_list() == render.iso_dates(pl.Series(days)).to_list()
     far = np.array([-354286, 0], dtype=np.int32)  # before the year 1000: polars words it
     assert render._iso_small(far).to_list() == render.iso_dates(pl.Series(far)).to_list()
+
+
+def test_words_of_a_large_batch_equal_each_case_alone_with_and_without_cost_limits():
+    """A batch past the few-row path, with and without rows limited by their allowable costs (the
+    batch words the cost limit only when some row has one), residences and businesses: every row's
+    explanation is the one the case gets alone."""
+    from powts.law.batch import evaluate_rows
+
+    base = {**ONE, "failure_conditions": "b", "applied_on": "2024-04-01"}
+    rows = [{**base, "id": f"R{i}", "annual_family_income": str(30000 + 150 * i)} for i in range(40)]
+    rows += [{**base, "id": f"B{i}", "applicant_type": "business", "annual_gross_revenue": "100000",
+              "daily_flow_gpd": str(1000 + i)} for i in range(30)]
+    for with_costs in (False, True):
+        batch = [{**r, "allowable_cost": "3000" if with_costs and i % 3 == 0 else ""} for i, r in enumerate(rows)]
+        words = render.grant_frame(evaluate_rows(batch), explain=True)["explanation"].to_list()
+        assert len(batch) > render.SMALL
+        assert words == [grants.decide_row(r).explanation for r in batch]
+        assert any("limited by the allowable costs" in w for w in words) is with_costs
