@@ -127,17 +127,17 @@ def _choice(test: str, passed: pl.Expr, yes: str, no: str, values: dict) -> list
     return out
 
 
-def _take(a: Any, idx: np.ndarray | None, n: int) -> np.ndarray:
+def _take(a: Any, idx: np.ndarray | slice | None, n: int) -> np.ndarray:
     """A result or trace array (or a per-run scalar) for the rows rendered."""
     a = np.broadcast_to(np.asarray(a), (n,)) if np.ndim(a) == 0 else np.asarray(a)
     return a if idx is None else a[idx]
 
 
-def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, dict]:
+def _base_frame(r, idx: np.ndarray | slice | None) -> tuple[pl.DataFrame, dict]:
     """The results and trace of the rows rendered, as typed columns (and as the numpy arrays and
     Series the frame was built from)."""
     n_all = r.cols.n
-    n = n_all if idx is None else len(idx)
+    n = n_all if idx is None else len(range(n_all)[idx]) if isinstance(idx, slice) else len(idx)
 
     def take(a):
         return _take(a, idx, n_all)
@@ -151,7 +151,8 @@ def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, dict]:
 
     small = n <= SMALL
     if small:  # a few rows: Python values, no polars operation (each costs ~0.1 ms however small)
-        raw = c.id if idx is None else (c.id.gather(idx) if isinstance(c.id, pl.Series) else c.id[idx])
+        raw = c.id if idx is None else (c.id.gather(idx) if isinstance(c.id, pl.Series) and not isinstance(idx, slice)
+                                        else c.id[idx])
         ids = pl.Series("id", [v or "" for v in C.objects(raw).tolist()], dtype=S)
     else:
         ids = C.series(c.id, "id") if idx is None else C.series(c.id, "id")[idx]
@@ -382,7 +383,10 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
 
     Residence and business rows are written apart (each has its own list of tests), every
     explanation as one concatenation of literal words and value columns."""
-    idx = None if rows is None else np.asarray(rows, dtype=np.int64)
+    if isinstance(rows, range) and rows.step == 1:
+        idx = slice(rows.start, rows.stop)  # a chunk of a file: views of the arrays, not copies
+    else:
+        idx = None if rows is None else np.asarray(rows, dtype=np.int64)
     frame, data = _base_frame(r, idx)
     decided, seg, business = data["decided"], data["seg"], data["business"]
     present = tuple(sorted({int(x) for x in np.unique(seg[decided])}))
