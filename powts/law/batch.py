@@ -69,11 +69,11 @@ class GrantColumns:
     allowable: np.ndarray | None = None  # int64 cents of the recorded allowable costs (MISSING: none recorded)
 
 
-def _column(cols: dict[str, Sequence[Any]], name: str, n: int) -> Sequence[Any]:
+def _column(cols: dict[str, Sequence[Any]], name: str, n: int, polars_columns: bool) -> Sequence[Any]:
     # a column the file does not have reads as blank in every row (vectorised, like a blank CSV column)
     if name in cols:
         return cols[name]
-    if any(isinstance(v, pl.Series) for v in cols.values()):
+    if polars_columns:
         return pl.repeat("", n, eager=True, dtype=pl.String)
     return np.full(n, "", dtype="U1")
 
@@ -81,8 +81,10 @@ def _column(cols: dict[str, Sequence[Any]], name: str, n: int) -> Sequence[Any]:
 def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     """Raw input columns to typed arrays; fields are read in the one-case path's order."""
     E = C.Errors(n)
+    polars_columns = any(isinstance(v, pl.Series) for v in cols.values())
+
     def get(name):
-        return _column(cols, name, n)
+        return _column(cols, name, n, polars_columns)
     ids = C.texts(get("id"))
     missing_id = C.blank(ids)
     E.add(np.flatnonzero(missing_id), ["id: is required"] * int(missing_id.sum()))
@@ -105,13 +107,16 @@ def read_columns(cols: dict[str, Sequence[Any]], n: int) -> GrantColumns:
     lien = C.bools("on_support_lien_docket", get("on_support_lien_docket"), E)
     agreement = C.bools("has_payment_agreement", get("has_payment_agreement"), E)
     gu = C.texts(get("governmental_unit"))
-    gu_received = C.dates("gu_application_received_on", get("gu_application_received_on"), E, required=False)
+    gu_received = C.dates("gu_application_received_on", cols["gu_application_received_on"], E, required=False) \
+        if "gu_application_received_on" in cols else np.full(n, C.NAT, dtype=np.int64)  # absent: blank, optional
     residence = ~business
     income = C.cents("annual_family_income", get("annual_family_income"), E, where=residence)
     revenue = C.cents("annual_gross_revenue", get("annual_gross_revenue"), E, where=business)
     flow = C.numbers("daily_flow_gpd", get("daily_flow_gpd"), E, where=business)
     table = C.cents("funding_table_amount", get("funding_table_amount"), E, required=False)
-    allowable = C.cents("allowable_cost", get("allowable_cost"), E, required=False)
+    allowable = C.cents("allowable_cost", cols["allowable_cost"], E, required=False) if "allowable_cost" in cols else None
+    if allowable is not None and not (allowable != C.MISSING).any():
+        allowable = None  # none recorded (the usual file): the kernel reads one value, not a column of them
     need = table == C.MISSING
     comp_raw = get("components")
     components = np.full(n, None, dtype=object)
@@ -160,6 +165,7 @@ class Segments:
     starts: np.ndarray  # int64 day numbers
     snaps: list[Snapshot | None]
     messages: list[str]  # error message where snaps[i] is None
+    law: tuple | None = None  # the kernel's arrays of parameters (_law_arrays), built on first use
 
     def of(self, days: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.starts, days, side="right") - 1  # -1 = before coverage
@@ -229,12 +235,15 @@ class GrantResults:
         Built once per distinct (failed tests, law segment) pair, so a million rows cost one pass;
         rows that were not decided point at [("input", "")] (their words are in `error`)."""
         width = len(self.segs.snaps) + 1
-        key = self.failed.astype(np.int64) * width + self.seg
-        key[~self.decided] = (1 << len(TESTS)) * width  # one slot for "not decided"
+        # int32 keys (fewer bytes to write and read than int64; (1 << 13) * width is far below 2**31)
+        key = self.failed.astype(np.int32) * np.int32(width)
+        key += self.seg.astype(np.int32) if self.seg.strides[0] else np.int32(self.seg[0])
+        if not self.decided.all():
+            key[~self.decided] = (1 << len(TESTS)) * width  # one slot for "not decided"
         present = np.zeros((1 << len(TESTS)) * width + 1, dtype=bool)
         present[key] = True
         uniq = np.flatnonzero(present)
-        remap = np.cumsum(present) - 1
+        remap = (np.cumsum(present) - 1).astype(np.int32)
         pairs = [[(t, s["test_citations"][t]) for t in TESTS] if s else None for s in self.segs.snaps]
         bits = [BIT[t] for t in TESTS]
         table = []
@@ -278,34 +287,38 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
     applied = cols.applied if all_ok else np.where(ok, cols.applied, 0)
     seg = None
     if n and all_ok:
-        # all rows in one segment (the usual batch): no per-row search
+        # all rows in one segment (the usual batch): one value for every row, no per-row search
         lo, hi = segs.of(np.array([applied.min(), applied.max()]))
         if lo == hi:
-            seg = np.full(n, lo + 1, dtype=np.int64)
+            seg = np.array([lo + 1], dtype=np.int64)
     if seg is None:
         seg = segs.of(applied) + 1  # 0 = before coverage
     in_force_seg = segs.array(lambda s: True, bool, False)
-    if all_ok and n and int(seg[0]) == int(seg[-1]) and (seg == seg[0]).all():
-        in_force = np.full(n, bool(in_force_seg[seg[0]]))
+    if len(seg) == 1:
+        in_force = ok if in_force_seg[seg[0]] else np.zeros(n, dtype=bool)
     else:
         in_force = in_force_seg[seg] & ok
     late = np.flatnonzero(ok & ~in_force)
-    error = cols.errors.msg.copy() if late.size or need_table(cols) else cols.errors.msg
+    missing_table = cols.table == C.MISSING
+    any_missing = bool(missing_table.any())
+    error = cols.errors.msg.copy() if late.size or any_missing else cols.errors.msg
     # rows whose date falls outside every version, or in "no program in force"
     for i in late:
-        s = seg[i] - 1
+        s = seg[i if len(seg) > 1 else 0] - 1
         msg = segs.messages[s] if s >= 0 else _uncovered(params, cols.applied[i])
         error[i] = f"applied_on {_day(cols.applied[i]).isoformat()}: {msg}"
     decided = ok & in_force
     trace: dict[str, Any] = {}
+    row_seg = np.broadcast_to(seg, (n,))  # a view: one value for every row when seg has one
 
     # table amount: given, or from SPS 387.30 components per distinct (components, design flow, segment)
-    table = cols.table.copy()
-    need = decided & (table == C.MISSING)
-    if need.any():
+    table = cols.table
+    need = decided & missing_table if any_missing else None
+    if need is not None and need.any():
+        table = table.copy()
         idx = np.flatnonzero(need)
         keys = np.array([f"{c}|{f!r}|{s}" for c, f, s in zip(cols.components[idx], cols.design_flow[idx].tolist(),
-                                                               seg[idx])], dtype=object)
+                                                               row_seg[idx])], dtype=object)
         uniq, inv = np.unique(keys, return_inverse=True)
         amounts = np.empty(len(uniq), dtype=np.int64)
         words = np.empty(len(uniq), dtype=object)
@@ -325,33 +338,51 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
         good = ~bad_key[inv]
         trace["table_words"] = (idx[good], words[inv[good]])  # rows whose table amount was computed
 
-    # category: the lowest category number among the conditions present, one lookup per row
-    cat_lut = np.array([[failure.NONE] * 32] + [failure.category_table(x["category_of_condition"]) if x
-                                                 else [failure.NONE] * 32 for x in segs.snaps], dtype=np.int8)
-    ok_lut = np.array([[False] * 32] + [np.isin(cat_lut[k + 1], x["eligible_categories"]) if x else [False] * 32
-                                        for k, x in enumerate(segs.snaps)], dtype=bool)
-
-    def per_segment(fn, dtype=np.int64):
-        return segs.array(fn, dtype, 0)
-
     category = np.empty(n, dtype=np.int8)
     failed = np.empty(n, dtype=np.uint16)
     share = np.empty(n, dtype=np.int64)
     eligible = np.empty(n, dtype=bool)
     amount = np.empty(n, dtype=np.int64)
     out = {k: np.empty(n, dtype=np.int64) for k in ("per_unit", "cap", "base", "cut")}
-    years = per_segment(lambda s: s["application_window_years"])
-    single = n > 0 and seg[0] == seg[-1] and (years[seg[0]] == years[seg]).all() if n else True
-    out["last_day"] = C.add_years_lut(cols.determined, int(years[seg[0]]) if single and n else years[seg])
-    out["cost_limit"] = np.empty(n, dtype=np.int64)
-    flags = {k: np.empty(n, dtype=bool) for k in ("reduce", "reduced", "below_zero", "cost_capped")}
-    allowable = cols.allowable if cols.allowable is not None else np.full(n, C.MISSING, dtype=np.int64)
+    out["last_day"] = np.empty(n, dtype=np.int32)  # day numbers (0 where not decided)
+    flags = {k: np.empty(n, dtype=bool) for k in ("reduce", "reduced", "below_zero")}
+    if cols.allowable is None:  # no allowable costs recorded: every row's cost limit is the same, kept once
+        allowable = np.array([C.MISSING], dtype=np.int64)
+        cost_limit, cost_capped = np.array([-1], dtype=np.int64), np.zeros(1, dtype=bool)
+    else:
+        allowable = cols.allowable
+        cost_limit, cost_capped = np.empty(n, dtype=np.int64), np.empty(n, dtype=bool)
+    years, law = _law_arrays(segs)
+    ld_lut, ld_row, ld_lo = _window_table(cols.determined, decided, years)
     from . import grant_formula  # numba (0.2 s to import): only where grants are decided, not for wells
 
     grant_formula.decide(
         seg, decided, cols.business, cols.cond_mask, cols.installed, cols.determined, cols.applied, cols.work,
         cols.sewer, cols.principal, cols.units, cols.experimental, cols.prior, cols.intentional, cols.lien,
-        cols.agreement, cols.income, cols.revenue, cols.flow, table, allowable, out["last_day"],
+        cols.agreement, cols.income, cols.revenue, cols.flow, table, allowable, ld_lut, ld_row, ld_lo, *law,
+        category, failed, share, eligible, amount, out["per_unit"], out["cap"], out["base"], flags["reduce"],
+        flags["reduced"], out["cut"], flags["below_zero"], cost_limit, cost_capped, out["last_day"])
+    trace.update(out, **flags, cost_limit=np.broadcast_to(cost_limit, (n,)),
+                 cost_capped=np.broadcast_to(cost_capped, (n,)))
+    return GrantResults(cols, segs, row_seg, decided, eligible, amount, share, table, category, failed, error, trace)
+
+
+def _law_arrays(segs: Segments) -> tuple[np.ndarray, tuple]:
+    """The parameters of every segment as the kernel's arrays (built once per parameter set: one
+    application pays only its own row): window years, then the law arguments of grant_formula.decide."""
+    hit = segs.law
+    if hit is not None:
+        return hit
+
+    def per_segment(fn, dtype=np.int64):
+        return segs.array(fn, dtype, 0)
+
+    # category: the lowest category number among the conditions present, one lookup per row
+    cat_lut = np.array([[failure.NONE] * 32] + [failure.category_table(x["category_of_condition"]) if x
+                                                 else [failure.NONE] * 32 for x in segs.snaps], dtype=np.int8)
+    ok_lut = np.array([[False] * 32] + [np.isin(cat_lut[k + 1], x["eligible_categories"]) if x else [False] * 32
+                                        for k, x in enumerate(segs.snaps)], dtype=bool)
+    law = (
         per_segment(lambda s: (s["installed_before"] - EPOCH).days),
         per_segment(lambda s: s["small_commercial_flow_below_gpd"], np.float64),
         per_segment(lambda s: _c(s["residence_income_limit"])), per_segment(lambda s: _c(s["business_revenue_limit"])),
@@ -361,16 +392,22 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
         per_segment(lambda s: _c(s["income_reduction_threshold"])),
         per_segment(lambda s: int(s["income_reduction_rate"] * 10000)),
         per_segment(lambda s: int(s["allowable_cost_share"] * 10000)),
-        per_segment(lambda s: _c(s["minimum_grant_residence"])), cat_lut, ok_lut, failure.NONE,
-        category, failed, share, eligible, amount, out["per_unit"], out["cap"], out["base"], flags["reduce"],
-        flags["reduced"], out["cut"], flags["below_zero"], out["cost_limit"], flags["cost_capped"])
-    trace.update(out, **flags)
-    return GrantResults(cols, segs, seg, decided, eligible, amount, share, table, category, failed, error, trace)
+        per_segment(lambda s: _c(s["minimum_grant_residence"])), cat_lut, ok_lut, failure.NONE)
+    segs.law = (per_segment(lambda s: s["application_window_years"]), law)
+    return segs.law
 
 
-def need_table(cols: GrantColumns) -> bool:
-    """Some row's table amount is computed from its components."""
-    return bool((cols.table == C.MISSING).any())
+def _window_table(determined: np.ndarray, decided: np.ndarray, years: np.ndarray):
+    """add_years(day, years) for every day in the span of the decided rows' determination dates,
+    one row per distinct window length: (table, row of each segment's length, first day)."""
+    lengths, row = np.unique(years, return_inverse=True)
+    if not decided.any():
+        return np.zeros((len(lengths), 1), dtype=np.int64), row.astype(np.int64), 0
+    lo = int(np.min(determined, where=decided, initial=np.iinfo(np.int64).max))
+    hi = int(np.max(determined, where=decided, initial=C.NAT))
+    span = np.arange(lo, hi + 1, dtype=np.int64)
+    table = np.stack([C.add_years(span, np.full(span.shape, k)) for k in lengths.tolist()])
+    return table, row.astype(np.int64), lo
 
 
 def _c(amount) -> int:

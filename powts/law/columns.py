@@ -18,6 +18,8 @@ from . import fields as F
 
 NAT = np.iinfo(np.int64).min  # "no date" in int64 day numbers
 MISSING = -1  # "no amount" in cents columns
+FEW = 16  # up to this many values (one case from the web or the API) the reference parser reads each:
+# numpy's string functions cost more to set up than fields.py costs per value
 
 
 class Errors:
@@ -110,7 +112,7 @@ def dates(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
         done = good_np | ((s == "").to_numpy() & (not required))
         out[:], done = _spread(codes, days, done)
         todo = np.flatnonzero(~done)
-    elif n and _all_str(values):
+    elif n > FEW and _all_str(values):
         s = _as_str_array(values)
         days, good = iso_days(s)
         out[good] = days[good]
@@ -194,7 +196,7 @@ def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
         out[:] = as_cents.fill_null(MISSING).to_numpy()
         out[~good_np] = MISSING
         todo = np.flatnonzero(~(good_np | ((s == "").to_numpy() & (not required))))
-    elif n and _all_str(values):
+    elif n > FEW and _all_str(values):
         s = _as_str_array(values)
         whole, _, frac = np.strings.partition(s, ".")
         wl = np.strings.str_len(whole)
@@ -308,7 +310,7 @@ def ints(name: str, values: Sequence[Any], errors: Errors, default: int, minimum
         value[d] = s.filter(digits).cast(pl.Int64).to_numpy()
         out[:], done = _spread(codes, value, (d & (value >= minimum)) | (s == "").to_numpy())
         todo = np.flatnonzero(~done)
-    elif n and _all_str(values):
+    elif n > FEW and _all_str(values):
         s = _as_str_array(values)
         sl = np.strings.str_len(s)
         digits = np.strings.isdigit(s) & (sl > 0) & (sl <= 15)
@@ -336,7 +338,7 @@ def numbers(name: str, values: Sequence[Any], errors: Errors, required: bool = T
             g &= value > 0
         out[:], done = _spread(codes, value, g | ((s == "").to_numpy() & (not required)))
         todo = np.flatnonzero(~done)
-    elif n and _all_str(values):
+    elif n > FEW and _all_str(values):
         s = _as_str_array(values)
         whole, _, frac = np.strings.partition(s, ".")
         good = (np.strings.str_len(whole) > 0) & np.strings.isdigit(whole) & (np.strings.isdigit(frac) | (frac == ""))
@@ -356,7 +358,7 @@ def texts(values: Sequence[Any]) -> np.ndarray | pl.Series:
     if _is_pl(values):
         return values.str.strip_chars().fill_null("")
     out = np.empty(len(values), dtype=object)
-    if len(values) and _all_str(values):
+    if len(values) > FEW and _all_str(values):
         s = _as_str_array(values)
         out[:] = s.tolist()
         out[s == ""] = None
@@ -399,19 +401,3 @@ def add_years(days: np.ndarray, years: np.ndarray) -> np.ndarray:
     feb29 = ((month_index % 12) == 1) & (day == 28) & ~leap
     target = month_index.astype("datetime64[M]").astype("datetime64[D]").astype(np.int64) + day
     return np.where(feb29, target - 1, target)
-
-
-def add_years_lut(days: np.ndarray, years) -> np.ndarray:
-    """add_years through a lookup table over the span of dates present (a few thousand days)."""
-    if np.ndim(years) or days.size == 0:
-        return add_years(days, np.broadcast_to(years, days.shape))
-    real = days != NAT
-    if not real.any():
-        return add_years(days, np.full(days.shape, years))
-    lo, hi = int(days[real].min()), int(days[real].max())
-    if hi - lo > 200_000:  # dates spread over centuries: compute directly
-        return add_years(days, np.full(days.shape, years))
-    span = np.arange(lo, hi + 1, dtype=np.int64)
-    lut = add_years(span, np.full(span.shape, years))
-    # NAT rows clip to the first entry; callers only read rows with a date
-    return np.take(lut, days - lo, mode="clip")

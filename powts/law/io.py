@@ -110,7 +110,7 @@ def _read_plain_csv(data: bytes) -> Table | None:
         data += b"\n"
     lines = data.count(b"\n")
     width = data[:data.index(b"\n")].count(b",") + 1
-    quotes = data.count(b'"')
+    quotes = data.count(b'"') if b'"' in data else 0  # (a search stops at the first quote; a count reads all)
     if quotes and quotes != 2 * data.count(b'""'):
         # quoted fields with words in them: count the delimiters outside quotes line by line
         fields = _fields_per_line(data)
@@ -130,7 +130,9 @@ def _read_plain_csv(data: bytes) -> Table | None:
     if frame.height != rows or frame.width != width:
         return None
     frame = frame.rename({c: c.strip() for c in frame.columns})
-    return Table({name: frame[name].fill_null("") for name in frame.columns}, rows)
+    # (null_count is known without a pass; filling a column without nulls would copy its strings)
+    return Table({name: frame[name].fill_null("") if frame[name].null_count() else frame[name]
+                  for name in frame.columns}, rows)
 
 
 def _read_csv(handle, path: str) -> Table:

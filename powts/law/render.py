@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 
 from . import columns as C
-from .explain import GRANT_ARITHMETIC, GRANT_OUTCOME, GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE
+from .explain import GRANT_ARITHMETIC, GRANT_OUTCOME, GRANT_SENTENCES, LIEN_PASS_AGREEMENT, LIEN_PASS_NONE, money
 from .failure import CONDITION_WORDS
 
 ALL_TESTS = ["category", "installed_before", "principal_residence", "small_commercial", "income_limit",
@@ -81,8 +81,15 @@ def _expr(piece) -> pl.Expr:
     if isinstance(piece, str):
         return pl.lit(piece)
     if isinstance(piece, tuple):
-        return pl.when(piece[2]).then(pl.lit(piece[3])).otherwise(pl.lit(piece[4]))
+        return pick(piece[2], piece[3], piece[4])
     return piece
+
+
+def pick(cond: pl.Expr, yes: str, no: str) -> pl.Expr:
+    """`yes` where cond (never null), else `no`: each row takes a view of one of two strings (a
+    gather), where when/then would copy the words into every row before the concatenation copies
+    them again (1.7x the cost)."""
+    return pl.lit(pl.Series([no, yes], dtype=S)).gather(cond.cast(pl.UInt32))
 
 
 def _concat(pieces: list) -> pl.Expr:
@@ -120,16 +127,17 @@ def _choice(test: str, passed: pl.Expr, yes: str, no: str, values: dict) -> list
     return out
 
 
-def _take(a: Any, idx: np.ndarray | None, n: int) -> np.ndarray:
+def _take(a: Any, idx: np.ndarray | slice | None, n: int) -> np.ndarray:
     """A result or trace array (or a per-run scalar) for the rows rendered."""
     a = np.broadcast_to(np.asarray(a), (n,)) if np.ndim(a) == 0 else np.asarray(a)
     return a if idx is None else a[idx]
 
 
-def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
-    """The results and trace of the rows rendered, as typed columns."""
+def _base_frame(r, idx: np.ndarray | slice | None) -> tuple[pl.DataFrame, dict]:
+    """The results and trace of the rows rendered, as typed columns (and as the numpy arrays and
+    Series the frame was built from)."""
     n_all = r.cols.n
-    n = n_all if idx is None else len(idx)
+    n = n_all if idx is None else len(range(n_all)[idx]) if isinstance(idx, slice) else len(idx)
 
     def take(a):
         return _take(a, idx, n_all)
@@ -141,8 +149,14 @@ def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
         a = take(a)
         return np.where(a == C.NAT, 0, a).astype(np.int32)
 
-    ids = C.series(c.id, "id") if idx is None else C.series(c.id, "id")[idx]
-    frame = pl.DataFrame({
+    small = n <= SMALL
+    if small:  # a few rows: Python values, no polars operation (each costs ~0.1 ms however small)
+        raw = c.id if idx is None else (c.id.gather(idx) if isinstance(c.id, pl.Series) and not isinstance(idx, slice)
+                                        else c.id[idx])
+        ids = pl.Series("id", [v or "" for v in C.objects(raw).tolist()], dtype=S)
+    else:
+        ids = C.series(c.id, "id") if idx is None else C.series(c.id, "id")[idx]
+    data = {
         "row": np.arange(n, dtype=np.int64), "seg": take(r.seg).astype(np.int32), "decided": decided,
         "eligible": take(r.eligible), "business": take(c.business), "experimental": take(c.experimental),
         "units": take(c.units), "lien": take(c.lien), "has_work": take(c.work) != C.NAT,
@@ -154,25 +168,43 @@ def _base_frame(r, idx: np.ndarray | None) -> tuple[pl.DataFrame, np.ndarray]:
         "amount": take(r.amount), "per_unit": take(t["per_unit"]), "cap": take(t["cap"]), "base": take(t["base"]),
         "reduce": take(t["reduce"]), "reduced": take(t["reduced"]), "cut": take(t["cut"]),
         "below_zero": take(t["below_zero"]), "cost_limit": np.maximum(take(t["cost_limit"]), 0),
-        "cost_capped": take(t["cost_capped"]), "allowable": np.maximum(take(_allowable(c, n_all)), 0),
-    }).with_columns(ids)
-    extra = {}
+        "cost_capped": take(t["cost_capped"]), "allowable": np.maximum(take(_allowable(c, n_all)), 0), "id": ids,
+    }
     bad = np.flatnonzero(~decided)
     err = np.asarray(take(r.error), dtype=object)
-    extra["error"] = pl.Series("error", [None] * n, dtype=S).scatter(bad, [str(x) for x in err[bad]]) \
-        if bad.size else pl.Series("error", [None] * n, dtype=S)
-    flow = take(c.flow)
-    uniq, inv = np.unique(np.nan_to_num(flow), return_inverse=True)
-    extra["flow_words"] = pl.Series([f"{float(x):,g}" for x in uniq], dtype=S).gather(inv)
+    if small:
+        data["error"] = pl.Series("error", [str(e) if not d else None for e, d in zip(err, decided)], dtype=S)
+    else:
+        data["error"] = pl.Series("error", [None] * n, dtype=S).scatter(bad, [str(x) for x in err[bad]]) \
+            if bad.size else pl.Series("error", [None] * n, dtype=S)
+    flow = np.nan_to_num(take(c.flow))
+    if small:
+        data["flow_words"] = pl.Series("flow_words", [f"{float(x):,g}" for x in flow.tolist()], dtype=S)
+    else:
+        uniq, inv = np.unique(flow, return_inverse=True)
+        data["flow_words"] = pl.Series([f"{float(x):,g}" for x in uniq], dtype=S).gather(inv)
     words = None
     if "table_words" in t:
         words = np.full(n_all, None, dtype=object)
         words[t["table_words"][0]] = [w + " " for w in t["table_words"][1]]
         words = take(words).tolist()
-    extra["table_words"] = pl.Series("table_words", words if words is not None else [None] * n, dtype=S)
+    data["table_words"] = pl.Series("table_words", words if words is not None else [None] * n, dtype=S)
     for name in DATES:
-        extra[f"d_{name}"] = iso_dates(frame[name])
-    return frame.with_columns(**extra), decided
+        data[f"d_{name}"] = _iso_small(data[name]) if small else iso_dates(pl.Series(name, data[name]))
+    if small:
+        data.update(_money_small(data))
+    return pl.DataFrame(data), data
+
+
+def _iso_small(days: np.ndarray) -> pl.Series:
+    """iso_dates of a few rows from their code points (columns.iso_strings), no polars operation;
+    polars formats the rare date outside the years 1000-9999."""
+    if days.size and (days.min() < _YEAR_1000 or days.max() > _YEAR_9999):
+        return iso_dates(pl.Series(days))
+    return pl.Series(C.iso_strings(days).tolist(), dtype=S)
+
+
+_YEAR_1000, _YEAR_9999 = -354285, 2932896  # day numbers of 1000-01-01 and 9999-12-31
 
 
 def _allowable(c, n: int) -> np.ndarray:
@@ -195,12 +227,21 @@ def iso_dates(days: pl.Series) -> pl.Series:
 
 
 _PLANS: dict[tuple, tuple] = {}
+MONEY = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut", "allowable", "cost_limit"]
+SMALL = 64  # rows up to which the words are written without query optimisation (one case on the web or API)
 
 
-def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_list: bool, reason_text: bool):
+def _money_small(data: dict) -> dict:
+    """The m_<amount> words of a few rows with explain.money, the one-value formatter money_expr
+    matches (test_money_words): ten money_expr columns cost 1.5 ms for one row, this 0.02 ms."""
+    return {f"m_{m}": pl.Series(f"m_{m}", [money(v) for v in data[m].tolist()], dtype=S) for m in MONEY}
+
+
+def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_list: bool, reason_text: bool,
+          capped: bool = True):
     """The expressions that write the words, for the law segments present and the columns asked
     for; built once and reused (building them costs more than running them on one row)."""
-    key = (id(segs), present, explain, detail, reason_list, reason_text)
+    key = (id(segs), present, explain, detail, reason_list, reason_text, capped)
     hit = _PLANS.get(key)
     if hit and hit[0] is segs:
         return hit[1]
@@ -218,10 +259,7 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
     def money_seg(name):
         return per_seg(lambda s: f"${int(s[name] * 100) // 100:,}.{int(s[name] * 100) % 100:02d}")
 
-    money_cols = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut", "allowable", "cost_limit"]
-    prelude = [
-        *(money_expr(col(m)).alias(f"m_{m}") for m in money_cols),
-    ]
+    prelude = [money_expr(col(m)).alias(f"m_{m}") for m in MONEY]
     v = {
         "conditions": col("cond_mask").replace_strict(list(range(32)), CONDITION_WORDS, return_dtype=S),
         "category": col("category").cast(S), "installed": col("d_installed"),
@@ -236,7 +274,7 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
                   .otherwise(pl.lit(" (no work has started)")),
         "applied": col("d_applied"), "years": per_seg(lambda s: str(s["application_window_years"])),
         "last_day": col("d_last_day"),
-        "lien_pass": pl.when(col("lien")).then(pl.lit(LIEN_PASS_AGREEMENT)).otherwise(pl.lit(LIEN_PASS_NONE)),
+        "lien_pass": pick(col("lien"), LIEN_PASS_AGREEMENT, LIEN_PASS_NONE),
         "share": col("m_share"), "minimum": money_seg("minimum_grant_residence"),
         "cap": col("m_cap"), "units": col("units").cast(S), "per_unit": col("m_per_unit"), "table": col("m_table"),
         "base": col("m_base"), "cut": col("m_cut"), "allowable": col("m_allowable"), "cost_limit": col("m_cost_limit"),
@@ -247,8 +285,8 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
     }
     A = GRANT_ARITHMETIC
     exp = col("experimental")
-    v["lead"] = pl.when(exp).then(pl.lit(A["lead_experimental"])).otherwise(pl.lit(A["lead"]))
-    v["table_label"] = pl.when(exp).then(pl.lit(A["table_label_experimental"])).otherwise(pl.lit(A["table_label"]))
+    v["lead"] = pick(exp, A["lead_experimental"], A["lead"])
+    v["table_label"] = pick(exp, A["table_label_experimental"], A["table_label"])
     v["cap_words"] = pl.when(col("units") > 1).then(_fill(A["cap_units"], v)).otherwise(col("m_per_unit"))
     v["cite"] = pl.when(exp).then(_expr(per_seg(lambda s: s["test_citations"]["experimental"]))) \
         .otherwise(_expr(per_seg(lambda s: s["test_citations"]["amount"])))
@@ -258,7 +296,10 @@ def _plan(segs, present: tuple[int, ...], explain: bool, detail: bool, reason_li
                                       .otherwise(pl.lit(""))]))
                  .when(~col("business") & ~col("reduce")).then(pl.lit("; " + A["no_reduction_experimental"]))
                  .otherwise(pl.lit("")))
-    cost = pl.when(col("cost_capped")).then(pl.concat_str([pl.lit("; "), _fill(A["cost_cap"], v)])).otherwise(pl.lit(""))
+    # (no row limited by its allowable costs, the usual batch: those words are "" in every row, and
+    # their amounts are then not worded at all)
+    cost = pl.when(col("cost_capped")).then(pl.concat_str([pl.lit("; "), _fill(A["cost_cap"], v)])) \
+        .otherwise(pl.lit("")) if capped else ""
     arithmetic: list = [col("table_words").fill_null("")]
     for piece in [*_pieces(A["head"], v), reduction, cost, "; ", *_pieces(A["grant"], v), *_pieces(A["close"], v)]:
         _add(arithmetic, piece)
@@ -342,26 +383,38 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
 
     Residence and business rows are written apart (each has its own list of tests), every
     explanation as one concatenation of literal words and value columns."""
-    idx = None if rows is None else np.asarray(rows, dtype=np.int64)
-    frame, decided = _base_frame(r, idx)
-    seg = frame["seg"].to_numpy()
+    if isinstance(rows, range) and rows.step == 1:
+        idx = slice(rows.start, rows.stop)  # a chunk of a file: views of the arrays, not copies
+    else:
+        idx = None if rows is None else np.asarray(rows, dtype=np.int64)
+    frame, data = _base_frame(r, idx)
+    decided, seg, business = data["decided"], data["seg"], data["business"]
     present = tuple(sorted({int(x) for x in np.unique(seg[decided])}))
     prelude, residence_exprs, business_exprs, undecided_exprs = _plan(r.segs, present, explain, detail,
-                                                                       reason_list, reason_text)
-    lf = frame.lazy().with_columns(prelude)
-    business = frame["business"].to_numpy()
+                                                                       reason_list, reason_text,
+                                                                       bool(data["cost_capped"].any()))
+    small = len(frame) <= SMALL
+    lf = frame.lazy()
+
+    def words(rows, exprs):
+        # each kind's amounts worded after its rows are chosen, and only those its words use (the
+        # optimiser drops the others: a residence's revenue, a business's income...)
+        if small:  # (_base_frame worded a few rows' money)
+            return rows.select(exprs)
+        return rows.with_columns(prelude).select(exprs)
+
     parts = []
     for kind_rows, exprs in ((decided & ~business, residence_exprs), (decided & business, business_exprs),
                              (~decided, undecided_exprs)):
         if kind_rows.all():
-            parts = [lf.select(exprs)]
+            parts = [words(lf, exprs)]
             break
         if kind_rows.any():
-            parts.append(lf.filter(pl.Series(kind_rows)).select(exprs))
+            parts.append(words(lf.filter(pl.Series(kind_rows)), exprs))
     if not parts:
-        parts = [lf.select(undecided_exprs)]
+        parts = [words(lf, undecided_exprs)]
     # a few rows (one case on the web or the API): planning the query would cost more than running it
-    frames = pl.collect_all(parts, optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())
+    frames = pl.collect_all(parts, optimizations=pl.QueryOptFlags.none() if small else pl.QueryOptFlags())
     out = frames[0] if len(frames) == 1 else pl.concat(frames).sort("row")
     return out.drop("row")
 
