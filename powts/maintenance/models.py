@@ -93,6 +93,24 @@ class SystemCount(models.Model):
         return f"{self.n} systems"
 
 
+class ActivityCount(models.Model):
+    """A county's reports (by work date), late reports and notices (by mailing date) on one day: the dashboard
+    chart sums a year of these (powts.maintenance.activity_counts). Written only by the database's triggers."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.CASCADE, db_index=False,
+                                     db_constraint=False, related_name="+")
+    day = models.DateField()
+    reports = models.IntegerField()
+    late = models.IntegerField()
+    notices = models.IntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["jurisdiction", "day"], name="maint_activity_day")]
+
+    def __str__(self) -> str:
+        return f"{self.reports} reports, {self.notices} notices on {self.day}"
+
+
 class ReportQuerySet(RoleScopedQuerySet):
     dnr_reads = True
 
