@@ -241,7 +241,10 @@ class Notice(models.Model):
     class Meta:
         ordering = ["-sent_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["system", "kind", "due_on"], name="maint_notice_once")]
-        indexes = [models.Index(fields=["jurisdiction", "as_of"], name="maint_notice_asof")]
+        indexes = [models.Index(fields=["jurisdiction", "as_of"], name="maint_notice_asof"),
+                   # the dashboard's "letters recorded for this period" (selectors.holding_letters_sent): the county's few
+                   # letters of one kind and due date, not all its notices (74 ms at a year of 900,000)
+                   models.Index(fields=["jurisdiction", "kind", "due_on"], name="maint_notice_kind_due")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} for {self.system_id} due {self.due_on}"
