@@ -147,6 +147,9 @@ def main() -> None:
         ("permit page (filed, with its plot plan)", lambda i: f"/permits/{permits[i % len(permits)]}/"),
         ("map page", lambda i: "/map/"),
     ]
+    from powts.core.startup import settle
+
+    settle()  # as powts/wsgi.py does in every web process before its first request
     print(f"{System.objects.count():,} systems; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start")
     # Wall time and this process's CPU time: on a machine shared at a load of 20-30 on two cores the wall time is
     # mostly waiting for a core; the CPU time (SQLite runs in this process) is what the page itself costs.

@@ -134,7 +134,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets readers run while an import writes; IMMEDIATE avoids "database is locked"
         # upgrades from read to write locks under concurrent requests.
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=10000;",
+        # mmap: a connection (one per request) reads the file's pages in place instead of copying each into its own
+        # cold page cache with a read() call; the notices page as of 30 days on read 75,000 schedules that way.
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=10000; "
+                        "PRAGMA mmap_size=2147483648;",
         "transaction_mode": "IMMEDIATE",
     }
 

@@ -126,23 +126,41 @@ def dashboard_counts_counted(*, jurisdiction, as_of: dt.date) -> dict:
 
 
 def compliance_over_time(*, jurisdiction, as_of: dt.date, months: int = 12) -> list[dict]:
-    """Reports received and notices sent per month, for the chart (the last `months` months)."""
+    """Reports received and notices sent per month, for the chart (the last `months` months): summed from the
+    counts per day the database keeps (powts.maintenance.activity_counts), the same numbers as
+    `compliance_over_time_counted` without reading a year of reports and notices."""
+    from powts.maintenance import activity_counts
+
+    return _by_month(as_of, months, lambda start: activity_counts.read(jurisdiction_id=jurisdiction.pk, start=start))
+
+
+def compliance_over_time_counted(*, jurisdiction, as_of: dt.date, months: int = 12) -> list[dict]:
+    """The same, counted from the reports and notices (the reference the kept counts are tested against)."""
+    def rows(start):
+        reports = (Report.objects.filter(jurisdiction_id=jurisdiction.pk, work_date__gte=start).order_by().values("work_date")
+                   .annotate(n=Count("pk"), late=Count("pk", filter=Q(late=True))).values_list("work_date", "n", "late"))
+        notices = (Notice.objects.filter(jurisdiction_id=jurisdiction.pk, as_of__gte=start).order_by().values("as_of")
+                   .annotate(n=Count("pk")).values_list("as_of", "n"))
+        return [(on, n, late, 0) for on, n, late in reports] + [(on, 0, 0, n) for on, n in notices]
+
+    return _by_month(as_of, months, rows)
+
+
+def _by_month(as_of: dt.date, months: int, rows) -> list[dict]:
+    """`rows(start)`: (day, reports, late, notices) from `start` on, summed here into the chart's months."""
     start = rules.add_months(as_of.replace(day=1), -(months - 1))
     labels = [rules.add_months(start, i) for i in range(months)]
-    reports = {(d.year, d.month): 0 for d in labels}
-    notices = dict(reports)
-    late = dict(reports)
-    for on, is_late in Report.objects.filter(jurisdiction_id=jurisdiction.pk, work_date__gte=start).values_list("work_date", "late"):
+    sums = {(d.year, d.month): [0, 0, 0] for d in labels}
+    for on, n_reports, n_late, n_notices in rows(start):
+        if isinstance(on, str):  # a raw cursor on SQLite gives the ISO text
+            on = dt.date.fromisoformat(on)
         key = (on.year, on.month)
-        if key in reports:
-            reports[key] += 1
-            late[key] += int(is_late)
-    for on in Notice.objects.filter(jurisdiction_id=jurisdiction.pk, as_of__gte=start).values_list("as_of", flat=True):
-        key = (on.year, on.month)
-        if key in notices:
-            notices[key] += 1
-    return [{"month": d.strftime("%Y-%m"), "reports": reports[(d.year, d.month)], "late": late[(d.year, d.month)],
-             "notices": notices[(d.year, d.month)]} for d in labels]
+        if key in sums:
+            sums[key][0] += n_reports
+            sums[key][1] += n_late
+            sums[key][2] += n_notices
+    return [{"month": d.strftime("%Y-%m"), "reports": sums[(d.year, d.month)][0], "late": sums[(d.year, d.month)][1],
+             "notices": sums[(d.year, d.month)][2]} for d in labels]
 
 
 def morning_lists(*, jurisdiction, as_of: dt.date, limit: int = 25) -> dict:

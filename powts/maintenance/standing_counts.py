@@ -17,6 +17,8 @@ import datetime as dt
 
 from django.db import connection, transaction
 
+from powts.maintenance import activity_counts
+
 TABLE = "maintenance_standingcount"
 NONE = "9999-12-31"
 KEY = "jurisdiction_id, rule, system_type, municipality, exempt, needs_data, delinquent, failing, notice_on, due_on"
@@ -83,6 +85,10 @@ TRIGGERS += [
 ]
 
 
+# The dashboard chart's counts by day, installed and counted again with these (powts.maintenance.activity_counts).
+TRIGGERS += activity_counts.TRIGGERS
+
+
 def _changed(columns: str | None, vendor: str) -> str:
     if not columns:
         return ""
@@ -90,11 +96,11 @@ def _changed(columns: str | None, vendor: str) -> str:
     return "WHEN (" + " OR ".join(f"OLD.{c.strip()} {op} NEW.{c.strip()}" for c in columns.split(",")) + ")"
 
 
-def install_sql(vendor: str) -> list[str]:
+def install_sql(vendor: str, triggers: list | None = None) -> list[str]:
     """The triggers for this database (SQLite or PostgreSQL). SQLite drops a table's triggers when a
     migration rebuilds the table: such a migration runs these again (`install`)."""
     out = []
-    for name, table, event, columns, body in TRIGGERS:
+    for name, table, event, columns, body in TRIGGERS if triggers is None else triggers:
         when = _changed(columns, vendor)
         if vendor == "sqlite":
             out.append(f"DROP TRIGGER IF EXISTS {name}")
@@ -115,10 +121,16 @@ def drop_sql(vendor: str) -> list[str]:
             for s in (f"DROP TRIGGER IF EXISTS {name} ON {table}", f"DROP FUNCTION IF EXISTS {name}()")]
 
 
+def _with_activity(conn) -> bool:
+    """Whether the chart's table is there yet (a migration before maintenance 0014 runs without it)."""
+    return activity_counts.TABLE in conn.introspection.table_names()
+
+
 def install(using_connection=None) -> None:
     conn = using_connection or connection
+    triggers = TRIGGERS if _with_activity(conn) else [t for t in TRIGGERS if t not in activity_counts.TRIGGERS]
     with conn.cursor() as cursor:
-        for sql in install_sql(conn.vendor):
+        for sql in install_sql(conn.vendor, triggers):
             cursor.execute(sql)
 
 
@@ -167,19 +179,25 @@ SYSTEMS_FILL = f"INSERT INTO {SYSTEMS} (jurisdiction_id, n) SELECT jurisdiction_
 
 
 def rebuild(*, jurisdiction_id: int | None = None, using_connection=None) -> None:
-    """Count again from the schedules, set-based (the migration; a bulk path that went around the triggers)."""
+    """Count again from the schedules (and the chart's reports and notices), set-based (the migration; a bulk path
+    that went around the triggers)."""
     conn = using_connection or connection
+    activity = _with_activity(conn)
     with transaction.atomic(using=conn.alias), conn.cursor() as cursor:
         if jurisdiction_id is None:
             cursor.execute(f"DELETE FROM {TABLE}")
             cursor.execute(FILL.format(where=""))
             cursor.execute(f"DELETE FROM {SYSTEMS}")
             cursor.execute(SYSTEMS_FILL.format(where=""))
+            if activity:
+                activity_counts.rebuild(cursor)
         else:
             cursor.execute(f"DELETE FROM {TABLE} WHERE jurisdiction_id = %s", [jurisdiction_id])
             cursor.execute(FILL.format(where="WHERE s.jurisdiction_id = %s"), [jurisdiction_id])
             cursor.execute(f"DELETE FROM {SYSTEMS} WHERE jurisdiction_id = %s", [jurisdiction_id])
             cursor.execute(SYSTEMS_FILL.format(where="WHERE jurisdiction_id = %s"), [jurisdiction_id])
+            if activity:
+                activity_counts.rebuild(cursor, jurisdiction_id)
 
 
 STANDINGS = ("current", "due_soon", "overdue", "delinquent", "needs_data", "exempt", "failing")

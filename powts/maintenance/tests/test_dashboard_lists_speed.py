@@ -45,3 +45,13 @@ def test_the_holding_tanks_overdue_list_reads_the_countys_systems_once(dane):
     holding_reports_overdue(jurisdiction=dane, as_of=dt.date(2026, 6, 1))  # runs
     sql = str(holding_overdue_rows(jurisdiction=dane, period=holding_periods.last_overdue(rule, dt.date(2026, 6, 1))).query)
     assert sql.count('FROM "inventory_system"') == 1 and 'JOIN "inventory_system"' not in sql
+
+
+def test_the_holding_letters_recorded_for_a_period_are_counted_from_their_own_index(dane):
+    """The dashboard's count of the owners' letters recorded for the last holding tank period read every notice
+    of the county (74 ms CPU with a year of notices, 900,000, at 1,000,000 systems); it reads the (county, kind,
+    due date) index."""
+    from powts.maintenance.models import Notice
+
+    qs = Notice.objects.filter(jurisdiction=dane, kind="holding_overdue", due_on=dt.date(2026, 7, 30))
+    assert "maint_notice_kind_due" in _plan(qs.values("pk"))
