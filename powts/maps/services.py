@@ -16,9 +16,9 @@ from django.utils import timezone
 from powts.audit.services import build_event
 from powts.inventory.models import System
 from powts.maps import grid
-from powts.maps.models import MapCell, MapFacetCell, UnplacedCount
+from powts.maps.models import MapCell, MapFacetCell, MapStandingCell, UnplacedCount
 from powts.maps.expressions import GridIndex
-from powts.maps.selectors import FACETS, STANDINGS, standing
+from powts.maps.selectors import FACETS, STANDINGS, list_standings, standing
 
 _COLUMNS = ("systems", "lat_sum", "lon_sum", *STANDINGS)
 
@@ -33,30 +33,40 @@ def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
     level = grid.MAX_CLUSTER_ZOOM
     size = grid.cell_size(level)
     shift = level - grid.FACET_MAX_ZOOM
+    standing_shift = level - grid.STANDING_MAX_ZOOM
     located = (System.objects.filter(jurisdiction=jurisdiction, parcel__latitude__isnull=False, parcel__longitude__isnull=False)
-               .annotate(standing=standing(as_of), cx=GridIndex(F("parcel__longitude"), 180, size),
+               .annotate(standing=standing(as_of), buckets=list_standings(as_of), cx=GridIndex(F("parcel__longitude"), 180, size),
                          cy=GridIndex(F("parcel__latitude"), 90, size)).order_by())
     sums = {"systems": Count("pk"), "lat_sum": Sum(Cast("parcel__latitude", FloatField())),
             "lon_sum": Sum(Cast("parcel__longitude", FloatField())), **{k: Count("pk", filter=Q(standing=k)) for k in STANDINGS}}
     everything: dict[tuple, list] = {}  # (cx, cy) at the finest zoom
     # (type, status, municipality, cx, cy) at FACET_MAX_ZOOM: filtered maps closer than that are counted live
     combos: dict[tuple, list] = {}
-    for r in located.values("cx", "cy", *FACETS.values()).annotate(**sums).iterator(chunk_size=10000):
+    # (type, status, municipality, the list's standing buckets, cx, cy) at STANDING_MAX_ZOOM
+    standings: dict[tuple, list] = {}
+    for r in located.values("cx", "cy", *FACETS.values(), "buckets").annotate(**sums).iterator(chunk_size=10000):
         values = [r[c] for c in _COLUMNS]
+        facets = tuple(r[column] for column in FACETS.values())
         _add(everything, (r["cx"], r["cy"]), values)
-        _add(combos, (*(r[column] for column in FACETS.values()), r["cx"] >> shift, r["cy"] >> shift), values)
+        _add(combos, (*facets, r["cx"] >> shift, r["cy"] >> shift), values)
+        _add(standings, (*facets, r["buckets"], r["cx"] >> standing_shift, r["cy"] >> standing_shift), values)
     cells = list(_levels(everything, grid.MAX_CLUSTER_ZOOM, lambda level, key, values: MapCell(
         jurisdiction_id=jurisdiction.pk, level=level, facet="", cx=key[0], cy=key[1], computed_on=as_of,
         **dict(zip(_COLUMNS, values)))))
     facet_cells = list(_levels(combos, grid.FACET_MAX_ZOOM, lambda level, key, values: MapFacetCell(
         jurisdiction_id=jurisdiction.pk, level=level, **dict(zip(FACETS, key[:-2])), cx=key[-2], cy=key[-1],
         computed_on=as_of, **dict(zip(_COLUMNS, values)))))
+    standing_cells = list(_levels(standings, grid.STANDING_MAX_ZOOM, lambda level, key, values: MapStandingCell(
+        jurisdiction_id=jurisdiction.pk, level=level, **dict(zip(FACETS, key[:-3])), standings=key[-3], cx=key[-2],
+        cy=key[-1], computed_on=as_of, **dict(zip(_COLUMNS, values)))))
     unplaced = _unplaced(jurisdiction, as_of)
     with transaction.atomic():
         MapCell.objects.filter(jurisdiction=jurisdiction).delete()
         MapCell.objects.bulk_create(cells, batch_size=5000)
         MapFacetCell.objects.filter(jurisdiction=jurisdiction).delete()
         MapFacetCell.objects.bulk_create(facet_cells, batch_size=5000)
+        MapStandingCell.objects.filter(jurisdiction=jurisdiction).delete()
+        MapStandingCell.objects.bulk_create(standing_cells, batch_size=5000)
         UnplacedCount.objects.filter(jurisdiction=jurisdiction).delete()
         UnplacedCount.objects.bulk_create(unplaced, batch_size=5000)
         on_map = sum(c.systems for c in cells if c.level == 0 and c.facet == "")
