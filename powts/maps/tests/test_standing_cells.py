@@ -11,7 +11,7 @@ from powts.maintenance.models import Schedule
 from powts.maps import grid
 from powts.maps.models import MapStandingCell
 from powts.maps.services import cells_rebuild
-from powts.maps.tests.test_facet_cells import TODAY, api, county, geo  # noqa: F401 (fixtures)
+from powts.maps.tests.test_facet_cells import TODAY, geo
 
 STANDINGS = ("current", "due_soon", "overdue", "delinquent", "failing", "needs_data")
 FACETS = ["", "system_type=mound", "system_type=conventional&status=active", "status=failing&municipality=Town of Dunn"]
