@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='system',
-            index=models.Index(fields=['jurisdiction', 'installed_on', 'system_id'], name='system_county_installed'),
+            index=models.Index(fields=['installed_on', 'jurisdiction', 'system_id'], name='system_installed_county'),
         ),
         migrations.AddIndex(
             model_name='system',
