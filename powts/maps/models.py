@@ -4,8 +4,9 @@ A bounding box over a whole county at a low zoom covers up to a million systems;
 cell on every pan would scan them all. `maps.services.cells_rebuild` counts them once (after an
 import, a centroid load, or from the command line) and the map reads a few hundred rows. The same is
 counted for each combination of type, status and municipality (MapFacetCell), so the list's filters on
-those, alone or together, are answered from cells too; other filters (a search, years, standing) are counted
-live (maps.selectors).
+those, alone or together, are answered from cells too, and again split by the list's standing buckets on the
+day counted (MapStandingCell) for its standing filter; other filters (a search, years, a standing on another
+day) are counted live (maps.selectors).
 """
 from django.db import models
 
