@@ -227,7 +227,8 @@ def main() -> None:
               ("zoom 15, type and status (live: closer than 14)", 15, two),
               ("zoom 12, type and installed year (counted live)", 12, "&system_type=mound&installed_year=1990"),
               ("zoom 16, type and status (points)", 16, two),
-              ("zoom 12, type and standing (counted live)", 12, "&system_type=mound&standing=overdue"),
+              ("zoom 12, type and standing (counted cells by standing)", 12, "&system_type=mound&standing=overdue"),
+              ("zoom 12, standing alone (counted cells by standing)", 12, "&standing=due_soon"),
               ("zoom 12, type and search (counted live)", 12, "&system_type=mound&q=smith")]
     facet_cases = {label for label, _, extra in cases if extra and "live" not in label and "points" not in label}
     client.get(f"/api/map/systems.geojson?bbox={window(rng, 10)}&zoom=10")  # warm up

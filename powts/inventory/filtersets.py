@@ -37,8 +37,10 @@ class BoundedDateFilter(django_filters.DateFilter):
 class SystemFilterSet(django_filters.FilterSet):
     q = django_filters.CharFilter(method="filter_q", label="Search",
                                   help_text="Parcel number, system id, part of the address or the owner's name")
-    system_type = django_filters.MultipleChoiceFilter(choices=SystemType.choices, label="Type")
-    status = django_filters.MultipleChoiceFilter(choices=SystemStatus.choices, label="Status")
+    # Columns of the system itself: no row can come twice, so no DISTINCT (django-filter's default for a
+    # multiple choice), which made SQLite sort every matching row once more to drop duplicates there are none of.
+    system_type = django_filters.MultipleChoiceFilter(choices=SystemType.choices, label="Type", distinct=False)
+    status = django_filters.MultipleChoiceFilter(choices=SystemStatus.choices, label="Status", distinct=False)
     municipality = django_filters.CharFilter(field_name="parcel__municipality", lookup_expr="exact", label="Municipality")
     installed_year = YearFilter(field_name="installed_on", lookup_expr="year", label="Installed in (year)",
                                 min_value=1800, max_value=2200)

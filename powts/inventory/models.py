@@ -113,7 +113,15 @@ class System(models.Model):
         constraints = [models.UniqueConstraint(fields=["jurisdiction", "system_id"], name="system_id_unique")]
         ordering = ["system_id"]
         # The state's view counts every county's systems by type and the failing ones: read from this index alone.
-        indexes = [models.Index(fields=["jurisdiction", "system_type", "status"], name="system_county_type_status")]
+        indexes = [models.Index(fields=["jurisdiction", "system_type", "status"], name="system_county_type_status"),
+                   # The list filtered by installation dates: counted, and its page's ids sorted, from this index
+                   # alone (the installed_on index made a table read per row: 16,000 for one year). The date
+                   # first: led by the county, its statistics turned the map's year filter from the year's systems
+                   # to every parcel in the box (200 ms to 1.2 s).
+                   models.Index(fields=["installed_on", "jurisdiction", "system_id"], name="system_installed_county"),
+                   # The list filtered by municipality (a parcel's column) and type: from the town's parcels, each
+                   # one's systems are checked, counted and sorted by id from this index, not read row by row.
+                   models.Index(fields=["parcel", "system_type", "jurisdiction", "system_id"], name="system_parcel_type")]
 
     def __str__(self) -> str:
         return f"System {self.system_id}"

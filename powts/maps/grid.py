@@ -11,6 +11,8 @@ MAX_CLUSTER_ZOOM = 15  # from zoom 16 the map shows single systems (when they fi
 # closer, the box is small and they are counted live from the parcel index (at a million systems a zoom-14 box
 # counted live took 311 ms, a zoom-15 box a quarter of that).
 FACET_MAX_ZOOM = 14
+# The same split by the list's standing buckets (a standing filter) is counted ahead up to this zoom; closer, live.
+STANDING_MAX_ZOOM = 14
 POINT_ZOOM = 14  # from this zoom, points are sent when the box holds at most POINT_CAP of them
 POINT_CAP = 3000  # at most this many points in one answer; more are sent as clusters
 

@@ -16,7 +16,7 @@ from powts.inventory import selectors as inventory_selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.maps import grid, policies
 from powts.maps.expressions import MAX_STRIPS, STRIP, GridIndex
-from powts.maps.models import MapCell, MapFacetCell
+from powts.maps.models import MapCell, MapFacetCell, MapStandingCell
 
 # Standing, worst first; "off_cycle" is a system on no maintenance cycle (exempt, abandoned or replaced).
 STANDINGS = ("failing", "overdue", "due_soon", "needs_data", "current", "off_cycle")
@@ -25,7 +25,9 @@ LABELS = {"failing": "Failing", "overdue": "Overdue", "due_soon": "Due soon", "n
 # The list's filters (powts.inventory.filtersets.SystemFilterSet) other than the county, which is a column
 # of the cells. FACETS alone or together, with one value or several, are answered from the cells counted for
 # each combination of them (MapFacetCell); any other filter is counted live. A standing filter is the list's
-# (maintenance's buckets, where a failing system is also overdue), not the cells' columns: counted live.
+# (maintenance's buckets, where a failing system is also overdue), not the cells' columns: with FACETS or alone
+# it is summed from the cells split by those buckets (MapStandingCell) when they were counted on the day asked,
+# else counted live.
 LIVE_FILTERS = ("q", "system_type", "status", "municipality", "installed_year", "installed_before", "installed_after",
                 "standing")
 # filter -> the System column it reads (the MapFacetCell field has the filter's name)
@@ -50,6 +52,42 @@ def standing(as_of: dt.date) -> Case:
         When(**{f"{s}notice_on__lte": as_of}, then=Value("due_soon")),
         default=Value("current"),
     )
+
+
+# The list's standing filter (powts.inventory.filtersets.STANDINGS), one bit each in MapStandingCell.standings:
+# a system can be in more than one (a failing system is also overdue, say), so the cells keep the set.
+LIST_STANDING_BITS = {"current": 1, "due_soon": 2, "overdue": 4, "delinquent": 8, "failing": 16, "needs_data": 32}
+
+
+def _on_system(q: Q) -> Q:
+    """A filter on maintenance's Schedule (standing_q, FAILING_Q) as a filter on System through its schedule."""
+    out = Q()
+    out.connector, out.negated = q.connector, q.negated
+    out.children = [_on_system(c) if isinstance(c, Q) else
+                    (c[0].removeprefix("system__") if c[0].startswith("system__") else f"maintenance_schedule__{c[0]}", c[1])
+                    for c in q.children]
+    return out
+
+
+def list_standings(as_of: dt.date):
+    """The set of the list's standing buckets a system is in on `as_of`, as LIST_STANDING_BITS summed: the same
+    filters the list applies (powts.maintenance.selectors.standing_systems), read through the system's schedule;
+    a system with no schedule is in none."""
+    from powts.maintenance.selectors import FAILING_Q, standing_q
+
+    has = Q(maintenance_schedule__system__isnull=False)
+    buckets = {**standing_q(as_of), "failing": FAILING_Q}
+    total = None
+    for name, bit in LIST_STANDING_BITS.items():
+        term = Case(When(has & _on_system(buckets[name]), then=Value(bit)), default=Value(0))
+        total = term if total is None else total + term
+    return total
+
+
+def standing_masks(name: str) -> list[int]:
+    """The MapStandingCell.standings values that hold the bucket `name`."""
+    bit = LIST_STANDING_BITS[name]
+    return [m for m in range(2 * max(LIST_STANDING_BITS.values())) if m & bit]
 
 
 def parse_bbox(raw: str | None) -> grid.BBox:
@@ -95,7 +133,8 @@ def filtered_systems(*, user, params) -> tuple[object, str | dict | None]:
     used = [k for k in LIVE_FILTERS if k in data]
     if not used:
         return filterset.qs, ""
-    if all(k in FACETS for k in used):
+    # A standing on another day than today ("as_of") is not what the cells were counted for: live.
+    if all(k in FACETS or (k == "standing" and "as_of" not in data) for k in used):
         cleaned = filterset.form.cleaned_data
         return filterset.qs, {k: list(cleaned[k]) if isinstance(cleaned[k], list) else [cleaned[k]] for k in used}
     return filterset.qs, None
@@ -107,7 +146,7 @@ def _single_facet(facet) -> str | None:
         return facet
     if len(facet) == 1:
         (name, values), = facet.items()
-        if len(values) == 1:
+        if len(values) == 1 and name in FACETS:  # UnplacedCount is not counted by standing
             return f"{name}={values[0]}"
     return None
 
@@ -132,8 +171,9 @@ def systems(*, user, params, bbox: grid.BBox, zoom: int, as_of: dt.date) -> dict
         if len(rows) <= grid.POINT_CAP:
             return _collection([_point(*r) for r in rows], kind="points", zoom=zoom)
     level = min(zoom, grid.MAX_CLUSTER_ZOOM)
-    if not live and (facet == "" or level <= grid.FACET_MAX_ZOOM):
-        counted = _counted_cells(user=user, params=params, bbox=bbox, level=level, facet=facet)
+    top = grid.STANDING_MAX_ZOOM if facet and "standing" in facet else grid.FACET_MAX_ZOOM
+    if not live and (facet == "" or level <= top):
+        counted = _counted_cells(user=user, params=params, bbox=bbox, level=level, facet=facet, as_of=as_of)
         if counted is not None:
             features, counted_on = counted
             return _collection(features, kind="clusters", zoom=level, counted_on=counted_on)
@@ -189,11 +229,27 @@ def _live_cells(in_box, *, level: int, as_of: dt.date) -> list[dict]:
     return [_cluster(r["n"], r["lat"], r["lon"], {k: r[k] for k in STANDINGS}) for r in rows]
 
 
-def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str | dict):
-    """The pre-counted cells in the box, or None when the user's counties have none yet."""
+def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str | dict, as_of: dt.date):
+    """The pre-counted cells in the box, or None when the user's counties have none yet (or, for a standing,
+    none counted on `as_of`)."""
     if not _scoped_cells(user=user, params=params, level=level, facet="").exists():
         return None
-    if facet:
+    day = None  # the day every cell read was counted, when known before reading them
+    if facet and "standing" in facet:
+        facet = dict(facet)
+        wanted = facet.pop("standing")[0]
+        # Every county in view counted on `as_of`, by standing too (a county counted before these cells existed
+        # has none): else live. A county's cells are all counted on one day, in one transaction.
+        everything = _scoped_cells(user=user, params=params, level=0, facet="")
+        if everything.exclude(computed_on=as_of).exists():
+            return None
+        ready = _scoped_cells(user=user, params=params, level=0, model=MapStandingCell).filter(computed_on=as_of)
+        if set(everything.values_list("jurisdiction_id", flat=True)) - set(ready.values_list("jurisdiction_id", flat=True)):
+            return None
+        cells = _scoped_cells(user=user, params=params, level=level, model=MapStandingCell).filter(
+            standings__in=standing_masks(wanted), **{f"{name}__in": values for name, values in facet.items()})
+        day = as_of
+    elif facet:
         if not _scoped_cells(user=user, params=params, level=0, model=MapFacetCell).exists():
             return None  # counted before the cells by facet existed: live until the next count
         cells = _scoped_cells(user=user, params=params, level=level, model=MapFacetCell)
@@ -209,7 +265,7 @@ def _counted_cells(*, user, params, bbox: grid.BBox, level: int, facet: str | di
     # The day the cells shown were counted (the oldest among them), read with them: not a sort of every
     # cell of the level, which took longer than the cells themselves at a million systems. A box with no
     # cells takes any cell's day (a rebuild counts them all on one day).
-    counted_on = min((r["on"] for r in rows), default=None) or next(
+    counted_on = day or min((r["on"] for r in rows), default=None) or next(
         iter(cells.order_by().values_list("computed_on", flat=True)[:1]), None)
     return features, counted_on
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, FloatField, Q, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -16,9 +16,9 @@ from django.utils import timezone
 from powts.audit.services import build_event
 from powts.inventory.models import System
 from powts.maps import grid
-from powts.maps.models import MapCell, MapFacetCell, UnplacedCount
+from powts.maps.models import MapCell, MapFacetCell, MapStandingCell, UnplacedCount
 from powts.maps.expressions import GridIndex
-from powts.maps.selectors import FACETS, STANDINGS, standing
+from powts.maps.selectors import FACETS, STANDINGS, list_standings, standing
 
 _COLUMNS = ("systems", "lat_sum", "lon_sum", *STANDINGS)
 
@@ -27,43 +27,65 @@ def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
     """Every zoom's cells for the county: one read of its systems grouped by the finest cell (and type,
     status, municipality), each coarser zoom summed from the one below (a cell at zoom z-1 is the 2x2
     cells at zoom z). Up to grid.FACET_MAX_ZOOM the cells are also kept split by each combination of type,
-    status and municipality (MapFacetCell), so any of the list's filters on those is summed from them. The read runs outside any transaction, so SQLite's write lock is held only for the
-    short delete-and-insert; the map reads the old cells until then."""
+    status and municipality (MapFacetCell), so any of the list's filters on those is summed from them, and up to
+    grid.STANDING_MAX_ZOOM split again by the list's standing buckets on `as_of` (MapStandingCell). The read runs
+    outside any transaction, so SQLite's write lock is held only for the short delete-and-insert; the map reads
+    the old cells until then."""
     as_of = as_of or timezone.localdate()
     level = grid.MAX_CLUSTER_ZOOM
     size = grid.cell_size(level)
     shift = level - grid.FACET_MAX_ZOOM
+    standing_shift = level - grid.STANDING_MAX_ZOOM
     located = (System.objects.filter(jurisdiction=jurisdiction, parcel__latitude__isnull=False, parcel__longitude__isnull=False)
-               .annotate(standing=standing(as_of), cx=GridIndex(F("parcel__longitude"), 180, size),
+               .annotate(standing=standing(as_of), buckets=list_standings(as_of), cx=GridIndex(F("parcel__longitude"), 180, size),
                          cy=GridIndex(F("parcel__latitude"), 90, size)).order_by())
     sums = {"systems": Count("pk"), "lat_sum": Sum(Cast("parcel__latitude", FloatField())),
             "lon_sum": Sum(Cast("parcel__longitude", FloatField())), **{k: Count("pk", filter=Q(standing=k)) for k in STANDINGS}}
     everything: dict[tuple, list] = {}  # (cx, cy) at the finest zoom
     # (type, status, municipality, cx, cy) at FACET_MAX_ZOOM: filtered maps closer than that are counted live
     combos: dict[tuple, list] = {}
-    for r in located.values("cx", "cy", *FACETS.values()).annotate(**sums).iterator(chunk_size=10000):
+    # (type, status, municipality, the list's standing buckets, cx, cy) at STANDING_MAX_ZOOM
+    standings: dict[tuple, list] = {}
+    for r in located.values("cx", "cy", *FACETS.values(), "buckets").annotate(**sums).iterator(chunk_size=10000):
         values = [r[c] for c in _COLUMNS]
+        facets = tuple(r[column] for column in FACETS.values())
         _add(everything, (r["cx"], r["cy"]), values)
-        _add(combos, (*(r[column] for column in FACETS.values()), r["cx"] >> shift, r["cy"] >> shift), values)
-    cells = list(_levels(everything, grid.MAX_CLUSTER_ZOOM, lambda level, key, values: MapCell(
-        jurisdiction_id=jurisdiction.pk, level=level, facet="", cx=key[0], cy=key[1], computed_on=as_of,
-        **dict(zip(_COLUMNS, values)))))
-    facet_cells = list(_levels(combos, grid.FACET_MAX_ZOOM, lambda level, key, values: MapFacetCell(
-        jurisdiction_id=jurisdiction.pk, level=level, **dict(zip(FACETS, key[:-2])), cx=key[-2], cy=key[-1],
-        computed_on=as_of, **dict(zip(_COLUMNS, values)))))
+        _add(combos, (*facets, r["cx"] >> shift, r["cy"] >> shift), values)
+        _add(standings, (*facets, r["buckets"], r["cx"] >> standing_shift, r["cy"] >> standing_shift), values)
+    # Rows as tuples, written with executemany: building and saving 480,000 model instances through bulk_create
+    # was most of a count at a million systems (Django's per-field preparation, not the database).
+    day = connection.ops.adapt_datefield_value(as_of)
+    head = ("jurisdiction_id", "level", "computed_on")
+    cells = list(_levels(everything, grid.MAX_CLUSTER_ZOOM, lambda level, key, values: (
+        jurisdiction.pk, level, day, "", *key, *values)))
+    facet_cells = list(_levels(combos, grid.FACET_MAX_ZOOM, lambda level, key, values: (
+        jurisdiction.pk, level, day, *key, *values)))
+    standing_cells = list(_levels(standings, grid.STANDING_MAX_ZOOM, lambda level, key, values: (
+        jurisdiction.pk, level, day, *key, *values)))
     unplaced = _unplaced(jurisdiction, as_of)
     with transaction.atomic():
         MapCell.objects.filter(jurisdiction=jurisdiction).delete()
-        MapCell.objects.bulk_create(cells, batch_size=5000)
+        _insert(MapCell, (*head, "facet", "cx", "cy", *_COLUMNS), cells)
         MapFacetCell.objects.filter(jurisdiction=jurisdiction).delete()
-        MapFacetCell.objects.bulk_create(facet_cells, batch_size=5000)
+        _insert(MapFacetCell, (*head, *FACETS, "cx", "cy", *_COLUMNS), facet_cells)
+        MapStandingCell.objects.filter(jurisdiction=jurisdiction).delete()
+        _insert(MapStandingCell, (*head, *FACETS, "standings", "cx", "cy", *_COLUMNS), standing_cells)
         UnplacedCount.objects.filter(jurisdiction=jurisdiction).delete()
         UnplacedCount.objects.bulk_create(unplaced, batch_size=5000)
-        on_map = sum(c.systems for c in cells if c.level == 0 and c.facet == "")
+        on_map = sum(c[len(head) + 3] for c in cells if c[1] == 0)  # the "systems" column of zoom 0
         summary = {"systems_on_map": on_map, "as_of": as_of.isoformat()}
         build_event(jurisdiction, action="map clusters counted", verb="update",
                     changes={"systems_on_map": [None, on_map], "as_of": [None, summary["as_of"]]}).save()
     return summary
+
+
+def _insert(model, columns: tuple, rows: list[tuple], batch: int = 5000) -> None:
+    quote = connection.ops.quote_name
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(c) for c in columns)}) "
+           f"VALUES ({', '.join(['%s'] * len(columns))})")
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), batch):
+            cursor.executemany(sql, rows[start:start + batch])
 
 
 def _unplaced(jurisdiction, as_of: dt.date) -> list[UnplacedCount]:
