@@ -17,6 +17,7 @@ import time
 import orjson
 from django.db import connection
 
+from powts.inventory.importing.bulk_indexes import rebuilt_after
 from powts.inventory.search import BulkIndexer, search_text_for
 from powts.inventory.services import owner_kind
 
@@ -76,6 +77,9 @@ class _Timed:
 
     def fetchall(self):
         return self.cursor.fetchall()
+
+    def fetchone(self):
+        return self.cursor.fetchone()
 
 
 class Stage:
@@ -224,12 +228,14 @@ class Stage:
                 f"FROM {STAGE} s LEFT JOIN {NEW_OWNER} nw ON nw.name = s.owner_name AND nw.mailing = s.owner_mailing_address "
                 f"LEFT JOIN {NEW_PARCEL} nwp ON nwp.number = s.parcel_number ORDER BY s.seq", [j, j])
             cursor.execute(f"CREATE UNIQUE INDEX {REFS}_seq ON {REFS} (seq)")
-            cursor.execute(
-                "INSERT INTO inventory_parcel (id, jurisdiction_id, parcel_number, legal_description, site_address, "
-                "municipality, sewered, latitude, longitude, owner_id, site_zip) "
-                f"SELECT n.id, %s, s.parcel_number, s.legal_description, s.site_address, s.municipality, s.sewered, "
-                f"{decimal.format('s.latitude')}, {decimal.format('s.longitude')}, r.owner_ref, s.site_zip "
-                f"FROM {NEW_PARCEL} n JOIN {STAGE} s ON s.seq = n.first JOIN {REFS} r ON r.seq = n.first ORDER BY n.id", [j])
+            cursor.execute(f"SELECT count(*) FROM {NEW_PARCEL}")
+            with rebuilt_after(cursor, "inventory_parcel", cursor.fetchone()[0]):
+                cursor.execute(
+                    "INSERT INTO inventory_parcel (id, jurisdiction_id, parcel_number, legal_description, site_address, "
+                    "municipality, sewered, latitude, longitude, owner_id, site_zip) "
+                    f"SELECT n.id, %s, s.parcel_number, s.legal_description, s.site_address, s.municipality, s.sewered, "
+                    f"{decimal.format('s.latitude')}, {decimal.format('s.longitude')}, r.owner_ref, s.site_zip "
+                    f"FROM {NEW_PARCEL} n JOIN {STAGE} s ON s.seq = n.first JOIN {REFS} r ON r.seq = n.first ORDER BY n.id", [j])
             cursor.execute(
                 "INSERT INTO inventory_ownership (parcel_id, owner_id, started_on, ended_on, recorded_at) "
                 f"SELECT n.id, r.owner_ref, NULL, NULL, %s FROM {NEW_PARCEL} n JOIN {REFS} r ON r.seq = n.first ORDER BY n.id",
@@ -260,7 +266,7 @@ class Stage:
             # Systems (outside the search index's trigger, indexed in one statement after), their tanks.
             indexer = BulkIndexer()
             extra = "CAST(s.extra AS jsonb)" if self.pg else "s.extra"
-            with indexer.paused():
+            with indexer.paused(), rebuilt_after(cursor, "inventory_system", self.rows):
                 cursor.execute(
                     "INSERT INTO inventory_system (id, jurisdiction_id, system_id, parcel_id, system_type, status, installed_on, "
                     "installed_on_precision, last_serviced_on, design_flow_gpd, bedrooms, structures_served, permit_number, "
