@@ -17,6 +17,7 @@ import time
 import orjson
 from django.db import connection
 
+from powts.inventory.choices import ComponentKind, SystemType
 from powts.inventory.importing.bulk_indexes import rebuilt_after
 from powts.inventory.search import BulkIndexer, search_text_for
 from powts.inventory.services import owner_kind
@@ -42,6 +43,25 @@ COLUMNS = (
     ("search_text", "TEXT", "text"),
 )
 NAMES = [c[0] for c in COLUMNS]
+
+
+def tank_kind(system_type: str) -> str:
+    return ComponentKind.HOLDING_TANK if system_type == SystemType.HOLDING_TANK else ComponentKind.SEPTIC_TANK
+
+
+def staged_values(r) -> tuple:
+    """A checked row (rows.InventoryRow) as the staging table's columns after `seq`, dates as ISO text (which
+    COPY reads as well): built once, in the check phase, and kept so by the spool (spool.py)."""
+    installed, serviced = r.installed_on, r.last_serviced_on
+    return (
+        r.system_id, r.parcel_id, str(r.system_type), None if r.status is None else str(r.status),
+        r.owner_name, r.owner_mailing_address, owner_kind(r.owner_name), str(r.language or ""),
+        r.site_address, r.municipality, r.legal_description, bool(r.sewered),
+        None if r.latitude is None else str(r.latitude), None if r.longitude is None else str(r.longitude),
+        r.site_zip, installed and installed.isoformat(), r.installed_on_precision, serviced and serviced.isoformat(),
+        r.tank_capacity_gallons, str(tank_kind(r.system_type)), r.design_flow_gpd, r.bedrooms, r.permit_number,
+        orjson.dumps(r.extra).decode(), search_text_for(r.system_id, r.parcel_id, r.site_address, r.municipality, r.owner_name),
+    )
 
 
 @contextlib.contextmanager
@@ -99,30 +119,15 @@ class Stage:
             cursor.execute(f"CREATE TEMP TABLE {STAGE} ({columns}){after}")
 
     # -- loading ----------------------------------------------------------------------------------------
-    def add(self, rows, tank_kind) -> None:
-        """Stage checked rows that create a system (each chunk as it is written)."""
-        if not rows:
+    def add(self, values: list[tuple]) -> None:
+        """Stage rows that create a system, as staged_values() gave them (each chunk as it is written)."""
+        if not values:
             return
-        pg, dumps = self.pg, orjson.dumps
         start = self.rows
-        tuples = []
-        for seq, r in enumerate(rows, start=start + 1):
-            installed, serviced = r.installed_on, r.last_serviced_on
-            if not pg:
-                installed = installed and installed.isoformat()
-                serviced = serviced and serviced.isoformat()
-            tuples.append((
-                seq, r.system_id, r.parcel_id, str(r.system_type), None if r.status is None else str(r.status),
-                r.owner_name, r.owner_mailing_address, owner_kind(r.owner_name), str(r.language or ""),
-                r.site_address, r.municipality, r.legal_description, bool(r.sewered),
-                None if r.latitude is None else str(r.latitude), None if r.longitude is None else str(r.longitude),
-                r.site_zip, installed, r.installed_on_precision, serviced, r.tank_capacity_gallons,
-                str(tank_kind(r.system_type)), r.design_flow_gpd, r.bedrooms, r.permit_number,
-                dumps(r.extra).decode(), search_text_for(r.system_id, r.parcel_id, r.site_address, r.municipality, r.owner_name),
-            ))
+        tuples = [(seq, *v) for seq, v in enumerate(values, start=start + 1)]
         self.rows += len(tuples)
         with connection.cursor() as cursor:
-            if pg:
+            if self.pg:
                 with cursor.cursor.copy(f"COPY {STAGE} ({', '.join(NAMES)}) FROM STDIN") as copy:
                     for t in tuples:
                         copy.write_row(t)
@@ -306,4 +311,4 @@ class Stage:
                 cursor.execute(f"DROP TABLE IF EXISTS {table}")
 
 
-__all__ = ["Stage", "bulk_session"]
+__all__ = ["Stage", "bulk_session", "staged_values", "tank_kind"]
