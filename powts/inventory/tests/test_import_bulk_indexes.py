@@ -84,3 +84,48 @@ def test_a_table_larger_than_half_the_insert_keeps_its_indexes(measured, monkeyp
         with CaptureQueriesContext(connection) as queries, rebuilt_after(cursor, "inventory_parcel", 1):
             pass
     assert not [q for q in queries.captured_queries if "DROP INDEX" in q["sql"]]
+
+
+# -- the rows kept on disk and the search index ---------------------------------------------------------------
+
+def test_a_first_file_kept_on_disk_is_staged_as_kept_without_making_rows_of_it_again(dane, write_csv, monkeypatch):
+    """The spool keeps the staging table's values: a county with nothing to compare with stages them as they are."""
+    import functools
+
+    from powts.inventory.importing import service, spool
+
+    def no_rows(values):
+        raise AssertionError("a first file's spooled rows were made into row objects again")
+
+    monkeypatch.setattr(service, "CHUNK", 2)
+    monkeypatch.setattr(service, "RowSpool", functools.partial(spool.RowSpool, keep=2))
+    monkeypatch.setattr(spool, "_unpack", no_rows)
+    rows = [same_state.HEADER] + [same_state.row(f"S-{i}", f"SP-{i}", owner=f"Owner {i}", installed_on="1999-06",
+                                                 latitude="43.0731", legacy_code=f"L{i}") for i in range(6)]
+    result = import_inventory(path=write_csv(rows), jurisdiction=dane, today=same_state.TODAY, follow_up=False)
+    assert result.created == 6
+    from powts.inventory.models import System
+
+    stored = System.objects.select_related("parcel").get(system_id="S-5")
+    assert (str(stored.installed_on), stored.installed_on_precision, str(stored.parcel.latitude), stored.extra) == (
+        "1999-06-30", "month", "43.073100", {"legacy_code": "L5"})
+
+
+def test_the_search_index_is_filled_in_large_segments_and_its_setting_put_back(dane, write_csv):
+    from powts.inventory.models import System
+    from powts.inventory.search import search
+
+    def setting():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT k, v FROM inventory_system_fts_config WHERE k = 'hashsize'")
+            return cursor.fetchall()
+
+    before = setting()
+    rows = [same_state.HEADER] + [same_state.row(f"S-{i}", f"SP-{i}", owner=f"Owner {i}") for i in range(3)]
+    with CaptureQueriesContext(connection) as queries:
+        import_inventory(path=write_csv(rows), jurisdiction=dane, today=same_state.TODAY, follow_up=False)
+    statements = [q["sql"] for q in queries.captured_queries]
+    fill = next(i for i, s in enumerate(statements) if s.startswith("INSERT INTO inventory_system_fts(rowid"))
+    assert "'hashsize'" in statements[fill - 1] and "'hashsize'" in statements[fill + 1]
+    assert setting() == before
+    assert list(search(System.objects.all(), "owner 2").values_list("system_id", flat=True)) == ["S-2"]
