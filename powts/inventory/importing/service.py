@@ -213,9 +213,9 @@ def _write(spool: RowSpool, *, jurisdiction, provided: set[str], action: str, re
     with bulk_session(), transaction.atomic():
         writer = ChunkWriter(jurisdiction=jurisdiction, action=action, provided=provided)
         named: set[str] = set()
-        for rows in spool:
-            _count(result, writer.write(rows))
-            named.update(r.parcel_id for r in rows)
+        for chunk in spool:
+            _count(result, writer.write(chunk))
+            named.update(chunk.parcel_ids())
         writer.finish()
         # Pending parcels (new construction, powts.inventory.pending) that the county's file now names are confirmed.
         result.parcels_confirmed = len(pending.parcels_confirm_imported(jurisdiction=jurisdiction, parcel_numbers=named,

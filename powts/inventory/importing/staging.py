@@ -17,6 +17,8 @@ import time
 import orjson
 from django.db import connection
 
+from powts.inventory.choices import ComponentKind, SystemType
+from powts.inventory.importing.bulk_indexes import rebuilt_after
 from powts.inventory.search import BulkIndexer, search_text_for
 from powts.inventory.services import owner_kind
 
@@ -41,6 +43,25 @@ COLUMNS = (
     ("search_text", "TEXT", "text"),
 )
 NAMES = [c[0] for c in COLUMNS]
+
+
+def tank_kind(system_type: str) -> str:
+    return ComponentKind.HOLDING_TANK if system_type == SystemType.HOLDING_TANK else ComponentKind.SEPTIC_TANK
+
+
+def staged_values(r) -> tuple:
+    """A checked row (rows.InventoryRow) as the staging table's columns after `seq`, dates as ISO text (which
+    COPY reads as well): built once, in the check phase, and kept so by the spool (spool.py)."""
+    installed, serviced = r.installed_on, r.last_serviced_on
+    return (
+        r.system_id, r.parcel_id, str(r.system_type), None if r.status is None else str(r.status),
+        r.owner_name, r.owner_mailing_address, owner_kind(r.owner_name), str(r.language or ""),
+        r.site_address, r.municipality, r.legal_description, bool(r.sewered),
+        None if r.latitude is None else str(r.latitude), None if r.longitude is None else str(r.longitude),
+        r.site_zip, installed and installed.isoformat(), r.installed_on_precision, serviced and serviced.isoformat(),
+        r.tank_capacity_gallons, str(tank_kind(r.system_type)), r.design_flow_gpd, r.bedrooms, r.permit_number,
+        orjson.dumps(r.extra).decode(), search_text_for(r.system_id, r.parcel_id, r.site_address, r.municipality, r.owner_name),
+    )
 
 
 @contextlib.contextmanager
@@ -77,6 +98,9 @@ class _Timed:
     def fetchall(self):
         return self.cursor.fetchall()
 
+    def fetchone(self):
+        return self.cursor.fetchone()
+
 
 class Stage:
     def __init__(self, *, jurisdiction_id: int, audit: dict, action: str):
@@ -95,30 +119,15 @@ class Stage:
             cursor.execute(f"CREATE TEMP TABLE {STAGE} ({columns}){after}")
 
     # -- loading ----------------------------------------------------------------------------------------
-    def add(self, rows, tank_kind) -> None:
-        """Stage checked rows that create a system (each chunk as it is written)."""
-        if not rows:
+    def add(self, values: list[tuple]) -> None:
+        """Stage rows that create a system, as staged_values() gave them (each chunk as it is written)."""
+        if not values:
             return
-        pg, dumps = self.pg, orjson.dumps
         start = self.rows
-        tuples = []
-        for seq, r in enumerate(rows, start=start + 1):
-            installed, serviced = r.installed_on, r.last_serviced_on
-            if not pg:
-                installed = installed and installed.isoformat()
-                serviced = serviced and serviced.isoformat()
-            tuples.append((
-                seq, r.system_id, r.parcel_id, str(r.system_type), None if r.status is None else str(r.status),
-                r.owner_name, r.owner_mailing_address, owner_kind(r.owner_name), str(r.language or ""),
-                r.site_address, r.municipality, r.legal_description, bool(r.sewered),
-                None if r.latitude is None else str(r.latitude), None if r.longitude is None else str(r.longitude),
-                r.site_zip, installed, r.installed_on_precision, serviced, r.tank_capacity_gallons,
-                str(tank_kind(r.system_type)), r.design_flow_gpd, r.bedrooms, r.permit_number,
-                dumps(r.extra).decode(), search_text_for(r.system_id, r.parcel_id, r.site_address, r.municipality, r.owner_name),
-            ))
+        tuples = [(seq, *v) for seq, v in enumerate(values, start=start + 1)]
         self.rows += len(tuples)
         with connection.cursor() as cursor:
-            if pg:
+            if self.pg:
                 with cursor.cursor.copy(f"COPY {STAGE} ({', '.join(NAMES)}) FROM STDIN") as copy:
                     for t in tuples:
                         copy.write_row(t)
@@ -224,12 +233,14 @@ class Stage:
                 f"FROM {STAGE} s LEFT JOIN {NEW_OWNER} nw ON nw.name = s.owner_name AND nw.mailing = s.owner_mailing_address "
                 f"LEFT JOIN {NEW_PARCEL} nwp ON nwp.number = s.parcel_number ORDER BY s.seq", [j, j])
             cursor.execute(f"CREATE UNIQUE INDEX {REFS}_seq ON {REFS} (seq)")
-            cursor.execute(
-                "INSERT INTO inventory_parcel (id, jurisdiction_id, parcel_number, legal_description, site_address, "
-                "municipality, sewered, latitude, longitude, owner_id, site_zip) "
-                f"SELECT n.id, %s, s.parcel_number, s.legal_description, s.site_address, s.municipality, s.sewered, "
-                f"{decimal.format('s.latitude')}, {decimal.format('s.longitude')}, r.owner_ref, s.site_zip "
-                f"FROM {NEW_PARCEL} n JOIN {STAGE} s ON s.seq = n.first JOIN {REFS} r ON r.seq = n.first ORDER BY n.id", [j])
+            cursor.execute(f"SELECT count(*) FROM {NEW_PARCEL}")
+            with rebuilt_after(cursor, "inventory_parcel", cursor.fetchone()[0]):
+                cursor.execute(
+                    "INSERT INTO inventory_parcel (id, jurisdiction_id, parcel_number, legal_description, site_address, "
+                    "municipality, sewered, latitude, longitude, owner_id, site_zip) "
+                    f"SELECT n.id, %s, s.parcel_number, s.legal_description, s.site_address, s.municipality, s.sewered, "
+                    f"{decimal.format('s.latitude')}, {decimal.format('s.longitude')}, r.owner_ref, s.site_zip "
+                    f"FROM {NEW_PARCEL} n JOIN {STAGE} s ON s.seq = n.first JOIN {REFS} r ON r.seq = n.first ORDER BY n.id", [j])
             cursor.execute(
                 "INSERT INTO inventory_ownership (parcel_id, owner_id, started_on, ended_on, recorded_at) "
                 f"SELECT n.id, r.owner_ref, NULL, NULL, %s FROM {NEW_PARCEL} n JOIN {REFS} r ON r.seq = n.first ORDER BY n.id",
@@ -260,7 +271,7 @@ class Stage:
             # Systems (outside the search index's trigger, indexed in one statement after), their tanks.
             indexer = BulkIndexer()
             extra = "CAST(s.extra AS jsonb)" if self.pg else "s.extra"
-            with indexer.paused():
+            with indexer.paused(), rebuilt_after(cursor, "inventory_system", self.rows):
                 cursor.execute(
                     "INSERT INTO inventory_system (id, jurisdiction_id, system_id, parcel_id, system_type, status, installed_on, "
                     "installed_on_precision, last_serviced_on, design_flow_gpd, bedrooms, structures_served, permit_number, "
@@ -300,4 +311,4 @@ class Stage:
                 cursor.execute(f"DROP TABLE IF EXISTS {table}")
 
 
-__all__ = ["Stage", "bulk_session"]
+__all__ = ["Stage", "bulk_session", "staged_values", "tank_kind"]

@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from powts.audit.context import current
 from powts.inventory import services
-from powts.inventory.choices import ComponentKind, SystemType
-from powts.inventory.importing.staging import Stage
+from powts.inventory.choices import ComponentKind
+from powts.inventory.importing.spool import Chunk
+from powts.inventory.importing.staging import Stage, staged_values
 from powts.inventory.models import Component, Owner, Parcel, System
 from powts.kernel.precision import display
 
@@ -52,10 +53,6 @@ def updated_sample(row, stored: dict, differences: dict, line) -> dict:
             new = display(new, row.installed_on_precision, style="iso")
         changes.append({"column": column, "old": _shown(old), "new": _shown(new)})
     return {"line": line, "system_id": row.system_id, "changes": changes}
-
-
-def tank_kind(system_type: str) -> str:
-    return ComponentKind.HOLDING_TANK if system_type == SystemType.HOLDING_TANK else ComponentKind.SEPTIC_TANK
 
 
 class ChunkWriter:
@@ -148,7 +145,7 @@ class ChunkWriter:
         return to_write, {"created": created, "updated": updated, "unchanged": len(rows) - len(to_write)}
 
     # -- writing ---------------------------------------------------------------------------
-    def write(self, rows) -> dict:
+    def write(self, chunk: Chunk) -> dict:
         # adapted once per chunk (on SQLite a string), not once per audit row
         self.now = connection.ops.adapt_datetimefield_value(timezone.now())
         if self.empty_at_start is None:
@@ -156,7 +153,11 @@ class ChunkWriter:
             # has none to compare with until this import adds them (PostgreSQL's other writers may add some).
             self.empty_at_start = (connection.vendor == "sqlite"
                                    and not System.objects.filter(jurisdiction=self.jurisdiction).exists())
-        existing = {} if self.empty_at_start else self._existing(rows)
+        if self.empty_at_start:
+            self._stage().add(chunk.values())  # every row new: staged as the spool kept it
+            return {"created": len(chunk), "updated": 0, "unchanged": 0}
+        rows = chunk.rows()
+        existing = self._existing(rows)
         new_rows, updated, unchanged = [], 0, 0
         for row in rows:
             stored = existing.get(row.system_id)
@@ -170,13 +171,16 @@ class ChunkWriter:
             else:
                 unchanged += 1
         if new_rows:
-            if self.stage is None:
-                self.stage = Stage(jurisdiction_id=self.jurisdiction.pk, action=self.action, audit={
-                    "now": self.now, "actor_id": self.actor_id, "actor_label": self.actor_label, "channel": self.channel,
-                    "batch": self.batch, "content_types": {"owner": self.ct[Owner], "parcel": self.ct[Parcel],
-                                                           "system": self.ct[System]}})
-            self.stage.add(new_rows, tank_kind)
+            self._stage().add([staged_values(r) for r in new_rows])
         return {"created": len(new_rows), "updated": updated, "unchanged": unchanged}
+
+    def _stage(self) -> Stage:
+        if self.stage is None:
+            self.stage = Stage(jurisdiction_id=self.jurisdiction.pk, action=self.action, audit={
+                "now": self.now, "actor_id": self.actor_id, "actor_label": self.actor_label, "channel": self.channel,
+                "batch": self.batch, "content_types": {"owner": self.ct[Owner], "parcel": self.ct[Parcel],
+                                                       "system": self.ct[System]}})
+        return self.stage
 
     def finish(self) -> None:
         """Write the staged new systems set-based and index them (called once, before the transaction commits)."""
