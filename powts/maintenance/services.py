@@ -245,6 +245,10 @@ _system_with_parcel = Prepared(lambda unit_id, ref: System.objects.select_relate
                                .filter(jurisdiction_id=unit_id, system_id=ref).order_by()[:1])
 
 
+# The licenses with a number, any case, with their holders' sign-ins: read on every report, so compiled once.
+_licenses_numbered = Prepared(lambda number: License.objects.filter(number__same_text=number).select_related("user"))
+
+
 def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None):
     """Check a report as filed. Returns (cleaned, system, license) or raises MaintenanceRefused naming each bad field."""
     if filed_by is not None and is_county_staff(filed_by) and not is_county_staff_of(filed_by, jurisdiction.pk):
@@ -265,7 +269,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     if not number:
         errors.setdefault("license_number", "license_number is required (SPS 383.55)")
     else:
-        found = list(License.objects.filter(number__iexact=number).select_related("user"))
+        found = _licenses_numbered(number)
         allowed = [x for x in found if x.kind in profile.license_kinds]
         pumpers = profile.pumping_license_kinds
         if kind == ReportKind.PUMPING and pumpers is not None:
