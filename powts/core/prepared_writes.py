@@ -6,7 +6,8 @@ compiler builds the statement the first time for a model (and its fields, and it
 later rows only have their values converted, by each field as the compiler converts them
 (`pre_save`, then `get_db_prep_save`). Only where that is all save() would do: no pre_save/post_save
 receivers, no parent model, plain values (an expression, such as a database default, is left to the
-ORM), a database that returns the new ids (RETURNING). Anything else goes through the ORM as before.
+ORM), a database that returns the new ids (RETURNING), a statement whose parameters are the row's values
+(PostgreSQL's INSERT of several rows sends column arrays instead). Anything else goes through the ORM.
 """
 from __future__ import annotations
 
