@@ -15,7 +15,8 @@ baseline measured in the same run:
 3. API report submission: `powts serve --processes N` (gunicorn), a load generator (32 threads, one
    keep-alive connection each) in another process on loopback, at a fixed rate; p50/p99 latency; then
    stored reports == accepted requests. Baseline: the same load on /healthz of the same server. The
-   load average is printed beside each figure (the machine may be shared).
+   server's CPU per request (user + system time of its processes over each phase) and the load average
+   are printed beside each figure (the machine may be shared).
 """
 from __future__ import annotations
 
@@ -322,6 +323,26 @@ def _load() -> str:
     return "load average %.1f %.1f %.1f" % os.getloadavg()
 
 
+def _server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a server process and its worker processes (Linux /proc;
+    0.0 elsewhere): divided by the requests of a phase, the server's CPU per request on this machine."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def one(p):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rpartition(")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    try:
+        children = [int(c) for t in os.listdir(f"/proc/{pid}/task") for c in open(f"/proc/{pid}/task/{t}/children").read().split()]
+    except OSError:
+        return 0.0
+    return one(pid) + sum(one(c) for c in children)
+
+
 def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1):
     """`loadgens` processes of `connections` keep-alive connections each (two machines' worth of clients
     with 2), sharing one schedule of `rate` requests a second in all."""
@@ -388,12 +409,15 @@ def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, c
         time.sleep(3)  # every worker booted
         print(f"3. API report submission: powts serve --processes {processes} --threads {threads} (gunicorn gthread), "
               f"{rate:.0f} req/s offered from {loadgens} load-generator process(es) of {connections} keep-alive connections each")
-        load0 = _load()
+        load0, cpu0 = _load(), _server_cpu(server.pid)
         base = _run_load(port, token, rate, baseline_seconds, connections, systems, "healthz", loadgens)
+        base_cpu = (_server_cpu(server.pid) - cpu0) / base["sent"] * 1000
         print(f"   baseline GET /healthz for {baseline_seconds:.0f} s: {base['achieved']:.0f} req/s; p50 {base['p'](0.5):.0f} ms  "
-              f"p99 {base['p'](0.99):.0f} ms  max {base['max']:.0f} ms; responses {base['codes']}   ({load0} before, {_load()} after)")
-        load0 = _load()
+              f"p99 {base['p'](0.99):.0f} ms  max {base['max']:.0f} ms; responses {base['codes']}; server CPU {base_cpu:.2f} ms a request   "
+              f"({load0} before, {_load()} after)")
+        load0, cpu0 = _load(), _server_cpu(server.pid)
         res = _run_load(port, token, rate, seconds, connections, systems, "report", loadgens)
+        res_cpu = (_server_cpu(server.pid) - cpu0) / res["sent"] * 1000
         load1 = _load()
     finally:
         server.terminate()
@@ -403,7 +427,8 @@ def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, c
     dup = codes.get("200", 0)
     stored = Report.objects.count() - before
     p99 = res["p"](0.99)
-    print(f"   reports for {seconds:.0f} s: sent {res['sent']:,} in {res['elapsed']:.1f} s = {res['achieved']:.0f} req/s; responses {codes}   "
+    print(f"   reports for {seconds:.0f} s: sent {res['sent']:,} in {res['elapsed']:.1f} s = {res['achieved']:.0f} req/s; responses {codes}; "
+          f"server CPU {res_cpu:.2f} ms a report   "
           f"({load0} before, {load1} after)")
     print(f"   latency p50 {res['p'](0.5):.0f} ms  p99 {p99:.0f} ms  max {res['max']:.0f} ms   target p99 < 200 ms: {'met' if p99 < 200 else 'MISSED'}; "
           f"rate {'met' if res['achieved'] >= rate * 0.98 and accepted + dup == res['sent'] else 'MISSED'}")

@@ -2,6 +2,8 @@ import hashlib
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Upper
+from django.db.models.lookups import Exact
 
 from powts.accounts.choices import CONTRACTOR_ROLES, LicenseKind, Role
 
@@ -84,10 +86,29 @@ class License(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["kind", "number"], name="license_kind_number_unique")]
+        # A license named in a report is found whatever its case (number__same_text), on every report.
+        indexes = [models.Index(Upper("number"), name="license_number_upper")]
         ordering = ["holder_name"]
 
     def __str__(self) -> str:
         return f"{self.holder_name} ({self.get_kind_display()} {self.number})"
+
+
+class SameText(Exact):
+    """`number__same_text=x`: UPPER(number) = UPPER(x), which is what `__iexact` means on both databases
+    (PostgreSQL writes it so; SQLite's LIKE and UPPER both fold ASCII only) but through the index on
+    UPPER(number): SQLite's LIKE read every license of the state on every report. The value goes to the
+    database as given (an equality a compiled query can reuse, powts.core.prepared)."""
+
+    lookup_name = "same_text"
+
+    def as_sql(self, compiler, connection):
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"UPPER({lhs}) = UPPER({rhs})", (*lhs_params, *rhs_params)
+
+
+License._meta.get_field("number").register_lookup(SameText)
 
 
 class CalendarFeed(models.Model):

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from powts.audit.context import current
 from powts.audit.models import AuditEvent
+from powts.core import prepared_writes
 
 
 # Events held back by written_together() (None outside one): written by one INSERT at its end.
@@ -32,7 +33,7 @@ def written_together():
     try:
         yield
         if events:
-            AuditEvent.objects.bulk_create(events)
+            prepared_writes.insert(events)  # bulk_create(events), its INSERT compiled once per number of rows
     finally:
         _held.reset(token)
 

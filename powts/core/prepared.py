@@ -41,12 +41,15 @@ class Prepared:
             return None
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
-        rows_as_tuples = queryset._iterable_class is ValuesListIterable  # values_list(...), not flat or named
-        if tuple(params) != args or compiler.annotation_col_map or (compiler.klass_info is None and not rows_as_tuples):
+        # values_list(...) of plain columns (not flat or named): Django 5.2 lists them in annotation_col_map
+        # too, so "no annotations" is asked of the query itself.
+        rows_as_tuples = queryset._iterable_class is ValuesListIterable and not queryset.query.annotations
+        if tuple(params) != args or (compiler.annotation_col_map and not rows_as_tuples) or \
+                (compiler.klass_info is None and not rows_as_tuples):
             return None  # values rewritten, or not plain model rows or tuples: the ORM each time
         select, klass_info = compiler.select, compiler.klass_info
         converters = compiler.get_converters([s[0] for s in select[0:compiler.col_count]])
-        if klass_info is None:
+        if rows_as_tuples:
             return tuple(map(type, args)), sql, compiler, converters, None, 0, 0, [], []
         start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
         init_list = [f[0].target.attname for f in select[start:end]]

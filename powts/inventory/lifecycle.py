@@ -8,8 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db import transaction
-from django.db.models import Q
+from django.db import connections, router, transaction
 
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.core.news import publish
@@ -157,14 +156,26 @@ def _move_status(given: System, *, from_: str, to: str, action: str) -> System:
     return system
 
 
+def _last_service_moved_on(pk: int, on: dt.date) -> int:
+    """System.objects.filter(Q(last_serviced_on__isnull=True) | Q(last_serviced_on__lt=on), pk=pk)
+    .update(last_serviced_on=on), the statement written once (the ORM built it on every report, issue 13).
+    Conditional in the database: two reports at once must not set an older date after a newer one."""
+    connection = connections[router.db_for_write(System)]
+    qn, field = connection.ops.quote_name, System._meta.get_field("last_serviced_on")
+    table, col = qn(System._meta.db_table), qn(field.column)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {col} = %s WHERE ({col} IS NULL OR {col} < %s) AND {qn(System._meta.pk.column)} = %s",
+                       [field.get_db_prep_save(on, connection), field.get_db_prep_value(on, connection), pk])
+        return cursor.rowcount
+
+
 # No savepoint: its one caller (a maintenance report) runs it in a transaction that fails as a whole.
 @transaction.atomic(savepoint=False)
 def system_record_service(*, system: System, on: dt.date, cause: str) -> System:
     """The last qualifying inspection or pumping the page shows: the date the maintenance cycle runs from."""
     if system.last_serviced_on is None or on > system.last_serviced_on:
         before = snapshot(system, ["last_serviced_on"])
-        # Conditional in the database too: two reports at once must not set an older date after a newer one.
-        if System.objects.filter(Q(last_serviced_on__isnull=True) | Q(last_serviced_on__lt=on), pk=system.pk).update(last_serviced_on=on):
+        if _last_service_moved_on(system.pk, on):
             system.last_serviced_on = on
             audit_update(system, before=before, action=f"last serviced: {cause}")
         else:

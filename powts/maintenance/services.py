@@ -19,7 +19,7 @@ from powts.accounts.conflicts import ConflictRefused, refuse_employee_work_nearb
 from powts.accounts.models import License, User
 from powts.accounts.policies import is_county_staff, is_county_staff_of
 from powts.audit.services import audit_create, audit_update, build_event, snapshot, written_together
-from powts.core import fields
+from powts.core import fields, prepared_writes
 from powts.core.prepared import Prepared
 from powts.core.refusals import refuse_invalid
 from powts.inventory.choices import RETIRED_STATUSES
@@ -105,7 +105,9 @@ def _apply(row: Schedule, result: rules.Schedule) -> bool:
     return due_changed
 
 
-# A system's schedule row, locked (PostgreSQL): read on every report, so compiled once (powts.core.prepared).
+# A system's schedule row, locked (PostgreSQL): read on every report, so compiled once (powts.core.prepared),
+# and written back by an UPDATE compiled once (powts.core.prepared_writes).
+_ROW_FIELDS = tuple(f.name for f in Schedule._meta.local_concrete_fields if not f.primary_key)
 _schedule_row_locked = Prepared(lambda pk: Schedule.objects.select_for_update().filter(pk=pk).order_by()[:1])
 
 
@@ -130,7 +132,9 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
     row.src_system_type, row.src_installed_on, row.src_last_serviced_on = system.system_type, system.installed_on, system.last_serviced_on
     if created:
         row.failure_reported = Report.objects.filter(system=system, failure_flag=True, failure_reviewed_at__isnull=True).exists()
-    row.save()
+        row.save()
+    else:
+        prepared_writes.update(row, _ROW_FIELDS)
     if created:
         audit_create(row, action=action)
     else:
@@ -245,6 +249,10 @@ _system_with_parcel = Prepared(lambda unit_id, ref: System.objects.select_relate
                                .filter(jurisdiction_id=unit_id, system_id=ref).order_by()[:1])
 
 
+# The licenses with a number, any case, with their holders' sign-ins: read on every report, so compiled once.
+_licenses_numbered = Prepared(lambda number: License.objects.filter(number__same_text=number).select_related("user"))
+
+
 def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None):
     """Check a report as filed. Returns (cleaned, system, license) or raises MaintenanceRefused naming each bad field."""
     if filed_by is not None and is_county_staff(filed_by) and not is_county_staff_of(filed_by, jurisdiction.pk):
@@ -265,7 +273,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     if not number:
         errors.setdefault("license_number", "license_number is required (SPS 383.55)")
     else:
-        found = list(License.objects.filter(number__iexact=number).select_related("user"))
+        found = _licenses_numbered(number)
         allowed = [x for x in found if x.kind in profile.license_kinds]
         pumpers = profile.pumping_license_kinds
         if kind == ReportKind.PUMPING and pumpers is not None:
@@ -372,7 +380,7 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     try:
         # The report's audit rows (report, system, schedule) go in as one INSERT at the end of the block.
         with transaction.atomic(), written_together():
-            report.save()
+            prepared_writes.insert([report])  # report.save(), its INSERT compiled once
             audit_create(report, action=_report_action(report, profile))
             if system:
                 _tell_the_inventory(report, system, profile)
@@ -380,7 +388,7 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
                 if report.failure_flag and not row.failure_reported:
                     before = snapshot(row, ["failure_reported"])
                     row.failure_reported = True
-                    row.save(update_fields=["failure_reported"])
+                    prepared_writes.update(row, ("failure_reported",))
                     audit_update(row, before=before, action=f"signs of failure reported in {report}")
             if report.failure_flag:
                 transaction.on_commit(lambda: _tell_staff_of_failure(report.pk))

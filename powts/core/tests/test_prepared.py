@@ -6,6 +6,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection
+from django.db.models import Count
 from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
 from knox.models import AuthToken
@@ -71,3 +72,20 @@ def test_a_token_is_refused_as_soon_as_it_is_deleted_and_when_its_person_is_made
     assert client.get("/api/maintenance/due/").status_code == 200
     User.objects.filter(pk=staff.pk).update(is_active=False)
     assert client.get("/api/maintenance/due/").status_code == 401
+
+
+def test_a_values_list_is_compiled_once_and_gives_the_orms_tuples(dane):
+    """Django 5.2 lists a values_list's columns in annotation_col_map: read as "annotated", every call
+    went through the ORM again (the report API's events of one system compiled on every report)."""
+    _system(dane, "DA-1"), _system(dane, "DA-2", installed_on=None)
+    refs = Prepared(lambda unit_id, ref: System.objects.filter(jurisdiction_id=unit_id, system_id=ref)
+                    .values_list("system_id", "installed_on", "parcel__site_address"))
+    assert refs(dane.pk, "DA-1") == [("DA-1", dt.date(1987, 12, 31), "DA-1 Lake Rd")]
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as compiled:
+        got = refs(dane.pk, "DA-2")
+    assert compiled.call_count == 0
+    assert got == list(System.objects.filter(jurisdiction_id=dane.pk, system_id="DA-2")
+                       .values_list("system_id", "installed_on", "parcel__site_address")) == [("DA-2", None, "DA-2 Lake Rd")]
+    annotated = Prepared(lambda ref: System.objects.filter(system_id=ref).annotate(n=Count("pk")).values_list("system_id", "n"))
+    assert annotated("DA-1") == [("DA-1", 1)]
+    assert annotated._plans["default"] is None  # an annotation: the ORM each time

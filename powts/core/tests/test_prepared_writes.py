@@ -1,0 +1,112 @@
+"""Issue 13, item 4: the report API's writes have their SQL compiled once (powts.core.prepared_writes). They
+must write what save() and bulk_create() write, set what those set on the objects, raise what they raise,
+and leave to the ORM anything they cannot do the same way."""
+import datetime as dt
+from unittest import mock
+
+import pytest
+from django.contrib.contenttypes.models import ContentType
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import signals
+from django.db.models.sql.compiler import SQLInsertCompiler, SQLUpdateCompiler
+from django.utils import timezone
+
+from powts.accounts.models import License
+from powts.audit.models import AuditEvent
+from powts.core import prepared_writes
+from powts.inventory.services import system_create
+from powts.maintenance.models import Schedule
+from powts.maintenance.services import _ROW_FIELDS, schedule_refresh
+
+pytestmark = pytest.mark.django_db
+
+
+def _event(unit, n):
+    return AuditEvent(at=timezone.now(), actor_label="test", channel="api", action=f"action {n}", verb="create",
+                      content_type=ContentType.objects.get_for_model(unit), object_id=unit.pk, object_repr=str(unit),
+                      changes={"n": [None, n], "on": [None, "2026-01-05"]})
+
+
+def _row(event):
+    return {f.attname: getattr(event, f.attname) for f in AuditEvent._meta.concrete_fields if f.name != "id"}
+
+
+def test_an_insert_writes_what_save_writes_and_is_compiled_once(dane):
+    by_orm, ours, again = _event(dane, 1), _event(dane, 2), _event(dane, 3)
+    by_orm.save()
+    prepared_writes.insert([ours])
+    with mock.patch.object(SQLInsertCompiler, "as_sql", autospec=True, side_effect=SQLInsertCompiler.as_sql) as compiled:
+        prepared_writes.insert([again])
+    assert compiled.call_count == 0
+    assert ours.pk > by_orm.pk and again.pk == ours.pk + 1
+    assert not ours._state.adding and ours._state.db == "default"
+    for event in (by_orm, ours, again):
+        assert _row(AuditEvent.objects.get(pk=event.pk)) == _row(event)
+    assert {k: v for k, v in _row(ours).items() if k not in ("at", "action", "changes")} == \
+           {k: v for k, v in _row(by_orm).items() if k not in ("at", "action", "changes")}
+
+
+def test_several_rows_go_in_one_insert_with_their_ids_in_order(dane):
+    events = [_event(dane, n) for n in range(3)]
+    prepared_writes.insert(events)
+    assert [AuditEvent.objects.get(pk=e.pk).action for e in events] == ["action 0", "action 1", "action 2"]
+    assert events[0].pk < events[1].pk < events[2].pk
+
+
+def test_a_row_refused_by_a_constraint_raises_integrity_error_and_a_database_default_goes_through_save(make_user):
+    """License has a database default (version): save() reads it back, so the ORM writes it."""
+    user = make_user("perry", "pumper")
+    first = License(kind="septage_operator", number="SSO-9", holder_name="P", user=user)
+    prepared_writes.insert([first])
+    assert License.objects.get(pk=first.pk).version == 1 and prepared_writes._plans[("insert", License, 1, "default")] is None
+    with pytest.raises(IntegrityError), transaction.atomic():
+        prepared_writes.insert([License(kind="septage_operator", number="SSO-9", holder_name="P again")])
+
+
+def test_a_model_with_a_save_receiver_goes_through_save(dane):
+    seen = []
+
+    def receiver(sender, instance, **kw):
+        seen.append(instance.action)
+
+    signals.post_save.connect(receiver, sender=AuditEvent)
+    try:
+        prepared_writes.insert([_event(dane, 7)])
+    finally:
+        signals.post_save.disconnect(receiver, sender=AuditEvent)
+    assert seen == ["action 7"]
+
+
+def _schedule(dane):
+    system = system_create(jurisdiction=dane, system_id="DA-1", parcel_number="P-1", system_type="conventional", owner_name="Olive",
+                           owner_mailing_address="1 Main St", site_address="1 Lake Rd", municipality="Town of Verona",
+                           installed_on=dt.date(2020, 6, 1))
+    return schedule_refresh(system=system)
+
+
+def test_an_update_writes_every_field_named_and_is_compiled_once_for_each_set_of_nulls(dane):
+    row = Schedule.objects.get(pk=_schedule(dane).pk)
+    before = row.updated_at
+    row.stage, row.stage_on, row.due_extended_from = "first_notice", dt.date(2026, 1, 2), None
+    prepared_writes.update(row, _ROW_FIELDS)
+    stored = Schedule.objects.get(pk=row.pk)
+    assert (stored.stage, stored.stage_on, stored.due_extended_from) == ("first_notice", dt.date(2026, 1, 2), None)
+    assert stored.updated_at == row.updated_at > before  # auto_now, as save() sets it
+    row.stage = "reminder"
+    with mock.patch.object(SQLUpdateCompiler, "as_sql", autospec=True, side_effect=SQLUpdateCompiler.as_sql) as compiled:
+        prepared_writes.update(row, _ROW_FIELDS)
+    assert compiled.call_count == 0 and Schedule.objects.get(pk=row.pk).stage == "reminder"
+    row.stage_on = None  # another field NULL: the compiler writes "= NULL", so another statement
+    prepared_writes.update(row, _ROW_FIELDS)
+    assert Schedule.objects.get(pk=row.pk).stage_on is None
+    row.failure_reported = True
+    prepared_writes.update(row, ("failure_reported",))
+    assert Schedule.objects.filter(pk=row.pk, failure_reported=True, stage="reminder").exists()
+
+
+def test_an_update_of_a_row_no_longer_there_is_an_error_as_with_save(dane):
+    row = Schedule.objects.get(pk=_schedule(dane).pk)
+    prepared_writes.update(row, ("stage",))  # compiled
+    Schedule.objects.filter(pk=row.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
+        prepared_writes.update(row, ("stage",))
