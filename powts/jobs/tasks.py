@@ -13,8 +13,9 @@ BEAT_SECONDS = 5
 
 def _connections_for_next_job() -> None:
     """Before and after each job, as Huey's db_task does (close_old_connections), except that a worker
-    thread keeps a healthy SQLite connection from one job to the next: with CONN_MAX_AGE 0 each job opened
-    one (its pragmas) and closed it (closing the last one checkpoints the WAL), most of a small job's cost."""
+    thread keeps a healthy SQLite connection from one job to the next however long it waited (not only for
+    CONN_MAX_AGE): opening one re-runs its pragmas and closing the last checkpoints the WAL, most of a small
+    job's cost."""
     from django.db import connections
 
     if HUEY.immediate:  # tests: the caller's own connection, never closed under it
