@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from . import columns as C
 from .explain import WELL_ARITHMETIC, WELL_OUTCOME, WELL_PROOF, WELL_SENTENCES
 from .render import _add, _choice, _concat, _fill, _pieces, amount_expr, iso_dates, money_expr
 
@@ -69,7 +70,7 @@ def _joined(long: pl.DataFrame, name: str, sep: str) -> pl.DataFrame:
         # a few claims (one on the web or the API): one query, not one filter and join per position
         return long.group_by("row", maintain_order=True).agg(col("words").str.join(sep).alias(name))
     rows = long["row"].to_numpy()
-    pos = np.arange(len(rows)) - np.searchsorted(rows, rows, side="left")
+    pos = C.positions(rows)
     if pos.max() >= 16:
         return long.group_by("row").agg(col("words").str.join(sep).alias(name))
     parts = None
@@ -148,7 +149,7 @@ def _arithmetic(snap) -> pl.Expr:
 _PLANS: dict[tuple, tuple] = {}
 # each amount in words once per claim (several sentences quote the same amount); columns no
 # expression reads are dropped by the query optimiser
-MONEY = ("income", "costs", "counted", "base", "cut", "award_trace", "award")
+MONEY = ("income", "costs", "counted", "base", "cut", "award_trace")
 PRELUDE = [money_expr(col(m)).alias(f"m_{m}") for m in MONEY]
 
 
@@ -176,7 +177,8 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
                    .otherwise(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))]))
                    .cast(reason_dtype).alias("reasons"))
     arithmetic = _arithmetic(snap)
-    outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": col("m_award")})) \
+    # (an eligible claim's award is its traced award: one amount worded once)
+    outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": col("m_award_trace")})) \
         .otherwise(pl.lit(WELL_OUTCOME["not_eligible"]))
     if detail:
         # one claim's pieces; wells.decisions assembles them in the same order (explain.Test.line)
@@ -202,12 +204,24 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
     return out
 
 
+CHUNK = 50_000  # claims worded at a time by well_frames (about 55 MB of words with explanations)
+
+
 def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
                reason_text: bool = False) -> pl.DataFrame:
     """id, eligible, award, reasons (reason_list: [{test, citation, text}]; reason_text:
     'sentence (citation); ...') and explanation of every claim of a WellResults. detail=True adds
     sentence_<test>, pass_<test>, cite_<test>, arithmetic and outcome instead of the reasons and
     explanation of decided claims (for wells.decisions, which assembles them)."""
+    return next(well_frames(r, chunk=max(r.cols.n, 1), explain=explain, detail=detail, reason_list=reason_list,
+                            reason_text=reason_text))
+
+
+def well_frames(r, *, chunk: int = CHUNK, explain: bool = True, detail: bool = False, reason_list: bool = True,
+                reason_text: bool = False):
+    """well_frame's rows `chunk` claims at a time, in order (the command line writes each and drops
+    it): the words of a whole file at once cost twice the CPU, most of it the kernel handing out
+    fresh pages for every new string buffer, which a chunk's successor reuses instead."""
     frame = _base_frame(r, items_words=explain or detail)
     reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
     common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
@@ -220,8 +234,10 @@ def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bo
             out.append(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))])
                        .cast(reason_dtype).alias("reasons"))
         out.append((undecided if explain or detail else pl.lit("")).alias("explanation"))
-        return frame.select(out)
+        yield frame.select(out)
+        return
     out = _plan(r.snap, explain, detail, reason_list, reason_text)
     # a few claims (one on the web or the API): planning the query would cost more than running it
-    return frame.lazy().with_columns(PRELUDE).select(out).collect(
-        optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())
+    flags = pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags()
+    for lo in range(0, max(len(frame), 1), chunk):
+        yield frame.slice(lo, chunk).lazy().with_columns(PRELUDE).select(out).collect(optimizations=flags)

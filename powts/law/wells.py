@@ -216,10 +216,14 @@ def _eligible_costs(values, n: int, E: C.Errors, where: np.ndarray, items: dict[
         long = pl.DataFrame({"row": rows, "text": s.gather(rows)}).with_columns(pl.col("text").str.split(";")) \
             .explode("text").with_columns(parts=pl.col("text").str.split_exact(":", 1)).unnest("parts")
         exploded = long["row"].to_numpy()  # in row order: an entry's position is its distance from the row's first
-        long = long.with_columns(pos=np.arange(len(exploded)) - np.searchsorted(exploded, exploded, side="left"))
-        name = (long["field_0"].str.to_lowercase().str.replace_all("-", " ", literal=True).str.strip_chars(" ")
+        long = long.with_columns(pos=C.positions(exploded))
+        # an item is named in a few ways ("New Well", "new_well"): each way is read once, as item_name reads it
+        ways, codes = C.distinct(long["field_0"])
+        name = (ways.str.to_lowercase().str.replace_all("-", " ", literal=True).str.strip_chars(" ")
                 .str.replace_all(" +", "_"))
         known = name.replace_strict(list(items), [True] * len(items), default=False, return_dtype=pl.Boolean).to_numpy()
+        if codes is not None:
+            name, known = name.gather(codes), known[codes]
         item_rows = long["row"].to_numpy()
         unknown = np.unique(item_rows[~known])
         listed[unknown] = False  # not an eligible item: the reference parser names it
