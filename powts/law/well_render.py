@@ -217,11 +217,12 @@ def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bo
                             reason_text=reason_text))
 
 
-def well_frames(r, *, chunk: int = CHUNK, explain: bool = True, detail: bool = False, reason_list: bool = True,
+def well_frames(r, *, chunk: int | None = None, explain: bool = True, detail: bool = False, reason_list: bool = True,
                 reason_text: bool = False):
-    """well_frame's rows `chunk` claims at a time, in order (the command line writes each and drops
-    it): the words of a whole file at once cost twice the CPU, most of it the kernel handing out
-    fresh pages for every new string buffer, which a chunk's successor reuses instead."""
+    """well_frame's rows `chunk` claims (default CHUNK) at a time, in order: the command line writes
+    each and drops it, so its memory is bounded by a chunk's words, not the file's (as the grants'
+    CHUNK). The base frame (values, trace, the lists in words) is built once for all claims."""
+    chunk = chunk or CHUNK
     frame = _base_frame(r, items_words=explain or detail)
     reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
     common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
