@@ -50,34 +50,43 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
     # each value is worded on the long frames first; the lists are then joined per row
     shown = _joined(c.samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
                     .filter(col("day") <= col("claimed")).sort("row", "day")
-                    .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ")
+                    .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ", n)
     if not items_words:  # the cost items are only named in the explanation
-        return frame.join(shown, on="row", how="left", maintain_order="left").with_columns(listed=pl.lit(None, dtype=S))
+        return frame.with_columns(shown, listed=pl.lit(None, dtype=S))
     items = r.snap["eligible_cost_items"]
     listed = _joined(c.costs.filter(col("item").is_not_null()).sort("row", "pos").select("row", words=_fill(
         WELL_ARITHMETIC["item"], {
             "item": col("item").str.replace_all("_", " ", literal=True), "amount": money_expr(col("cents")),
             "cite": col("item").replace_strict(list(items), list(items.values()), default="", return_dtype=S)})),
-        "listed", " + ")
-    return frame.join(shown, on="row", how="left", maintain_order="left").join(listed, on="row", how="left", maintain_order="left")
+        "listed", " + ", n)
+    return frame.with_columns(shown, listed)
 
 
-def _joined(long: pl.DataFrame, name: str, sep: str) -> pl.DataFrame:
-    """row -> the `words` of the row's entries joined by `sep`, in order (`long` sorted by row, then
-    order). Short lists (samples, cost items) are joined position by position, one join each: a
-    group_by joining strings per row costs about ten times as much."""
-    if len(long) <= 64:
-        # a few claims (one on the web or the API): one query, not one filter and join per position
-        return long.group_by("row", maintain_order=True).agg(col("words").str.join(sep).alias(name))
+def _joined(long: pl.DataFrame, name: str, sep: str, n: int) -> pl.Series:
+    """The `words` of each row's entries joined by `sep`, in order, as a column of the n rows (null
+    where a row has none; `long` sorted by row, then order). Short lists (samples, cost items) are
+    joined position by position, each position's words put in place by a gather: a group_by joining
+    strings per row costs about ten times as much, and a join per position costs a hash table."""
     rows = long["row"].to_numpy()
     pos = C.positions(rows)
-    if pos.max() >= 16:
-        return long.group_by("row").agg(col("words").str.join(sep).alias(name))
-    parts = None
-    for p in range(int(pos.max()) + 1):
-        part = long.filter(pl.Series(pos == p)).select("row", col("words").alias(f"p{p}"))
-        parts = part if parts is None else parts.join(part, on="row", how="left", maintain_order="left")
-    return parts.select("row", pl.concat_str(pl.exclude("row"), separator=sep, ignore_nulls=True).alias(name))
+    if len(long) <= 64 or pos.max() >= 16:
+        # a few claims (one on the web or the API): one query, not one gather per position
+        joined = long.group_by("row", maintain_order=True).agg(col("words").str.join(sep))
+        return _in_place(joined["row"].to_numpy(), joined["words"], n).alias(name)
+    words = long["words"]
+    parts = [_in_place(rows[at], words.filter(pl.Series(at)), n).alias(f"p{p}")
+             for p in range(int(pos.max()) + 1) for at in [pos == p]]
+    has = np.zeros(n, dtype=bool)
+    has[rows] = True
+    return pl.select(pl.when(pl.lit(pl.Series(has))).then(
+        pl.concat_str([pl.lit(p) for p in parts], separator=sep, ignore_nulls=True))).to_series().alias(name)
+
+
+def _in_place(rows: np.ndarray, values: pl.Series, n: int) -> pl.Series:
+    """values[k] at row rows[k] of a column of n rows, null elsewhere (one gather)."""
+    at = np.full(n, len(values), dtype=np.int64)  # the null appended below
+    at[rows] = np.arange(len(rows))
+    return values.append(pl.Series([None], dtype=values.dtype)).gather(at)
 
 
 def _tests(snap) -> dict[str, tuple[list, pl.Expr, pl.Expr]]:
