@@ -12,6 +12,7 @@ import polars as pl
 from . import columns as C
 from .explain import WELL_ARITHMETIC, WELL_OUTCOME, WELL_PROOF, WELL_SENTENCES
 from .render import _add, _choice, _concat, _fill, _pieces, amount_expr, iso_dates, money_expr
+from .well_choices import CLAIMANTS, KINDS
 
 S = pl.String
 col = pl.col
@@ -40,8 +41,8 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
         return np.where(r.decided, a, 0)
 
     frame = frame.with_columns(
-        claimant=pl.Series(c.claimant, dtype=S), residential=c.residential, units=c.units,
-        kind=pl.Series(c.kind, dtype=S), advisory=c.advisory, lab=c.lab, income=cents(c.income),
+        claimant=pl.Series(CLAIMANTS, dtype=S).gather(c.claimant.astype(np.uint32)), residential=c.residential,
+        units=c.units, kind=pl.Series(KINDS, dtype=S).gather(c.kind.astype(np.uint32)), advisory=c.advisory, lab=c.lab, income=cents(c.income),
         **{f"t_{k}": v for k, v in r.tests.items()},
         **{k: cents(t[k]) for k in ("costs", "counted", "base", "cut")},
         **{k: t[k] for k in ("reduced", "below_zero", "count", "later", "span", "enough", "apart", "barred")},

@@ -22,12 +22,9 @@ from . import fields as F
 from .batch import EPOCH, segments
 from .engine import LawDateError, ParameterSet, default_parameters
 from .explain import FailedTests, Test
+from .well_choices import CLAIMANT_TYPES, CLAIMANTS, KINDS, SUPPLY_USES, WELL_KINDS  # noqa: F401 (read from here too)
 
 PROGRAM = "well-compensation"
-CLAIMANT_TYPES = {"landowner", "lessee", "spouse", "dependent", "heir", "assign", "legal_representative",
-                  "state_agency", "municipality"}
-SUPPLY_USES = {"residential", "livestock"}
-WELL_KINDS = {"drilled", "driven", "bored", "dug"}
 
 
 @dataclass
@@ -149,9 +146,9 @@ class WellColumns:
     n: int
     id: list[str] | pl.Series  # as written out: stripped where the row is read, as given where it is not
     errors: C.Errors
-    claimant: np.ndarray  # object: the claimant type
+    claimant: np.ndarray  # int8: the claimant type's index in CLAIMANTS
     residential: np.ndarray
-    kind: np.ndarray  # object: the well kind
+    kind: np.ndarray  # int8: the well kind's index in KINDS
     units: np.ndarray  # int64, 0 where not given
     claimed: np.ndarray  # int64 day numbers
     completed: np.ndarray  # int64 day numbers, NAT where not yet complete (or not given)
@@ -286,12 +283,13 @@ def read_columns(cols: dict[str, Any], n: int, params: ParameterSet | None = Non
     ids = C.texts(raw_id)
     E.add(np.flatnonzero(C.blank(ids)), ["id: is required"] * int(C.blank(ids).sum()))
 
-    def choice(name, choices):
-        return C.memo(name, get(name), lambda f, v: F.parse_choice(f, v, choices), E, "", object)
+    def choice(name, choices, order):  # each distinct value read once; small integers, not Python strings
+        return C.memo(name, get(name), lambda f, v: order.index(F.parse_choice(f, v, choices)), E,
+                      len(order) - 1, np.int8)
 
-    claimant = choice("claimant_type", CLAIMANT_TYPES)
-    residential = choice("supply_use", SUPPLY_USES) == "residential"
-    kind = choice("well_kind", WELL_KINDS)
+    claimant = choice("claimant_type", CLAIMANT_TYPES, CLAIMANTS)
+    residential = choice("supply_use", SUPPLY_USES, ("residential", "livestock", "")) == 0
+    kind = choice("well_kind", WELL_KINDS, KINDS)
     raw_units = get("dwelling_units")
     units = C.memo("dwelling_units", raw_units, lambda f, v: F.parse_int(f, v, minimum=1), E, 0, np.int64,
                    where=residential)
@@ -358,9 +356,9 @@ def evaluate(cols: WellColumns, params: ParameterSet | None = None) -> WellResul
     if P is None or not decided.any():
         zeros = np.zeros(n, dtype=np.int64)
         return WellResults(cols, P, decided, {}, {"award": zeros}, np.zeros(n, dtype=bool), zeros, error)
-    barred = np.isin(cols.claimant, list(P["claimant_types_barred"]))
-    allowed = np.isin(cols.claimant, P["claimant_types_allowed"])
-    well_ok = np.isin(cols.kind, P["well_kinds"])
+    barred = np.array([k in P["claimant_types_barred"] for k in CLAIMANTS])[cols.claimant]
+    allowed = np.array([k in P["claimant_types_allowed"] for k in CLAIMANTS])[cols.claimant]
+    well_ok = np.array([k in P["well_kinds"] for k in KINDS])[cols.kind]
     rows, day = cols.samples["row"].to_numpy(), cols.samples["day"].to_numpy().astype(np.int64)
     counted = day <= cols.claimed[rows]  # samples dated after the claim are not counted
     count = np.bincount(rows[counted], minlength=n)
