@@ -174,8 +174,12 @@ def _sample_dates(values, n: int, E: C.Errors) -> pl.DataFrame:
         rows = np.flatnonzero(fast)
         long = pl.DataFrame({"row": rows, "text": s.gather(rows)}).with_columns(pl.col("text").str.split(";")) \
             .explode("text").filter(pl.col("text") != "")
-        day = long["text"].str.strptime(pl.Date, "%Y-%m-%d", strict=False)
+        # a batch's samples fall on a few thousand days: each day's text is read once
+        texts, codes = C.distinct(long["text"])
+        day = texts.str.strptime(pl.Date, "%Y-%m-%d", strict=False)
         good = (day.is_not_null() & (day.dt.year() >= 1)).fill_null(False)
+        if codes is not None:
+            day, good = day.gather(codes), good.gather(codes)
         bad_rows = long.filter(~good)["row"].unique().to_numpy()
         fast[bad_rows] = False  # a date that does not exist: the reference parser says which
         fast_rows = long["row"].to_numpy()

@@ -109,3 +109,34 @@ def test_entry_positions_within_rows():
     rows = np.repeat(np.arange(500), np.random.default_rng(3).integers(1, 5, 500))
     assert (C.positions(rows) == np.arange(len(rows)) - np.searchsorted(rows, rows, side="left")).all()
     assert C.positions(np.array([], dtype=np.int64)).tolist() == []
+
+
+SAMPLES = ["2024-01-01;2024-01-20", "2024-02-30;2024-03-01", "2023-12-31", "0000-01-01;2024-01-05",
+           "2024-01-05;2023-11-30;2024-02-29", "2024-1-05", ""]
+
+
+def test_sample_dates_in_a_large_file_are_read_as_one_claim_reads_them():
+    """s. 281.75(6)(a): sample dates in a file large enough to be read by distinct days are the days
+    parse_claim reads, and a date that does not exist is that claim's error naming the field.
+    (Guards the reading by distinct days; the code before it read every date and passes too.)"""
+    n = 7000
+    texts = np.array(SAMPLES)[np.arange(n) % len(SAMPLES)]
+    cols = {"id": pl.Series([f"W{i}" for i in range(n)]), "sample_dates": pl.Series(texts.tolist()),
+            "claimant_type": pl.Series(["landowner"] * n), "supply_use": pl.Series(["residential"] * n),
+            "well_kind": pl.Series(["drilled"] * n), "dwelling_units": pl.Series(["1"] * n),
+            "eligible_costs": pl.Series(["100"] * n), "lab_certified": pl.Series(["true"] * n),
+            "department_advisory": pl.Series(["false"] * n), "annual_family_income": pl.Series(["1000"] * n),
+            "claimed_on": pl.Series(["2024-03-01"] * n)}
+    got = wells.read_columns(cols, n)
+    days: dict[int, list] = {}
+    for row, day in zip(got.samples["row"].to_list(), got.samples["day"].to_list()):
+        days.setdefault(row, []).append(wells.EPOCH + dt.timedelta(days=day))
+    for j in range(len(SAMPLES) * 2):
+        raw = {k: v[j] for k, v in cols.items()}
+        try:
+            claim = wells.parse_claim(raw)
+        except wells.F.FieldError as e:
+            assert got.errors.msg[j] == str(e), texts[j]
+            continue
+        assert not got.errors.any[j]
+        assert sorted(days.get(j, [])) == claim.sample_dates, texts[j]
