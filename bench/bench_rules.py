@@ -544,7 +544,32 @@ def _wells(args, pl, env, base) -> bool:
             print(f"      floor: polars reading + writing this {dst.stat().st_size / 1e6:.0f} MB output alone: "
                   f"{t_floor:.3f} s, CPU {CPU['wells_floor']:.2f} s = {CPU['wells_floor'] / CPU['wells_polars']:.1f}x "
                   f"the input copy; powts = {CPU[label] / CPU['wells_floor']:.1f}x this floor (CPU)")
+    print("   where powts' CPU goes, with explanations (one in-process run; start-up measured in fresh interpreters):")
+    for part, secs in _well_parts(src):
+        print(f"      {part:34s} {secs:6.3f} s")
     return True
+
+
+def _well_parts(src: Path) -> list[tuple[str, float]]:
+    code = f"""
+import time
+t = time.process_time()
+def lap(name):
+    global t
+    now = time.process_time(); print(f"{{name}}\t{{now - t}}"); t = now
+from powts.law import cli, io, wells
+from powts.law.engine import default_parameters
+lap("import powts.law (numpy, polars)")
+default_parameters(); lap("load the law parameters (YAML)")
+table = io.read_table({str(src)!r}); lap("read the file (polars + line checks)")
+cols = wells.read_columns(table.columns, table.n, line_errors=table.line_errors); lap("parse and check every field")
+r = wells.evaluate(cols); lap("decide")
+cli.write_well_decisions(r, {str(OUT / 'well_parts.csv')!r}, explain=True); lap("write the words")
+"""
+    out = subprocess.run([str(PROJECT_PY if PROJECT_PY.exists() else sys.executable), "-c", code], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    parts = [(a, float(b)) for a, b in (line.split("\t") for line in out.splitlines())]
+    return [("python start-up", min(_fresh_cpu("pass") for _ in range(3))), *parts]
 
 
 if __name__ == "__main__":

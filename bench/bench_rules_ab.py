@@ -1,7 +1,9 @@
-"""Before and after: `powts rules evaluate wisconsin-fund-grant` from two checkouts on the same file, run
-alternately, beside polars copying the file and the OpenFisca peer (bench_rules.py --openfisca-cli).
+"""Before and after: `powts rules evaluate wisconsin-fund-grant` (or `well-compensation`) from two checkouts
+on the same file, run alternately, beside polars copying the file and, for grants, the OpenFisca peer
+(bench_rules.py --openfisca-cli).
 
     python3.11 bench/bench_rules_ab.py --base /path/to/other/checkout [--input bench/out/grants.csv] [--repeat 2]
+    python3.11 bench/bench_rules_ab.py --base ... --program well-compensation --input bench/out/wells.csv
 
 Each checkout runs with its own .venv. The input is the file bench_rules.py writes (run it once first).
 CPU seconds (user + system, from getrusage) and wall seconds, best of --repeat; the outputs of the two
@@ -37,7 +39,10 @@ def main() -> int:
     ap.add_argument("--base", required=True, help="the other checkout (with its own .venv)")
     ap.add_argument("--input", default=str(ROOT / "bench" / "out" / "grants.csv"))
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--program", default="wisconsin-fund-grant", choices=["wisconsin-fund-grant", "well-compensation"])
     args = ap.parse_args()
+    grants = args.program == "wisconsin-fund-grant"
+    cases = CASES if grants else [c for c in CASES if not c[0].startswith("--columns")]
     trees = {"before": Path(args.base).resolve(), "after": ROOT}
     peer_py = ROOT / "bench" / ".venv-openfisca" / "bin" / "python"
     out = Path(tempfile.mkdtemp(prefix="powts-ab-"))
@@ -47,17 +52,17 @@ def main() -> int:
         figures.setdefault("polars read+write", []).append(_run(
             [sys.executable, "-c", f"import polars as pl; pl.read_csv({args.input!r}, infer_schema=False)"
              f".write_csv({str(out / 'copy.csv')!r})"], ROOT))
-        if peer_py.exists():
+        if grants and peer_py.exists():
             figures.setdefault("OpenFisca + polars", []).append(_run(
                 [str(peer_py), str(ROOT / "bench" / "bench_rules.py"), "--openfisca-cli", args.input,
                  str(out / "peer.csv")], ROOT))
-        for label, extra in CASES:
+        for label, extra in cases:
             written = {}
             for name, tree in trees.items():
                 dst = out / f"{name}.csv"
                 figures.setdefault(f"{label} [{name}]", []).append(_run(
                     [str(tree / ".venv" / "bin" / "python"), "-c", "import sys; from powts.cli import main; sys.exit(main())",
-                     "rules", "evaluate", "wisconsin-fund-grant", "--input", args.input, "--output", str(dst), *extra],
+                     "rules", "evaluate", args.program, "--input", args.input, "--output", str(dst), *extra],
                     tree))
                 written[name] = dst.read_bytes()
             if written["before"] != written["after"]:

@@ -227,36 +227,47 @@ def _well_decisions(path: str):
 
 
 def _evaluate_wells(args) -> int:
-    """Decisions written column-wise: well_render.well_frame builds every row's words with polars
-    string expressions, polars writes the file; no Python loop per row."""
     import time
+
+    r = _well_results(args.input)
+    t = time.perf_counter()
+    write_well_decisions(r, args.output, explain=not args.no_explanation)
+    _stage("write words", t)
+    _report(int((~r.decided).sum()), r.cols.n)
+    return 0
+
+
+def write_well_decisions(r, output: str, *, explain: bool = True) -> None:
+    """Decisions written column-wise, a chunk of claims at a time (bounded memory):
+    well_render.well_frames builds every row's words with polars string expressions, polars writes
+    the file; no Python loop per row."""
+    import contextlib
 
     import polars as pl
 
     from .io import InputError, kind_of
-    from .well_render import well_frame
+    from .well_render import well_frames
 
-    to_csv = args.output != "-" and kind_of(args.output) == "csv"
-    r = _well_results(args.input)
-    t = time.perf_counter()
-    frame = well_frame(r, explain=not args.no_explanation, reason_text=to_csv, reason_list=not to_csv).select(WELL_FIELDS)
+    to_csv = output != "-" and kind_of(output) == "csv"
+    frames = well_frames(r, explain=explain, reason_text=to_csv, reason_list=not to_csv)
     try:
-        if args.output == "-":
-            sys.stdout.write(frame.write_ndjson() if r.cols.n else "")
-            sys.stdout.flush()
-        elif to_csv:
-            # polars quotes an empty string ("") and leaves a null empty: blank cells are written empty, as before
-            frame.with_columns(pl.col(c).replace("", None) for c in ("id", "reasons", "explanation")) \
-                .write_csv(args.output)
-        elif r.cols.n:
-            frame.write_ndjson(args.output)
-        else:
-            open(args.output, "w").close()  # noqa: SIM115
+        with contextlib.nullcontext() if output == "-" else open(output, "wb") as handle:  # noqa: SIM115
+            for k, frame in enumerate(frames):
+                frame = frame.select(WELL_FIELDS)
+                if to_csv:
+                    # polars quotes an empty string ("") and leaves a null empty: blank cells are written empty
+                    frame.with_columns(pl.col(c).replace("", None) for c in ("id", "reasons", "explanation")) \
+                        .write_csv(handle, include_header=k == 0)
+                elif not r.cols.n:
+                    pass
+                elif handle is None:
+                    sys.stdout.write(frame.write_ndjson())
+                else:
+                    frame.write_ndjson(handle)
     except OSError as e:
-        raise InputError(f"{args.output}: cannot write ({e.strerror})") from None
-    _stage("write words", t)
-    _report(int((~r.decided).sum()), r.cols.n)
-    return 0
+        raise InputError(f"{output}: cannot write ({e.strerror})") from None
+    if output == "-":
+        sys.stdout.flush()
 
 
 def _summary_path(args) -> str | None:

@@ -390,6 +390,19 @@ def series(values: np.ndarray | pl.Series, name: str) -> pl.Series:
     return pl.Series(name, [v or "" for v in values.tolist()], dtype=pl.String)
 
 
+def positions(rows: np.ndarray) -> np.ndarray:
+    """Each entry's position within its row, for entries sorted by row (0, 1, 2, 0, 1, 0...): one pass,
+    where a search of every entry among all would cost n log n."""
+    n = len(rows)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    first = np.empty(n, dtype=bool)
+    first[0] = True
+    np.not_equal(rows[1:], rows[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    return np.arange(n, dtype=np.int64) - np.repeat(starts, np.diff(np.append(starts, n)))
+
+
 def add_years(days: np.ndarray, years: np.ndarray) -> np.ndarray:
     """Same month and day `years` later (Feb 29 -> Feb 28), on int64 day numbers."""
     d = np.where(days == NAT, 0, days).astype("datetime64[D]")

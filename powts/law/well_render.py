@@ -9,8 +9,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from . import columns as C
 from .explain import WELL_ARITHMETIC, WELL_OUTCOME, WELL_PROOF, WELL_SENTENCES
 from .render import _add, _choice, _concat, _fill, _pieces, amount_expr, iso_dates, money_expr
+from .well_choices import CLAIMANTS, KINDS
 
 S = pl.String
 col = pl.col
@@ -39,8 +41,8 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
         return np.where(r.decided, a, 0)
 
     frame = frame.with_columns(
-        claimant=pl.Series(c.claimant, dtype=S), residential=c.residential, units=c.units,
-        kind=pl.Series(c.kind, dtype=S), advisory=c.advisory, lab=c.lab, income=cents(c.income),
+        claimant=pl.Series(CLAIMANTS, dtype=S).gather(c.claimant.astype(np.uint32)), residential=c.residential,
+        units=c.units, kind=pl.Series(KINDS, dtype=S).gather(c.kind.astype(np.uint32)), advisory=c.advisory, lab=c.lab, income=cents(c.income),
         **{f"t_{k}": v for k, v in r.tests.items()},
         **{k: cents(t[k]) for k in ("costs", "counted", "base", "cut")},
         **{k: t[k] for k in ("reduced", "below_zero", "count", "later", "span", "enough", "apart", "barred")},
@@ -49,34 +51,43 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
     # each value is worded on the long frames first; the lists are then joined per row
     shown = _joined(c.samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
                     .filter(col("day") <= col("claimed")).sort("row", "day")
-                    .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ")
+                    .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ", n)
     if not items_words:  # the cost items are only named in the explanation
-        return frame.join(shown, on="row", how="left", maintain_order="left").with_columns(listed=pl.lit(None, dtype=S))
+        return frame.with_columns(shown, listed=pl.lit(None, dtype=S))
     items = r.snap["eligible_cost_items"]
     listed = _joined(c.costs.filter(col("item").is_not_null()).sort("row", "pos").select("row", words=_fill(
         WELL_ARITHMETIC["item"], {
             "item": col("item").str.replace_all("_", " ", literal=True), "amount": money_expr(col("cents")),
             "cite": col("item").replace_strict(list(items), list(items.values()), default="", return_dtype=S)})),
-        "listed", " + ")
-    return frame.join(shown, on="row", how="left", maintain_order="left").join(listed, on="row", how="left", maintain_order="left")
+        "listed", " + ", n)
+    return frame.with_columns(shown, listed)
 
 
-def _joined(long: pl.DataFrame, name: str, sep: str) -> pl.DataFrame:
-    """row -> the `words` of the row's entries joined by `sep`, in order (`long` sorted by row, then
-    order). Short lists (samples, cost items) are joined position by position, one join each: a
-    group_by joining strings per row costs about ten times as much."""
-    if len(long) <= 64:
-        # a few claims (one on the web or the API): one query, not one filter and join per position
-        return long.group_by("row", maintain_order=True).agg(col("words").str.join(sep).alias(name))
+def _joined(long: pl.DataFrame, name: str, sep: str, n: int) -> pl.Series:
+    """The `words` of each row's entries joined by `sep`, in order, as a column of the n rows (null
+    where a row has none; `long` sorted by row, then order). Short lists (samples, cost items) are
+    joined position by position, each position's words put in place by a gather: a group_by joining
+    strings per row costs about ten times as much, and a join per position costs a hash table."""
     rows = long["row"].to_numpy()
-    pos = np.arange(len(rows)) - np.searchsorted(rows, rows, side="left")
-    if pos.max() >= 16:
-        return long.group_by("row").agg(col("words").str.join(sep).alias(name))
-    parts = None
-    for p in range(int(pos.max()) + 1):
-        part = long.filter(pl.Series(pos == p)).select("row", col("words").alias(f"p{p}"))
-        parts = part if parts is None else parts.join(part, on="row", how="left", maintain_order="left")
-    return parts.select("row", pl.concat_str(pl.exclude("row"), separator=sep, ignore_nulls=True).alias(name))
+    pos = C.positions(rows)
+    if len(long) <= 64 or pos.max() >= 16:
+        # a few claims (one on the web or the API): one query, not one gather per position
+        joined = long.group_by("row", maintain_order=True).agg(col("words").str.join(sep))
+        return _in_place(joined["row"].to_numpy(), joined["words"], n).alias(name)
+    words = long["words"]
+    parts = [_in_place(rows[at], words.filter(pl.Series(at)), n).alias(f"p{p}")
+             for p in range(int(pos.max()) + 1) for at in [pos == p]]
+    has = np.zeros(n, dtype=bool)
+    has[rows] = True
+    return pl.select(pl.when(pl.lit(pl.Series(has))).then(
+        pl.concat_str([pl.lit(p) for p in parts], separator=sep, ignore_nulls=True))).to_series().alias(name)
+
+
+def _in_place(rows: np.ndarray, values: pl.Series, n: int) -> pl.Series:
+    """values[k] at row rows[k] of a column of n rows, null elsewhere (one gather)."""
+    at = np.full(n, len(values), dtype=np.int64)  # the null appended below
+    at[rows] = np.arange(len(rows))
+    return values.append(pl.Series([None], dtype=values.dtype)).gather(at)
 
 
 def _tests(snap) -> dict[str, tuple[list, pl.Expr, pl.Expr]]:
@@ -148,7 +159,7 @@ def _arithmetic(snap) -> pl.Expr:
 _PLANS: dict[tuple, tuple] = {}
 # each amount in words once per claim (several sentences quote the same amount); columns no
 # expression reads are dropped by the query optimiser
-MONEY = ("income", "costs", "counted", "base", "cut", "award_trace", "award")
+MONEY = ("income", "costs", "counted", "base", "cut", "award_trace")
 PRELUDE = [money_expr(col(m)).alias(f"m_{m}") for m in MONEY]
 
 
@@ -176,7 +187,8 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
                    .otherwise(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))]))
                    .cast(reason_dtype).alias("reasons"))
     arithmetic = _arithmetic(snap)
-    outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": col("m_award")})) \
+    # (an eligible claim's award is its traced award: one amount worded once)
+    outcome = pl.when(col("eligible")).then(_fill(WELL_OUTCOME["eligible"], {"award": col("m_award_trace")})) \
         .otherwise(pl.lit(WELL_OUTCOME["not_eligible"]))
     if detail:
         # one claim's pieces; wells.decisions assembles them in the same order (explain.Test.line)
@@ -202,12 +214,25 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
     return out
 
 
+CHUNK = 50_000  # claims worded at a time by well_frames (about 55 MB of words with explanations)
+
+
 def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
                reason_text: bool = False) -> pl.DataFrame:
     """id, eligible, award, reasons (reason_list: [{test, citation, text}]; reason_text:
     'sentence (citation); ...') and explanation of every claim of a WellResults. detail=True adds
     sentence_<test>, pass_<test>, cite_<test>, arithmetic and outcome instead of the reasons and
     explanation of decided claims (for wells.decisions, which assembles them)."""
+    return next(well_frames(r, chunk=max(r.cols.n, 1), explain=explain, detail=detail, reason_list=reason_list,
+                            reason_text=reason_text))
+
+
+def well_frames(r, *, chunk: int | None = None, explain: bool = True, detail: bool = False, reason_list: bool = True,
+                reason_text: bool = False):
+    """well_frame's rows `chunk` claims (default CHUNK) at a time, in order: the command line writes
+    each and drops it, so its memory is bounded by a chunk's words, not the file's (as the grants'
+    CHUNK). The base frame (values, trace, the lists in words) is built once for all claims."""
+    chunk = chunk or CHUNK
     frame = _base_frame(r, items_words=explain or detail)
     reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
     common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
@@ -220,8 +245,10 @@ def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bo
             out.append(pl.concat_list([pl.struct(test=pl.lit("input"), citation=pl.lit(""), text=col("error"))])
                        .cast(reason_dtype).alias("reasons"))
         out.append((undecided if explain or detail else pl.lit("")).alias("explanation"))
-        return frame.select(out)
+        yield frame.select(out)
+        return
     out = _plan(r.snap, explain, detail, reason_list, reason_text)
     # a few claims (one on the web or the API): planning the query would cost more than running it
-    return frame.lazy().with_columns(PRELUDE).select(out).collect(
-        optimizations=pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags())
+    flags = pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags()
+    for lo in range(0, max(len(frame), 1), chunk):
+        yield frame.slice(lo, chunk).lazy().with_columns(PRELUDE).select(out).collect(optimizations=flags)

@@ -22,12 +22,9 @@ from . import fields as F
 from .batch import EPOCH, segments
 from .engine import LawDateError, ParameterSet, default_parameters
 from .explain import FailedTests, Test
+from .well_choices import CLAIMANT_TYPES, CLAIMANTS, KINDS, SUPPLY_USES, WELL_KINDS  # noqa: F401 (read from here too)
 
 PROGRAM = "well-compensation"
-CLAIMANT_TYPES = {"landowner", "lessee", "spouse", "dependent", "heir", "assign", "legal_representative",
-                  "state_agency", "municipality"}
-SUPPLY_USES = {"residential", "livestock"}
-WELL_KINDS = {"drilled", "driven", "bored", "dug"}
 
 
 @dataclass
@@ -149,9 +146,9 @@ class WellColumns:
     n: int
     id: list[str] | pl.Series  # as written out: stripped where the row is read, as given where it is not
     errors: C.Errors
-    claimant: np.ndarray  # object: the claimant type
+    claimant: np.ndarray  # int8: the claimant type's index in CLAIMANTS
     residential: np.ndarray
-    kind: np.ndarray  # object: the well kind
+    kind: np.ndarray  # int8: the well kind's index in KINDS
     units: np.ndarray  # int64, 0 where not given
     claimed: np.ndarray  # int64 day numbers
     completed: np.ndarray  # int64 day numbers, NAT where not yet complete (or not given)
@@ -177,8 +174,12 @@ def _sample_dates(values, n: int, E: C.Errors) -> pl.DataFrame:
         rows = np.flatnonzero(fast)
         long = pl.DataFrame({"row": rows, "text": s.gather(rows)}).with_columns(pl.col("text").str.split(";")) \
             .explode("text").filter(pl.col("text") != "")
-        day = long["text"].str.strptime(pl.Date, "%Y-%m-%d", strict=False)
+        # a batch's samples fall on a few thousand days: each day's text is read once
+        texts, codes = C.distinct(long["text"])
+        day = texts.str.strptime(pl.Date, "%Y-%m-%d", strict=False)
         good = (day.is_not_null() & (day.dt.year() >= 1)).fill_null(False)
+        if codes is not None:
+            day, good = day.gather(codes), good.gather(codes)
         bad_rows = long.filter(~good)["row"].unique().to_numpy()
         fast[bad_rows] = False  # a date that does not exist: the reference parser says which
         fast_rows = long["row"].to_numpy()
@@ -216,10 +217,14 @@ def _eligible_costs(values, n: int, E: C.Errors, where: np.ndarray, items: dict[
         long = pl.DataFrame({"row": rows, "text": s.gather(rows)}).with_columns(pl.col("text").str.split(";")) \
             .explode("text").with_columns(parts=pl.col("text").str.split_exact(":", 1)).unnest("parts")
         exploded = long["row"].to_numpy()  # in row order: an entry's position is its distance from the row's first
-        long = long.with_columns(pos=np.arange(len(exploded)) - np.searchsorted(exploded, exploded, side="left"))
-        name = (long["field_0"].str.to_lowercase().str.replace_all("-", " ", literal=True).str.strip_chars(" ")
+        long = long.with_columns(pos=C.positions(exploded))
+        # an item is named in a few ways ("New Well", "new_well"): each way is read once, as item_name reads it
+        ways, codes = C.distinct(long["field_0"])
+        name = (ways.str.to_lowercase().str.replace_all("-", " ", literal=True).str.strip_chars(" ")
                 .str.replace_all(" +", "_"))
         known = name.replace_strict(list(items), [True] * len(items), default=False, return_dtype=pl.Boolean).to_numpy()
+        if codes is not None:
+            name, known = name.gather(codes), known[codes]
         item_rows = long["row"].to_numpy()
         unknown = np.unique(item_rows[~known])
         listed[unknown] = False  # not an eligible item: the reference parser names it
@@ -282,12 +287,13 @@ def read_columns(cols: dict[str, Any], n: int, params: ParameterSet | None = Non
     ids = C.texts(raw_id)
     E.add(np.flatnonzero(C.blank(ids)), ["id: is required"] * int(C.blank(ids).sum()))
 
-    def choice(name, choices):
-        return C.memo(name, get(name), lambda f, v: F.parse_choice(f, v, choices), E, "", object)
+    def choice(name, choices, order):  # each distinct value read once; small integers, not Python strings
+        return C.memo(name, get(name), lambda f, v: order.index(F.parse_choice(f, v, choices)), E,
+                      len(order) - 1, np.int8)
 
-    claimant = choice("claimant_type", CLAIMANT_TYPES)
-    residential = choice("supply_use", SUPPLY_USES) == "residential"
-    kind = choice("well_kind", WELL_KINDS)
+    claimant = choice("claimant_type", CLAIMANT_TYPES, CLAIMANTS)
+    residential = choice("supply_use", SUPPLY_USES, ("residential", "livestock", "")) == 0
+    kind = choice("well_kind", WELL_KINDS, KINDS)
     raw_units = get("dwelling_units")
     units = C.memo("dwelling_units", raw_units, lambda f, v: F.parse_int(f, v, minimum=1), E, 0, np.int64,
                    where=residential)
@@ -354,9 +360,9 @@ def evaluate(cols: WellColumns, params: ParameterSet | None = None) -> WellResul
     if P is None or not decided.any():
         zeros = np.zeros(n, dtype=np.int64)
         return WellResults(cols, P, decided, {}, {"award": zeros}, np.zeros(n, dtype=bool), zeros, error)
-    barred = np.isin(cols.claimant, list(P["claimant_types_barred"]))
-    allowed = np.isin(cols.claimant, P["claimant_types_allowed"])
-    well_ok = np.isin(cols.kind, P["well_kinds"])
+    barred = np.array([k in P["claimant_types_barred"] for k in CLAIMANTS])[cols.claimant]
+    allowed = np.array([k in P["claimant_types_allowed"] for k in CLAIMANTS])[cols.claimant]
+    well_ok = np.array([k in P["well_kinds"] for k in KINDS])[cols.kind]
     rows, day = cols.samples["row"].to_numpy(), cols.samples["day"].to_numpy().astype(np.int64)
     counted = day <= cols.claimed[rows]  # samples dated after the claim are not counted
     count = np.bincount(rows[counted], minlength=n)
