@@ -56,22 +56,22 @@ def _of_owner(owner_id: str) -> str:
 
 # (name, table, event, columns an update must change, body statements): as standing_counts.TRIGGERS
 TRIGGERS = [
-    ("maint_flags_sched_ins", "maintenance_schedule", "INSERT", None, [fix("system_id = NEW.system_id")]),
+    ("maint_standing_flags_sched_ins", "maintenance_schedule", "INSERT", None, [fix("system_id = NEW.system_id")]),
     # a writer that sets a flag (a model saved with an old value) is put right at once
-    ("maint_flags_sched_upd", "maintenance_schedule", "UPDATE OF system_id, retired, held", "system_id, retired, held",
+    ("maint_standing_flags_sched_upd", "maintenance_schedule", "UPDATE OF system_id, retired, held", "system_id, retired, held",
      [fix("system_id = NEW.system_id")]),
-    ("maint_flags_system_upd", "inventory_system", "UPDATE OF status, parcel_id", "status, parcel_id",
+    ("maint_standing_flags_system_upd", "inventory_system", "UPDATE OF status, parcel_id", "status, parcel_id",
      [fix("system_id = NEW.id")]),
-    ("maint_flags_parcel_upd", "inventory_parcel", "UPDATE OF owner_id", "owner_id",
+    ("maint_standing_flags_parcel_upd", "inventory_parcel", "UPDATE OF owner_id", "owner_id",
      [fix("system_id IN (SELECT y.id FROM inventory_system y WHERE y.parcel_id = NEW.id)")]),
-    ("maint_flags_check_ins", TABLE, "INSERT", None, [fix(_of_owner("NEW.owner_id"))]),
-    ("maint_flags_check_upd", TABLE, "UPDATE OF owner_id, usable", "owner_id, usable",
+    ("maint_standing_flags_check_ins", TABLE, "INSERT", None, [fix(_of_owner("NEW.owner_id"))]),
+    ("maint_standing_flags_check_upd", TABLE, "UPDATE OF owner_id, usable", "owner_id, usable",
      [fix(_of_owner("OLD.owner_id")), fix(_of_owner("NEW.owner_id"))]),
-    ("maint_flags_check_del", TABLE, "DELETE", None, [fix(_of_owner("OLD.owner_id"))]),
+    ("maint_standing_flags_check_del", TABLE, "DELETE", None, [fix(_of_owner("OLD.owner_id"))]),
     # a new address is not checked yet: its check goes, and with it the letters' flag (NULL)
-    ("maint_flags_owner_address", "inventory_owner", "UPDATE OF mailing_address", "mailing_address",
+    ("maint_standing_flags_owner_address", "inventory_owner", "UPDATE OF mailing_address", "mailing_address",
      [f"DELETE FROM {TABLE} WHERE owner_id = NEW.id"]),
-    ("maint_flags_owner_del", "inventory_owner", "DELETE", None, [f"DELETE FROM {TABLE} WHERE owner_id = OLD.id"]),
+    ("maint_standing_flags_owner_del", "inventory_owner", "DELETE", None, [f"DELETE FROM {TABLE} WHERE owner_id = OLD.id"]),
 ]
 
 

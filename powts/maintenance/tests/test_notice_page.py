@@ -133,3 +133,23 @@ def test_with_statistics_a_later_step_is_found_through_the_notices_index_not_eve
             cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
             first = [row[-1] for row in cursor.fetchall()][0]
             assert re.match(r"SEARCH maintenance_schedule USING (COVERING )?INDEX maint_sched_notices", first), (kind, first)
+
+
+def test_every_owner_held_back_is_reachable_page_by_page(county, staff):
+    """The held list has pages of its own (before, only its first 500 were shown, with no way to the rest)."""
+    import powts.maintenance.notice_views as views
+
+    old, views.HELD_PER_PAGE = views.HELD_PER_PAGE, 1
+    try:
+        client = Client()
+        client.force_login(staff)
+        seen = []
+        for n in (1, 2):
+            r = client.get(f"/maintenance/notices/?as_of={AS_OF}&held_page={n}")
+            held = r.context["held"]
+            assert held.paginator.num_pages == 2 and len(held.object_list) == 1
+            seen += [p.system_ref for p in held.object_list]
+        assert sorted(seen) == ["HELD", "HELD-2"]
+        assert "held_page=2#h-held" in client.get(f"/maintenance/notices/?as_of={AS_OF}").content.decode()
+    finally:
+        views.HELD_PER_PAGE = old
