@@ -32,6 +32,13 @@ class Schedule(models.Model):
     stage = models.CharField(max_length=20, blank=True, choices=NoticeKind.choices, help_text="Last notice sent for this due date.")
     stage_on = models.DateField(null=True, blank=True)
     delinquent = models.BooleanField(default=False)
+    # Kept by the database's triggers from the system, its parcel's owner and the owner's address check
+    # (powts.maintenance.notice_flags), so the notices page counts its letters from one index: whatever a
+    # writer puts here is put right by the triggers.
+    retired = models.BooleanField(default=False, db_default=False, help_text="The system is abandoned or replaced: no letters.")
+    held = models.BooleanField(null=True, default=None,
+                               help_text="Letters held back (no owner of record, or an address that cannot be mailed); "
+                                         "empty while the owner's address is not yet checked.")
     # What the schedule was computed from, to find stale rows after an inventory import.
     src_system_type = models.CharField(max_length=30, blank=True)
     src_installed_on = models.DateField(null=True, blank=True)
@@ -48,12 +55,25 @@ class Schedule(models.Model):
             # schedules in due order, not a walk of every schedule in due order looking for them (15 s at 1,000,000).
             models.Index(fields=["jurisdiction", "due_on"], condition=Q(delinquent=True), name="maint_sched_delinquent"),
             models.Index(fields=["jurisdiction", "due_on"], condition=Q(pumping_required=True), name="maint_sched_pumping"),
-            # the notices page: each kind of notice is the rows at one stage past a date (powts.maintenance.notice_page)
-            models.Index(fields=["jurisdiction", "stage", "notice_on", "due_on"], name="maint_sched_stage"),
+            # the notices page: each kind of notice is the rows at one stage past a date (powts.maintenance.notice_page),
+            # counted and paged from this index alone (system is the page's order; the rest are the kinds' filters)
+            models.Index(fields=["jurisdiction", "stage", "notice_on", "due_on", "system", "stage_on", "exempt", "retired", "held"],
+                         name="maint_sched_notices"),
         ]
 
     def __str__(self) -> str:
         return f"Schedule of {self.system_ref}"
+
+
+class AddressCheck(models.Model):
+    """Whether an owner's mailing address can be mailed to (`addresses.problem`, which is Python): written by
+    `notice_flags.recheck`, dropped by a trigger when the address changes (powts.maintenance.notice_flags)."""
+
+    owner = models.OneToOneField("inventory.Owner", primary_key=True, on_delete=models.CASCADE, db_constraint=False, related_name="+")
+    usable = models.BooleanField()
+
+    def __str__(self) -> str:
+        return f"Address of owner {self.owner_id}: {'usable' if self.usable else 'not usable'}"
 
 
 class StandingCount(models.Model):

@@ -25,7 +25,7 @@ from powts.maintenance.notices import letter_for, preview, sender_for
 from powts.maintenance.views import _as_of
 
 PER_PAGE = 100
-HELD_SHOWN = 500
+HELD_PER_PAGE = 100  # owners held back, in pages of their own (each one reachable to be fixed)
 
 
 def _unit(request):
@@ -53,7 +53,8 @@ def notices(request):
         "unscheduled": standing_counts.unscheduled(jurisdiction_id=unit.pk),  # kept by the database: no count of a million
         "unit": unit, "as_of": as_of, "preview": found, "page": page, "sender": sender,
         "contact_confirmed": bool((unit.profile.get("contact") or {}).get("confirmed")),
-        "held": notice_page.Letters(jurisdiction=unit, found=found, held=True)[:HELD_SHOWN],
+        "held": Paginator(notice_page.Letters(jurisdiction=unit, found=found, held=True), HELD_PER_PAGE).get_page(
+            request.GET.get("held_page")),
         "batch": NoticeBatch.objects.filter(jurisdiction=unit, as_of=as_of).select_related("job").first(),
         "recent": NoticeBatch.objects.filter(jurisdiction=unit).select_related("job").order_by("-requested_at")[:10],
     })

@@ -25,7 +25,7 @@ from powts.core.refusals import refuse_invalid
 from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
 from powts.kernel.precision import display, period_start
-from powts.maintenance import policies, rules
+from powts.maintenance import notice_flags, policies, rules
 from powts.core.news import publish
 from powts.inventory.lifecycle import system_record_service
 from powts.maintenance.choices import AbandonmentMethod, ReportKind, ReviewStatus
@@ -145,7 +145,9 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
 def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
     """Bring every system's schedule in step with the inventory (after imports): rows for new systems,
     recomputed rows where type or dates changed. One audit event sums the run up (the rows are derived
-    data; each row's own later changes are audited one by one)."""
+    data; each row's own later changes are audited one by one). First the mailing address of each owner not
+    checked since it was written (new owners of an import, addresses edited since): the notices page's flags."""
+    notice_flags.recheck(jurisdiction_id=jurisdiction.pk)
     profile = profile_for(jurisdiction)
     qs = (System.objects.filter(jurisdiction=jurisdiction)
           .values_list("pk", "system_id", "system_type", "installed_on", "last_serviced_on", "parcel__municipality",

@@ -17,7 +17,7 @@ import datetime as dt
 
 from django.db import connection, transaction
 
-from powts.maintenance import activity_counts
+from powts.maintenance import activity_counts, notice_flags
 
 TABLE = "maintenance_standingcount"
 NONE = "9999-12-31"
@@ -87,6 +87,8 @@ TRIGGERS += [
 
 # The dashboard chart's counts by day, installed and counted again with these (powts.maintenance.activity_counts).
 TRIGGERS += activity_counts.TRIGGERS
+# The notices page's flags on each schedule, likewise (powts.maintenance.notice_flags).
+TRIGGERS += notice_flags.TRIGGERS
 
 
 def _changed(columns: str | None, vendor: str) -> str:
@@ -102,6 +104,7 @@ def install_sql(vendor: str, triggers: list | None = None) -> list[str]:
     out = []
     for name, table, event, columns, body in TRIGGERS if triggers is None else triggers:
         when = _changed(columns, vendor)
+        body = [b(vendor) if callable(b) else b for b in body]  # a statement may depend on the vendor
         if vendor == "sqlite":
             out.append(f"DROP TRIGGER IF EXISTS {name}")
             out.append(f"CREATE TRIGGER {name} AFTER {event} ON {table} FOR EACH ROW {when} BEGIN "
@@ -126,9 +129,15 @@ def _with_activity(conn) -> bool:
     return activity_counts.TABLE in conn.introspection.table_names()
 
 
+def _with_flags(conn) -> bool:
+    """Whether the notices page's flags are there yet (a migration before maintenance 0016 runs without them)."""
+    return notice_flags.TABLE in conn.introspection.table_names()
+
+
 def install(using_connection=None) -> None:
     conn = using_connection or connection
-    triggers = TRIGGERS if _with_activity(conn) else [t for t in TRIGGERS if t not in activity_counts.TRIGGERS]
+    triggers = [t for t in TRIGGERS if (_with_activity(conn) or t not in activity_counts.TRIGGERS)
+                and (_with_flags(conn) or t not in notice_flags.TRIGGERS)]
     with conn.cursor() as cursor:
         for sql in install_sql(conn.vendor, triggers):
             cursor.execute(sql)
@@ -191,6 +200,8 @@ def rebuild(*, jurisdiction_id: int | None = None, using_connection=None) -> Non
             cursor.execute(SYSTEMS_FILL.format(where=""))
             if activity:
                 activity_counts.rebuild(cursor)
+            if _with_flags(conn):
+                notice_flags.rebuild(cursor)
         else:
             cursor.execute(f"DELETE FROM {TABLE} WHERE jurisdiction_id = %s", [jurisdiction_id])
             cursor.execute(FILL.format(where="WHERE s.jurisdiction_id = %s"), [jurisdiction_id])
@@ -198,6 +209,8 @@ def rebuild(*, jurisdiction_id: int | None = None, using_connection=None) -> Non
             cursor.execute(SYSTEMS_FILL.format(where="WHERE jurisdiction_id = %s"), [jurisdiction_id])
             if activity:
                 activity_counts.rebuild(cursor, jurisdiction_id)
+            if _with_flags(conn):
+                notice_flags.rebuild(cursor, jurisdiction_id)
 
 
 STANDINGS = ("current", "due_soon", "overdue", "delinquent", "needs_data", "exempt", "failing")
