@@ -1,7 +1,7 @@
 """Inventory at county-to-state scale: import, search and pages over N systems (default 1,000,000).
 
     .venv/bin/python bench/bench_inventory.py [--rows 1000000] [--workdir /tmp/powts-bench] [--import-only]
-        [--postgres postgres://postgres@127.0.0.1:54329/powts_bench]   (import on PostgreSQL beside COPY)
+        [--postgres postgres://postgres@127.0.0.1:54329/powts_bench]   (import on PostgreSQL beside COPY; CPU of client + server)
 
 Prints each figure beside a baseline measured in the same run (ratios hold on a noisy machine):
 - import: `powts import inventory` (parse, check, parcels/owners/systems/components, an audit event
