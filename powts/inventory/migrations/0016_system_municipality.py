@@ -1,5 +1,5 @@
 """Issue 10: the parcel's town copied onto each system (powts.inventory.system_town), with the index the list
-filtered by town reads; the parcel-first index it read before goes."""
+filtered by town reads."""
 
 from django.db import migrations, models
 
@@ -32,10 +32,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RemoveIndex(
-            model_name='system',
-            name='system_parcel_type',
-        ),
         migrations.AddField(
             model_name='system',
             name='municipality',
