@@ -320,7 +320,8 @@ def page_figures(rng: random.Random, n: int, only: str = "") -> None:
         "system page": lambda: f"/inventory/systems/{rng.randint(1, n)}/",
     }
     client.get("/inventory/")  # warm caches (municipality list, templates)
-    print("\npages, server side (Django handler), p95   powts      before: the page's bare query   target p95 < 100 ms")
+    print("\npages, server side (Django handler), p95   powts      before: the page's bare query   target p95 < 100 ms"
+          "   powts CPU p95 (user + system)   load")
     from django.http import QueryDict
 
     from powts.core import lists
@@ -338,13 +339,14 @@ def page_figures(rng: random.Random, n: int, only: str = "") -> None:
     for label, url in cases.items():
         if only and not any(part in label for part in only.split("|")):
             continue
-        times, t_sql = [], []
+        times, t_sql, cpu = [], [], []
         htmx = {"HTTP_HX_REQUEST": "true"} if "htmx" in label else {}
         for _ in range(60):
             u = url()
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             response = client.get(u, **htmx)
             times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
             assert response.status_code == 200, (u, response.status_code)
             t = time.perf_counter()
             if label == "system page":
@@ -352,7 +354,7 @@ def page_figures(rng: random.Random, n: int, only: str = "") -> None:
             else:
                 before(u)
             t_sql.append(time.perf_counter() - t)
-        print(f"  {label:<40}{ms(p95(times))}   {ms(p95(t_sql))}")
+        print(f"  {label:<40}{ms(p95(times))}   {ms(p95(t_sql))}   {ms(p95(cpu))}   {os.getloadavg()[0]:.1f}")
     if only:
         return
 

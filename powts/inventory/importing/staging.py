@@ -275,9 +275,11 @@ class Stage:
                 cursor.execute(
                     "INSERT INTO inventory_system (id, jurisdiction_id, system_id, parcel_id, system_type, status, installed_on, "
                     "installed_on_precision, last_serviced_on, design_flow_gpd, bedrooms, structures_served, permit_number, "
-                    "extra, search_text) SELECT r.system_ref, %s, s.system_id, r.parcel_ref, s.system_type, s.status, "
-                    "s.installed_on, s.installed_on_precision, s.last_serviced_on, s.design_flow_gpd, s.bedrooms, '', "
-                    f"s.permit_number, {extra}, s.search_text FROM {STAGE} s JOIN {REFS} r ON r.seq = s.seq ORDER BY s.seq", [j])
+                    "extra, search_text, municipality) SELECT r.system_ref, %s, s.system_id, r.parcel_ref, s.system_type, "
+                    "s.status, s.installed_on, s.installed_on_precision, s.last_serviced_on, s.design_flow_gpd, s.bedrooms, '', "
+                    # the row's town, its parcel's but for a stored parcel with another (the trigger then writes that)
+                    f"s.permit_number, {extra}, s.search_text, s.municipality FROM {STAGE} s JOIN {REFS} r ON r.seq = s.seq "
+                    "ORDER BY s.seq", [j])
             indexer.index_select(f"SELECT r.system_ref, s.search_text FROM {STAGE} s JOIN {REFS} r ON r.seq = s.seq")
             cursor.execute(
                 "INSERT INTO inventory_component (system_id, kind, capacity_gallons, manufacturer, model, installed_on, "

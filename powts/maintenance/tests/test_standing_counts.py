@@ -253,13 +253,17 @@ from powts.maintenance import standing_counts
 from powts.maintenance.models import Schedule
 from powts.maintenance.selectors import dashboard_counts, dashboard_counts_counted
 
-standing_counts.before_migrate(None, using="default", plan=[("a later migration", False)])
+from django.core.management.sql import emit_post_migrate_signal, emit_pre_migrate_signal
+from django.db.migrations import Migration
+
+# as `migrate` does: every app's receivers (these counts' triggers, the inventory's town copy) before and after
+emit_pre_migrate_signal(0, False, "default", plan=[(Migration("9999_later", "inventory"), False)])
 for n, model in enumerate((System, Schedule, Parcel)):  # what SQLite does for a new column with a default
     field = models.IntegerField(default=0)
     field.set_attributes_from_name(f"later_{n}")
     with connection.schema_editor() as editor:
         editor.add_field(model, field)
-standing_counts.after_migrate(None, using="default")
+emit_post_migrate_signal(0, False, "default", plan=[(Migration("9999_later", "inventory"), False)])
 with connection.cursor() as cursor:
     cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'maint_standing%'")
     names = sorted(r[0] for r in cursor.fetchall())
