@@ -20,7 +20,7 @@ def forwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('maintenance', '0015_notice_kind_due_index'),
+        ('maintenance', '0016_notice_flags'),
     ]
 
     operations = [
