@@ -23,6 +23,13 @@ def _notice(n: str, sign: str) -> str:
             f"0, 0, {sign}) {_UPSERT}")
 
 
+def _notices_of(rows: str, sign: str) -> str:
+    """The same per county and day for every notice a statement inserted or deleted (a transition table,
+    PostgreSQL): a send's notices all share one county and day (standing_counts.PER_STATEMENT says why)."""
+    return (f"INSERT INTO {TABLE} (jurisdiction_id, day, reports, late, notices) SELECT jurisdiction_id, as_of, 0, 0, "
+            f"{sign} * COUNT(*) FROM {rows} GROUP BY jurisdiction_id, as_of {_UPSERT}")
+
+
 REPORT_COLUMNS = "jurisdiction_id, work_date, late"
 NOTICE_COLUMNS = "jurisdiction_id, as_of"
 
@@ -37,6 +44,13 @@ TRIGGERS = [
     ("maint_standing_activity_notice_upd", "maintenance_notice", f"UPDATE OF {NOTICE_COLUMNS}", NOTICE_COLUMNS,
      [_notice("OLD", "-1"), _notice("NEW", "1")]),
 ]
+
+# PostgreSQL runs these once per statement (standing_counts.PER_STATEMENT). A report comes one at a time
+# (one row per transaction), so its triggers stay per row.
+PER_STATEMENT = {
+    "maint_standing_activity_notice_ins": ("NEW TABLE AS new_rows", [_notices_of("new_rows", "1")]),
+    "maint_standing_activity_notice_del": ("OLD TABLE AS old_rows", [_notices_of("old_rows", "-1")]),
+}
 
 _FILL = (f"INSERT INTO {TABLE} (jurisdiction_id, day, reports, late, notices) "
          "SELECT jurisdiction_id, day, SUM(reports), SUM(late), SUM(notices) FROM ("

@@ -44,6 +44,13 @@ def _system_row(y: str, sign: str) -> str:
             f"FROM maintenance_schedule s JOIN inventory_parcel p ON p.id = {y}.parcel_id WHERE s.system_id = {y}.id {UPSERT}")
 
 
+def _schedule_rows(rows: str, sign: str) -> str:
+    """Every schedule a statement inserted or deleted (a transition table, PostgreSQL), grouped by key."""
+    return (f"INSERT INTO {TABLE} ({KEY}, n) SELECT {_row('s', 'y', 'p.municipality', f'{sign} * COUNT(*)')} "
+            f"FROM {rows} s JOIN inventory_system y ON y.id = s.system_id JOIN inventory_parcel p ON p.id = y.parcel_id "
+            f"GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 {UPSERT}")
+
+
 def _parcel_rows(p: str, sign: str) -> str:
     """The schedules of every system on parcel `p` (NEW or OLD), grouped: one upsert may touch a row once."""
     return (f"INSERT INTO {TABLE} ({KEY}, n) SELECT {_row('s', 'y', f'{p}.municipality', f'{sign} * COUNT(*)')} "
@@ -100,6 +107,11 @@ TRIGGERS += [
 PER_STATEMENT = {
     "maint_standing_systems_ins": ("NEW TABLE AS new_rows", [_systems_of("new_rows", "1")]),
     "maint_standing_systems_del": ("OLD TABLE AS old_rows", [_systems_of("old_rows", "-1")]),
+    # A county's schedules made by one sync share few keys (those needing data all have no dates).
+    "maint_standing_sched_ins": ("NEW TABLE AS new_rows", [_schedule_rows("new_rows", "1")]),
+    "maint_standing_sched_del": ("OLD TABLE AS old_rows", [_schedule_rows("old_rows", "-1")]),
+    # A send's notices all share one county and day.
+    **activity_counts.PER_STATEMENT,
 }
 
 

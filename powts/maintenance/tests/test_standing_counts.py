@@ -156,11 +156,10 @@ def test_exact_after_deletes(county):
     assert_exact(county)
 
 
-def _count_writes() -> int:
-    """Rows this transaction has inserted or updated in the systems-count table (PostgreSQL's own tally)."""
+def _count_writes(table: str = standing_counts.SYSTEMS) -> int:
+    """Rows this transaction has inserted or updated in a table of kept counts (PostgreSQL's own tally)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT n_tup_ins + n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = %s",
-                       [standing_counts.SYSTEMS])
+        cursor.execute("SELECT n_tup_ins + n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = %s", [table])
         return cursor.fetchone()[0]
 
 
@@ -318,3 +317,44 @@ def test_the_notices_page_counts_the_systems_not_yet_scheduled_from_the_kept_cou
     schedule_sync(jurisdiction=county)
     assert client.get("/maintenance/notices/?as_of=2026-06-01").context["unscheduled"] == 0
     assert_exact(county)
+
+
+def test_one_statement_of_many_schedules_writes_each_count_once(county, make_system):
+    """PostgreSQL: a sync's one INSERT of a county's schedules (and a DELETE of them) changes each of the
+    histogram's rows once, not once per schedule: schedules needing data all share one row, which per row
+    would be rewritten once for each of them in one transaction. The counts stay exact."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite updates the count's row in place: its row triggers cost the same per row")
+    make_system(system_id="DA-6", installed_on=D(2023, 7, 1))  # DA-1's twin: their schedules share a row
+    schedule_sync(jurisdiction=county)
+    rows = list(Schedule.objects.filter(jurisdiction=county))
+    keys = StandingCount.objects.filter(jurisdiction=county, n__gt=0).count()
+    assert len(rows) == 6 and keys < len(rows)
+    before = _count_writes(standing_counts.TABLE)
+    Schedule.objects.filter(jurisdiction=county).delete()  # one DELETE of 6 rows
+    assert _count_writes(standing_counts.TABLE) - before == keys
+    before = _count_writes(standing_counts.TABLE)
+    Schedule.objects.bulk_create(rows)  # one INSERT of 6 rows, as schedule_sync writes them
+    assert _count_writes(standing_counts.TABLE) - before == keys
+    assert_exact(county)
+
+
+def test_one_statement_of_many_notices_writes_the_days_count_once(county):
+    """PostgreSQL: a send's one INSERT of its letters, all of one county and day (and a DELETE of them),
+    changes the dashboard chart's row for that day once, not once per letter. The day's count stays exact."""
+    from powts.maintenance import activity_counts
+    from powts.maintenance.models import ActivityCount, Notice
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite updates the count's row in place: its row triggers cost the same per row")
+    day, systems = D(2026, 5, 4), list(System.objects.filter(jurisdiction=county))
+    notices = [Notice(jurisdiction=county, system=systems[i % len(systems)], kind="first_notice", due_on=D(2026, 6, 1) + dt.timedelta(days=i),
+                      as_of=day, sent_at=timezone.now()) for i in range(40)]
+    before = _count_writes(activity_counts.TABLE)
+    Notice.objects.bulk_create(notices)  # one INSERT of 40 rows
+    assert _count_writes(activity_counts.TABLE) - before == 1
+    assert ActivityCount.objects.get(jurisdiction=county, day=day).notices == 40
+    before = _count_writes(activity_counts.TABLE)
+    Notice.objects.filter(jurisdiction=county, as_of=day).delete()  # one DELETE of 40 rows
+    assert _count_writes(activity_counts.TABLE) - before == 1
+    assert ActivityCount.objects.get(jurisdiction=county, day=day).notices == 0
