@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from django.db import connection
 
+from powts.core.migrate_triggers import OffDuringMigrate
+
 _PARCEL_TOWN = "(SELECT p.municipality FROM inventory_parcel p WHERE p.id = NEW.parcel_id)"
 
 # SQLite: AFTER triggers that write only when the value differs (a writer that already gives the parcel's town,
@@ -90,34 +92,11 @@ def _has_column(conn) -> bool:
         return any(c.name == "municipality" for c in conn.introspection.get_table_description(cursor, "inventory_system"))
 
 
-# As powts.maintenance.standing_counts: on SQLite `migrate` takes the triggers off before its first migration
-# and puts them back after its last.
-_migrating: set[str] = set()
-
-
-def deferred(using_connection) -> bool:
-    """Inside `migrate` on SQLite: the triggers wait for the end of the run (`after_migrate`)."""
-    return using_connection.alias in _migrating
-
-
-def before_migrate(sender, using="default", plan=None, **kwargs) -> None:
-    from django.db import connections
-
-    conn = connections[using]
-    if conn.vendor != "sqlite" or not plan:
-        return
-    _migrating.add(using)
-    with conn.cursor() as cursor:
-        for sql in drop_sql(conn.vendor):
-            cursor.execute(sql)
-
-
-def after_migrate(sender, using="default", **kwargs) -> None:
-    from django.db import connections
-
-    if using not in _migrating:
-        return
-    _migrating.discard(using)
-    conn = connections[using]
+def _put_back(conn) -> None:
     if _has_column(conn):
         install(conn)
+
+
+# Off while SQLite's `migrate` runs, back after it, as the maintenance counts' (powts.core.migrate_triggers).
+_around_migrate = OffDuringMigrate(drop_sql, _put_back)
+deferred, before_migrate, after_migrate = _around_migrate.deferred, _around_migrate.before_migrate, _around_migrate.after_migrate

@@ -17,6 +17,7 @@ import datetime as dt
 
 from django.db import connection, transaction
 
+from powts.core.migrate_triggers import OffDuringMigrate
 from powts.maintenance import activity_counts, notice_flags
 
 TABLE = "maintenance_standingcount"
@@ -177,40 +178,15 @@ def install(using_connection=None) -> None:
             cursor.execute(sql)
 
 
-# SQLite checks every trigger when a migration rebuilds a table (create a copy, drop, rename): a trigger that
-# reads another table then fails the rename ("no such table"), and the rebuilt table's own triggers are lost.
-# So on SQLite `migrate` takes them off before its first migration and puts them back after its last,
-# counting again set-based for what the migrations in between wrote.
-_migrating: set[str] = set()
-
-
-def deferred(using_connection) -> bool:
-    """Inside `migrate` on SQLite: the triggers wait for the end of the run (`after_migrate`)."""
-    return using_connection.alias in _migrating
-
-
-def before_migrate(sender, using="default", plan=None, **kwargs) -> None:
-    from django.db import connections
-
-    conn = connections[using]
-    if conn.vendor != "sqlite" or not plan:
-        return
-    _migrating.add(using)
-    with conn.cursor() as cursor:
-        for sql in drop_sql(conn.vendor):
-            cursor.execute(sql)
-
-
-def after_migrate(sender, using="default", **kwargs) -> None:
-    from django.db import connections
-
-    if using not in _migrating:
-        return
-    _migrating.discard(using)
-    conn = connections[using]
+def _put_back(conn) -> None:
     if TABLE in conn.introspection.table_names():
         install(conn)
         rebuild(using_connection=conn)
+
+
+# Off while SQLite's `migrate` runs, back and counted again after it (powts.core.migrate_triggers).
+_around_migrate = OffDuringMigrate(drop_sql, _put_back)
+deferred, before_migrate, after_migrate = _around_migrate.deferred, _around_migrate.before_migrate, _around_migrate.after_migrate
 
 
 FILL = (f"INSERT INTO {TABLE} ({KEY}, n) SELECT {_row('s', 'y', 'p.municipality', 'COUNT(*)')} "
