@@ -188,7 +188,7 @@ def _evaluate_grants(args) -> int:
                 frame = grant_frame(r, rows, explain=explain, reason_text=to_csv and "reasons" in columns,
                                     reason_list=not to_csv and "reasons" in columns)
             else:
-                frame = decision_frame(r)
+                frame = decision_frame(r, columns)
             frame = frame.rename({"reason_list": "reasons"}, strict=False).select(columns)
             if to_csv:
                 frame.write_csv(handle, include_header=lo == 0)

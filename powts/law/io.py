@@ -99,40 +99,50 @@ def _fields_per_line(data: bytes) -> np.ndarray | None:
 def _read_plain_csv(data: bytes) -> Table | None:
     """Columns read by polars (all as strings, in parallel) when every line has all its fields.
 
-    polars refuses a line with too many fields; one with too few is found by counting delimiters
-    (every line has width - 1 of them, so the total is known), a blank line or a line break inside
-    quotes by the number of rows. Any of these goes to the csv module, which names the line."""
+    polars refuses a line with too many fields and reads a missing field as blank. It is read with
+    empty unquoted fields as null, so a line with too few fields (or a blank line) leaves a null in
+    the last column; a line break inside quotes (or an unclosed quote) leaves fewer rows than lines.
+    When the last column has no null and the rows match the lines, every line is whole and the
+    quotes and delimiters need not be counted (the usual file: polars quotes an empty cell "").
+    Otherwise the delimiters are counted (every line has width - 1 of them, so the total is known).
+    A file that fails these goes to the csv module, which names the line."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data or b"\r" in data:
         return None
     if not data.endswith(b"\n"):
         data += b"\n"
-    lines = data.count(b"\n")
     width = data[:data.index(b"\n")].count(b",") + 1
+    try:
+        frame = pl.read_csv(data, infer_schema=False, has_header=True, empty_string_is_null=True,
+                            raise_if_empty=False)
+    except (pl.exceptions.PolarsError, UnicodeDecodeError):
+        return None
+    if frame.width != width or frame.height != data.count(b"\n") - 1:
+        return None
+    if width == 1 or frame[frame.columns[-1]].null_count():
+        # a blank last cell: a short line or an empty field? count the delimiters to tell
+        if not _whole_lines(data, width, frame.height):
+            return None
+    frame = frame.rename({c: c.strip() for c in frame.columns})
+    # (null_count is known without a pass; filling a column without nulls would copy its strings)
+    return Table({name: frame[name].fill_null("") if frame[name].null_count() else frame[name]
+                  for name in frame.columns}, frame.height)
+
+
+def _whole_lines(data: bytes, width: int, rows: int) -> bool:
+    """Every line of a file of `rows` rows has `width` fields (none blank)."""
+    lines = rows + 1
     quotes = data.count(b'"') if b'"' in data else 0  # (a search stops at the first quote; a count reads all)
     if quotes and quotes != 2 * data.count(b'""'):
         # quoted fields with words in them: count the delimiters outside quotes line by line
         fields = _fields_per_line(data)
         if fields is None or (fields != width).any():
-            return None
+            return False
     elif data.count(b",") != (width - 1) * lines:
         # (only empty quoted fields: every comma and line break is a delimiter)
-        return None  # some line has too few fields, or a blank line (polars refuses a line with too many)
-    if width == 1 and b"\n\n" in data:
-        return None  # a blank line: the csv module names it
-    rows = lines - 1
-    try:
-        frame = pl.read_csv(data, infer_schema=False, has_header=True, empty_string_is_null=False,
-                            raise_if_empty=False)
-    except (pl.exceptions.PolarsError, UnicodeDecodeError):
-        return None
-    if frame.height != rows or frame.width != width:
-        return None
-    frame = frame.rename({c: c.strip() for c in frame.columns})
-    # (null_count is known without a pass; filling a column without nulls would copy its strings)
-    return Table({name: frame[name].fill_null("") if frame[name].null_count() else frame[name]
-                  for name in frame.columns}, rows)
+        return False  # some line has too few fields, or a blank line (polars refuses a line with too many)
+    return not (width == 1 and b"\n\n" in data)  # a blank line: the csv module names it
 
 
 def _read_csv(handle, path: str) -> Table:

@@ -419,16 +419,21 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
     return out.drop("row")
 
 
-def decision_frame(r) -> pl.DataFrame:
-    """id, eligible, amount, category, version only (no words): for runs that need the decisions."""
-    versions = [None] + [s.version if s else None for s in r.segs.snaps]
-    seg = np.where(r.decided, r.seg, 0).astype(np.int64)
-    return pl.DataFrame({"id": C.series(r.cols.id, "id"), "eligible": r.eligible, "amount_cents": r.amount,
-                         "category": np.where(r.category > 0, r.category, 0).astype(np.int32),
-                         "seg": seg}).select(
-        "id", "eligible", amount_expr(pl.col("amount_cents")).alias("amount"),
-        pl.when(pl.col("category") > 0).then(pl.col("category")).alias("category"),
-        pl.lit(pl.Series(versions, dtype=S)).gather(pl.col("seg")).alias("version"))
+def decision_frame(r, columns=("id", "eligible", "amount", "category", "version")) -> pl.DataFrame:
+    """The given columns of id, eligible, amount, category, version (no words): for runs that need the
+    decisions. Only the columns asked for are built (`--columns id,eligible,amount`: no category or
+    version column is made and dropped)."""
+    exprs = {"id": pl.col("id"), "eligible": pl.col("eligible"),
+             "amount": amount_expr(pl.col("amount_cents")).alias("amount"),
+             "category": pl.when(pl.col("category") > 0).then(pl.col("category")).alias("category"),
+             "version": pl.lit(pl.Series([None] + [s.version if s else None for s in r.segs.snaps], dtype=S))
+             .gather(pl.col("seg")).alias("version")}
+    data = {"id": lambda: C.series(r.cols.id, "id"), "eligible": lambda: r.eligible, "amount_cents": lambda: r.amount,
+            "category": lambda: np.where(r.category > 0, r.category, 0).astype(np.int32),
+            "seg": lambda: np.where(r.decided, r.seg, 0).astype(np.int64)}
+    needs = {"amount": "amount_cents", "version": "seg"}
+    wanted = {needs.get(c, c) for c in columns}
+    return pl.DataFrame({k: make() for k, make in data.items() if k in wanted}).select(exprs[c] for c in columns)
 
 
 def case_words(row: dict) -> tuple[list, str, str, list[dict], str]:
