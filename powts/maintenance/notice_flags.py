@@ -23,6 +23,7 @@ from powts.inventory.choices import RETIRED_STATUSES
 from powts.maintenance import addresses
 
 TABLE = "maintenance_addresscheck"
+FIELDS = ("retired", "held")  # the schedule's columns the database writes: no service writes them back
 _STATUSES = "(" + ", ".join(f"'{s}'" for s in sorted(str(s) for s in RETIRED_STATUSES)) + ")"
 
 

@@ -107,7 +107,8 @@ def _apply(row: Schedule, result: rules.Schedule) -> bool:
 
 # A system's schedule row, locked (PostgreSQL): read on every report, so compiled once (powts.core.prepared),
 # and written back by an UPDATE compiled once (powts.core.prepared_writes).
-_ROW_FIELDS = tuple(f.name for f in Schedule._meta.local_concrete_fields if not f.primary_key)
+_ROW_FIELDS = tuple(f.name for f in Schedule._meta.local_concrete_fields
+                    if not f.primary_key and f.name not in notice_flags.FIELDS)
 _schedule_row_locked = Prepared(lambda pk: Schedule.objects.select_for_update().filter(pk=pk).order_by()[:1])
 
 

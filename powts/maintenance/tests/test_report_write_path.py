@@ -51,6 +51,10 @@ def test_a_new_report_takes_twelve_statements_and_a_duplicate_nine(dane, make_sy
         assert [q for q in queries if "FOR UPDATE" in q][0].startswith('SELECT "maintenance_schedule"')
     row = Schedule.objects.get()
     assert row.basis_on == D(2026, 1, 5)  # the schedule counted the new report, read inside the transaction
+    # the flags the database keeps (powts.maintenance.notice_flags) are not written back from what was read
+    [update] = [q for q in queries if q.startswith('UPDATE "maintenance_schedule"')]
+    assert '"retired"' not in update and '"held"' not in update, update
+    assert (row.retired, row.held) == (False, None)
     r, queries = _post(client)
     assert r.status_code == 200 and r.json()["duplicate"] is True and r.json()["license_number"] == "SSO-1"
     assert len(queries) == 9, "\n".join(queries)
