@@ -151,7 +151,7 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
     notice_flags.recheck(jurisdiction_id=jurisdiction.pk)
     profile = profile_for(jurisdiction)
     qs = (System.objects.filter(jurisdiction=jurisdiction)
-          .values_list("pk", "system_id", "system_type", "installed_on", "last_serviced_on", "parcel__municipality",
+          .values_list("pk", "system_id", "system_type", "installed_on", "last_serviced_on", "municipality",
                        "maintenance_schedule__system_id", "maintenance_schedule__src_system_type",
                        "maintenance_schedule__src_installed_on", "maintenance_schedule__src_last_serviced_on",
                        "status", "maintenance_schedule__exempt")
