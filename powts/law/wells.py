@@ -22,7 +22,7 @@ from . import fields as F
 from .batch import EPOCH, segments
 from .engine import LawDateError, ParameterSet, default_parameters
 from .explain import FailedTests, Test
-from .well_choices import CLAIMANT_TYPES, CLAIMANTS, KINDS, SUPPLY_USES, WELL_KINDS  # noqa: F401 (read from here too)
+from .well_choices import CLAIMANT_TYPES, CLAIMANTS, KINDS, SUPPLY_USES, USES, WELL_KINDS  # noqa: F401 (read from here too)
 
 PROGRAM = "well-compensation"
 
@@ -292,7 +292,7 @@ def read_columns(cols: dict[str, Any], n: int, params: ParameterSet | None = Non
                       len(order) - 1, np.int8)
 
     claimant = choice("claimant_type", CLAIMANT_TYPES, CLAIMANTS)
-    residential = choice("supply_use", SUPPLY_USES, ("residential", "livestock", "")) == 0
+    residential = choice("supply_use", SUPPLY_USES, USES) == USES.index("residential")
     kind = choice("well_kind", WELL_KINDS, KINDS)
     raw_units = get("dwelling_units")
     units = C.memo("dwelling_units", raw_units, lambda f, v: F.parse_int(f, v, minimum=1), E, 0, np.int64,
