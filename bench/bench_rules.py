@@ -460,13 +460,22 @@ def _fresh_cpu(code: str) -> float:
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def _parts(src: Path) -> list[tuple[str, float]]:
-    code = f"""
-import time, sys
+def _lapped(steps: str) -> list[tuple[str, float]]:
+    """CPU seconds of each step of a fresh Python process: `steps` is code calling lap(name) after each."""
+    code = """
+import time
 t = time.process_time()
 def lap(name):
     global t
-    now = time.process_time(); print(f"{{name}}\t{{now - t}}"); t = now
+    now = time.process_time(); print(f"{name}\\t{now - t}"); t = now
+""" + steps
+    out = subprocess.run([str(PROJECT_PY if PROJECT_PY.exists() else sys.executable), "-c", code], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    return [(a, float(b)) for a, b in (line.split("\t") for line in out.splitlines())]
+
+
+def _parts(src: Path) -> list[tuple[str, float]]:
+    parts = _lapped(f"""
 from powts.law import batch, io, render
 from powts.law.engine import default_parameters
 lap("import powts.law (numpy, polars)")
@@ -475,10 +484,7 @@ table = io.read_table({str(src)!r}); lap("read the file (polars + line checks)")
 cols = batch.read_columns(table.columns, table.n); lap("parse and check every field")
 r = batch.evaluate(cols); lap("decide (numba's import and cached code)")
 render.decision_frame(r).select("id", "eligible", "amount").write_csv({str(OUT / 'parts.csv')!r}); lap("write id,eligible,amount")
-"""
-    out = subprocess.run([str(PROJECT_PY if PROJECT_PY.exists() else sys.executable), "-c", code], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
-    parts = [(a, float(b)) for a, b in (line.split("\t") for line in out.splitlines())]
+""")
     start = min(_fresh_cpu("pass") for _ in range(3))
     np_pl = min(_fresh_cpu("import numpy, polars") for _ in range(3)) - start
     numba = min(_fresh_cpu("import numpy, polars, numba") for _ in range(3)) - start - np_pl
@@ -551,12 +557,7 @@ def _wells(args, pl, env, base) -> bool:
 
 
 def _well_parts(src: Path) -> list[tuple[str, float]]:
-    code = f"""
-import time
-t = time.process_time()
-def lap(name):
-    global t
-    now = time.process_time(); print(f"{{name}}\t{{now - t}}"); t = now
+    parts = _lapped(f"""
 from powts.law import cli, io, wells
 from powts.law.engine import default_parameters
 lap("import powts.law (numpy, polars)")
@@ -565,10 +566,7 @@ table = io.read_table({str(src)!r}); lap("read the file (polars + line checks)")
 cols = wells.read_columns(table.columns, table.n, line_errors=table.line_errors); lap("parse and check every field")
 r = wells.evaluate(cols); lap("decide")
 cli.write_well_decisions(r, {str(OUT / 'well_parts.csv')!r}, explain=True); lap("write the words")
-"""
-    out = subprocess.run([str(PROJECT_PY if PROJECT_PY.exists() else sys.executable), "-c", code], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
-    parts = [(a, float(b)) for a, b in (line.split("\t") for line in out.splitlines())]
+""")
     return [("python start-up", min(_fresh_cpu("pass") for _ in range(3))), *parts]
 
 
