@@ -112,13 +112,17 @@ def summary(*, jurisdiction, as_of: dt.date) -> PageSummary:
     problems: dict[str, str] = {}
     for kind, _cite, condition in out._conditions:  # one grouped query per kind, from the index
         rows = _due(jurisdiction, condition, kind)
-        for held, n in rows.values("held").annotate(n=Count("pk")).values_list("held", "n"):
-            if held is None:
-                out.unchecked.add(kind)
-            else:
-                _add(out.held_by_kind if held else out.counts, kind, n)
-        if kind not in out.unchecked:
+        # counted side by side, not grouped: SQLite's GROUP BY sorts every row read (about a third of the query)
+        n = rows.aggregate(due=Count("pk"), held_back=Count("pk", filter=Q(held=True)),
+                           not_checked=Count("pk", filter=Q(held__isnull=True)))
+        ready = n["due"] - n["held_back"] - n["not_checked"]
+        if n["held_back"]:
+            _add(out.held_by_kind, kind, n["held_back"])
+        if ready:
+            _add(out.counts, kind, ready)
+        if not n["not_checked"]:
             continue
+        out.unchecked.add(kind)
         # letters whose owner's address was written since its check: grouped by address, checked here
         no_owner = ExpressionWrapper(Q(**{f"{OWNER}__isnull": True}), output_field=BooleanField())
         for no_owner, address, n in (rows.filter(held__isnull=True).annotate(no_owner=no_owner).values("no_owner", ADDRESS)
