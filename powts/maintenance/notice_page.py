@@ -8,7 +8,7 @@ same decision is written here as one SQL condition per notice kind, from the cou
 - escalation step k: the last notice sent is step k-1 (any other for step 0), the step's days after the
   due date passed, and the days after the previous notice passed.
 
-Each kind is counted by one grouped query over the notices index (maint_sched_notices), which holds every
+Each kind is counted by one query over the notices index (maint_sched_notices), which holds every
 column the kinds filter on and the schedule's kept flags (powts.maintenance.notice_flags): `retired` (no letter
 for a system no longer in use) and `held` (no owner of record, or an address `addresses.problem` refuses). So
 a month's letters are counted from the index alone, with one probe each into the notices already sent (the
@@ -110,7 +110,7 @@ def summary(*, jurisdiction, as_of: dt.date) -> PageSummary:
         return out
     out._conditions = conditions(profile, as_of)
     problems: dict[str, str] = {}
-    for kind, _cite, condition in out._conditions:  # one grouped query per kind, from the index
+    for kind, _cite, condition in out._conditions:  # one query per kind, from the index
         rows = _due(jurisdiction, condition, kind)
         # counted side by side, not grouped: SQLite's GROUP BY sorts every row read (about a third of the query)
         n = rows.aggregate(due=Count("pk"), held_back=Count("pk", filter=Q(held=True)),
