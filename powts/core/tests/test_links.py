@@ -1,8 +1,12 @@
-"""{{ pk|id_url:'view' }} (powts_links) gives the URL {% url 'view' pk %} gives, for any id and script prefix."""
+"""links.id_urls(view)(pk) gives the URL {% url 'view' pk %} gives, for any id and script prefix."""
 import pytest
 from django.urls import NoReverseMatch, clear_script_prefix, reverse, set_script_prefix
 
-from powts.core.templatetags.powts_links import id_url
+from powts.core.links import id_urls
+
+
+def id_url(pk, view):
+    return id_urls(view)(pk)
 
 
 @pytest.mark.parametrize("view", ["inventory:system-detail", "maintenance:notice-preview"])

@@ -1,12 +1,10 @@
-"""{% load powts_links %}: a table's per-row links, reversed once per view instead of once per row.
+"""A table's per-row links, reversed once per table instead of once per row.
 
 `{% url 'inventory:system-detail' p.system_id %}` costs about 40 µs (the resolver matches every candidate
-pattern and quotes the result); a notices page has about 400 of them. `{{ p.system_id|id_url:'inventory:system-detail' }}`
-gives the same URL: the view is reversed once with a marker id, and each row's id replaces the marker."""
-from django import template
+pattern and quotes the result); a notices page has about 400 of them. `id_urls('inventory:system-detail')`
+gives a function id -> the same URL: the view is reversed once with a marker id, and each row's id replaces
+the marker."""
 from django.urls import get_script_prefix, get_urlconf, reverse
-
-register = template.Library()
 
 _MARKER = "9081726354"  # an id no row has; its digits appear once in the reversed URL
 _reversed: dict[tuple, tuple[str, str]] = {}
@@ -24,11 +22,13 @@ def _around(viewname: str) -> tuple[str, str]:
     return found
 
 
-@register.filter
-def id_url(pk, viewname: str) -> str:
-    """The URL of `viewname` for the integer id `pk`, as {% url viewname pk %} gives it."""
-    pk = int(pk)
-    if pk < 0:  # no <int:> pattern matches it: NoReverseMatch, as from {% url %}
-        return reverse(viewname, args=[pk])
+def id_urls(viewname: str):
+    """A function id -> the URL of `viewname` for it, as {% url viewname id %} gives it (for a table's rows)."""
     head, tail = _around(viewname)
-    return f"{head}{pk}{tail}"
+
+    def url(pk) -> str:
+        pk = int(pk)
+        if pk < 0:  # no <int:> pattern matches it: NoReverseMatch, as from {% url %}
+            return reverse(viewname, args=[pk])
+        return f"{head}{pk}{tail}"
+    return url
