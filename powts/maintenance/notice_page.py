@@ -8,7 +8,7 @@ same decision is written here as one SQL condition per notice kind, from the cou
 - escalation step k: the last notice sent is step k-1 (any other for step 0), the step's days after the
   due date passed, and the days after the previous notice passed.
 
-Each kind is counted by one grouped query over the notices index (maint_sched_notices), which holds every
+Each kind is counted by one query over the notices index (maint_sched_notices), which holds every
 column the kinds filter on and the schedule's kept flags (powts.maintenance.notice_flags): `retired` (no letter
 for a system no longer in use) and `held` (no owner of record, or an address `addresses.problem` refuses). So
 a month's letters are counted from the index alone, with one probe each into the notices already sent (the
@@ -110,15 +110,19 @@ def summary(*, jurisdiction, as_of: dt.date) -> PageSummary:
         return out
     out._conditions = conditions(profile, as_of)
     problems: dict[str, str] = {}
-    for kind, _cite, condition in out._conditions:  # one grouped query per kind, from the index
+    for kind, _cite, condition in out._conditions:  # one query per kind, from the index
         rows = _due(jurisdiction, condition, kind)
-        for held, n in rows.values("held").annotate(n=Count("pk")).values_list("held", "n"):
-            if held is None:
-                out.unchecked.add(kind)
-            else:
-                _add(out.held_by_kind if held else out.counts, kind, n)
-        if kind not in out.unchecked:
+        # counted side by side, not grouped: SQLite's GROUP BY sorts every row read (about a third of the query)
+        n = rows.aggregate(due=Count("pk"), held_back=Count("pk", filter=Q(held=True)),
+                           not_checked=Count("pk", filter=Q(held__isnull=True)))
+        ready = n["due"] - n["held_back"] - n["not_checked"]
+        if n["held_back"]:
+            _add(out.held_by_kind, kind, n["held_back"])
+        if ready:
+            _add(out.counts, kind, ready)
+        if not n["not_checked"]:
             continue
+        out.unchecked.add(kind)
         # letters whose owner's address was written since its check: grouped by address, checked here
         no_owner = ExpressionWrapper(Q(**{f"{OWNER}__isnull": True}), output_field=BooleanField())
         for no_owner, address, n in (rows.filter(held__isnull=True).annotate(no_owner=no_owner).values("no_owner", ADDRESS)

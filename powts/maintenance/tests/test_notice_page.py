@@ -1,4 +1,4 @@
-"""Issue 10, item 2 and "Speed": the notices page counts the next batch in the database (one grouped query
+"""Issue 10, item 2 and "Speed": the notices page counts the next batch in the database (one query
 per kind) and reads only the letters it shows. What it says must be what the send would do: the counts,
 the letters and the owners held back equal `notices.preview` (the send's own plan) on both sides of every
 date in Dane's sequence (Dane County Code s. 46.11(5): first notice 30 days before the due date; then the
@@ -153,3 +153,86 @@ def test_every_owner_held_back_is_reachable_page_by_page(county, staff):
         assert "held_page=2#h-held" in client.get(f"/maintenance/notices/?as_of={AS_OF}").content.decode()
     finally:
         views.HELD_PER_PAGE = old
+
+
+def test_each_row_links_to_the_url_reverse_gives_reversed_once_a_page(county, staff):
+    """Every system and letter link on the page is the URL `reverse` gives for its row (as {% url %} gave it), and
+    the page reverses each link once, not once per row (about 400 reverses took 10-15 ms of a 30-days-on page)."""
+    from unittest import mock
+
+    from django.urls import reverse
+    from django.urls.resolvers import URLResolver
+
+    client = Client()
+    client.force_login(staff)
+    url = f"/maintenance/notices/?as_of={AS_OF}"
+    client.get(url)  # the links reversed once, as a running server has them
+    real, calls = URLResolver._reverse_with_prefix, []
+
+    def counted(self, lookup_view, *args, **kwargs):
+        calls.append(lookup_view)
+        return real(self, lookup_view, *args, **kwargs)
+
+    with mock.patch.object(URLResolver, "_reverse_with_prefix", counted):
+        r = client.get(url)
+    html = r.content.decode()
+    rows = list(r.context["page"].object_list) + list(r.context["held"].object_list)
+    assert len(rows) == 8  # six letters and two held: each row's two links below
+    for p in rows:
+        assert f'href="{reverse("inventory:system-detail", args=[p.system_id])}"' in html
+        assert f'href="{reverse("maintenance:notice-preview", args=[p.system_id])}?as_of={AS_OF.isoformat()}"' in html
+    per_row = [name for name in calls if name in ("system-detail", "notice-preview")]
+    assert per_row == [], per_row
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's plan")
+def test_each_kind_is_counted_without_sorting_its_rows(county):
+    """The page counts each kind in one query with its held and unchecked letters counted beside the rest: grouped
+    by `held`, SQLite put every row read into a temporary B-tree to sort it (about a third of the page's counting)."""
+    with CaptureQueriesContext(connection) as queries:
+        found = notice_page.summary(jurisdiction=county, as_of=AS_OF)
+    assert found.counts and found.held_by_kind
+    counts = [q["sql"] for q in queries.captured_queries if "COUNT(" in q["sql"]]
+    assert len(counts) == len(found._conditions), [q["sql"] for q in queries.captured_queries]
+    with connection.cursor() as cursor:
+        for sql in counts:
+            cursor.execute("EXPLAIN QUERY PLAN " + sql)
+            plan = [row[-1] for row in cursor.fetchall()]
+            assert not any("TEMP B-TREE" in step for step in plan), plan
+
+
+# The rows as the page's template wrote them before the rows were written in one pass (notice_rows): the reference.
+LETTER_ROWS_BEFORE = """{% for p in rows %}<tr>
+      <td><a href="{% url 'inventory:system-detail' p.system_id %}">{{ p.system_ref }}</a></td><td>{{ p.to_name }}</td><td>{{ p.get_kind_display }}</td>
+      <td>{{ p.due_on|date:"Y-m-d" }}</td><td>{{ p.language_label }}</td><td>{% if p.to_email %}yes{% endif %}</td>
+      <td><a href="{% url 'maintenance:notice-preview' p.system_id %}?as_of={{ as_of|date:'Y-m-d' }}" aria-label="View the letter to {{ p.to_name }} for {{ p.system_ref }}">View letter</a></td></tr>{% endfor %}"""
+HELD_ROWS_BEFORE = """{% for p in rows %}<tr>
+      <td><a href="{% url 'inventory:system-detail' p.system_id %}">{{ p.system_ref }}</a></td><td>{{ p.to_name }}</td>
+      <td>{{ p.owner_address|linebreaksbr|default:"none" }}</td><td>{{ p.address_problem|capfirst }}</td>
+      <td><a href="{% url 'maintenance:notice-preview' p.system_id %}?as_of={{ as_of|date:'Y-m-d' }}">View ({{ p.get_kind_display|lower }})</a></td></tr>{% endfor %}"""
+
+
+def test_the_rows_written_in_one_pass_are_the_templates_rows_byte_for_byte(db):
+    """Names and addresses with markup characters, line breaks of every kind, no owner, no address, no e-mail,
+    each language and kind: the rows equal the template's loop (LETTER_ROWS_BEFORE, HELD_ROWS_BEFORE)."""
+    from django.template import engines
+
+    from powts.maintenance.choices import NoticeKind
+    from powts.maintenance.notices import Planned
+    from powts.maintenance.templatetags.notice_rows import held_rows, letter_rows
+
+    names = ["Ann O'Brien & Sons <LLC>", 'The "Lake" Trust', "", "Émile Ñúñez"]
+    addresses = ["12 Lake Rd\nVerona, WI 53593", "1 A St\r\nB, WI 53711\r\n", "PO Box 7\rMadison WI", "", None,
+                 "<b>5 Main</b> & Co\n\nWI 53593"]
+    rows = []
+    for i, (kind, _label) in enumerate(NoticeKind.choices * 3):
+        rows.append(Planned(
+            system_id=i * 977 + 1, due_on=D(999 if i == 5 else 2026, 1 + i % 12, 1 + i % 28), notice_on=D(2025, 12, 1), exempt=False,
+            stage="", stage_on=None, system_ref=f"S-{i}<&>\"'", system_type="mound", site_address="1 Site Rd",
+            owner_id=None if i % 7 == 3 else i, owner_name=names[i % len(names)], owner_address=addresses[i % len(addresses)],
+            owner_email=["", None, "a@b.org"][i % 3], owner_language=[None, "es", "hmn", "en"][i % 4], kind=kind))
+    engine = engines["django"]
+    for as_of in (D(2026, 6, 1), D(999, 1, 2)):
+        context = {"rows": rows, "as_of": as_of}
+        assert letter_rows(rows, as_of) == engine.from_string(LETTER_ROWS_BEFORE).render(context)
+        assert held_rows(rows, as_of) == engine.from_string(HELD_ROWS_BEFORE).render(context)
