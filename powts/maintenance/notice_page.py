@@ -113,14 +113,14 @@ def summary(*, jurisdiction, as_of: dt.date) -> PageSummary:
     for kind, _cite, condition in out._conditions:  # one query per kind, from the index
         rows = _due(jurisdiction, condition, kind)
         # counted side by side, not grouped: SQLite's GROUP BY sorts every row read (about a third of the query)
-        n = rows.aggregate(due=Count("pk"), held_back=Count("pk", filter=Q(held=True)),
-                           not_checked=Count("pk", filter=Q(held__isnull=True)))
-        ready = n["due"] - n["held_back"] - n["not_checked"]
-        if n["held_back"]:
-            _add(out.held_by_kind, kind, n["held_back"])
+        counted = rows.aggregate(due=Count("pk"), held_back=Count("pk", filter=Q(held=True)),
+                                 not_checked=Count("pk", filter=Q(held__isnull=True)))
+        ready = counted["due"] - counted["held_back"] - counted["not_checked"]
+        if counted["held_back"]:
+            _add(out.held_by_kind, kind, counted["held_back"])
         if ready:
             _add(out.counts, kind, ready)
-        if not n["not_checked"]:
+        if not counted["not_checked"]:
             continue
         out.unchecked.add(kind)
         # letters whose owner's address was written since its check: grouped by address, checked here
