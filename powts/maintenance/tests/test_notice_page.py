@@ -102,6 +102,9 @@ def test_page_reads_one_page_of_letters_not_the_batch(county, staff, settings):
         assert r.status_code == 200
         page = r.context["page"]
         assert page.paginator.num_pages == 3 and len(page.object_list) == 2
+        html = r.content.decode()  # the page's links to the pages on either side, and where it stands
+        assert f'href="?as_of={AS_OF}&amp;page=1">Previous</a>' in html and f'href="?as_of={AS_OF}&amp;page=3">Next</a>' in html
+        assert "Page 2 of 3" in html
         # the letters' ids: each read with a LIMIT of at most the page (the held list has its own pages); then
         # only those rows are read whole, by id
         ids = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "maintenance_schedule"."system_id" AS "pk" FROM')]
