@@ -49,5 +49,5 @@ def letter_rows(letters, as_of):
 def held_rows(held, as_of):
     system, letter, day = id_urls("inventory:system-detail"), id_urls("maintenance:notice-preview"), date(as_of, "Y-m-d")
     return mark_safe("".join(_row(
-        _HELD, system(p.system_id), p.system_ref, p.to_name, linebreaksbr(p.owner_address, autoescape=True) or "none",
+        _HELD, system(p.system_id), p.system_ref, p.to_name, linebreaksbr(p.to_address or "", autoescape=True) or "none",
         capfirst(p.address_problem), letter(p.system_id), day, p.get_kind_display().lower()) for p in held))
