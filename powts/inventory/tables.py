@@ -17,7 +17,10 @@ class SystemTable(tables.Table):
     owner = tables.Column(accessor="parcel__owner__name", verbose_name="Owner", orderable=False)
     system_type = tables.Column(verbose_name="Type", orderable=False)
     status = tables.Column(verbose_name="Status", orderable=False)
-    installed_on = DateColumn(verbose_name="Installed", order_by=("installed_on", "id"))
+    # Ties (the same date, or no date: about 5% of a county) in the county's system id order, which the
+    # installation-date index holds: ordered by the row id, PostgreSQL sorted every system of the first date
+    # (220 ms for the ~50,000 with no date at 1,000,000 systems); SQLite sorts only each date's few.
+    installed_on = DateColumn(verbose_name="Installed", order_by=("installed_on", "system_id", "id"))
 
     noun = "systems"
     caption = "Systems matching the search and filters"

@@ -95,3 +95,24 @@ def test_list_pages_without_counting_and_sorts(signed_in, dane):
     assert "DA-050" in second and "DA-054" in second and "rows 51–55" in second and "Next" not in second
     newest = signed_in.get("/inventory/?sort=-installed_on").content.decode()
     assert newest.index("DA-054") < newest.index("DA-053")
+
+
+def test_systems_installed_the_same_day_or_with_no_date_sort_by_their_system_id_both_ways(signed_in, dane):
+    """Sorting by installation date: systems of one date (and those with no date) come in the county's system
+    id order, reversed with the date's order; not in the order they were entered."""
+    import re
+
+    for system_id, installed_on in (("DA-C", "2001-05-01"), ("DA-A", "2001-05-01"), ("DA-B", "2001-05-01"),
+                                    ("DA-Z", None), ("DA-Y", None), ("DA-D", "1999-01-01")):
+        system_create(jurisdiction=dane, system_id=system_id, parcel_number=f"P-{system_id}", system_type="mound",
+                      owner_name="Owner", installed_on=installed_on)
+
+    def order(url):
+        return re.findall(r">(DA-[A-Z])</a>", signed_in.get(url).content.decode())
+
+    oldest, newest = order("/inventory/?sort=installed_on"), order("/inventory/?sort=-installed_on")
+    dated = [s for s in oldest if s not in ("DA-Y", "DA-Z")]
+    assert dated == ["DA-D", "DA-A", "DA-B", "DA-C"]
+    assert newest == list(reversed(oldest))  # the undated pair sits at one end, in system id order, either way
+    undated = [s for s in oldest if s in ("DA-Y", "DA-Z")]
+    assert undated == ["DA-Y", "DA-Z"]
