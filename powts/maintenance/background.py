@@ -17,6 +17,7 @@ def _counties():
 
 def schedule_sync(job, progress) -> dict:
     from powts.inventory.models import System
+    from powts.maintenance import standing_counts
     from powts.maintenance.services import schedule_sync as sync
 
     created = updated = 0
@@ -26,6 +27,7 @@ def schedule_sync(job, progress) -> dict:
             done = sync(jurisdiction=unit)
             created, updated = created + done["created"], updated + done["updated"]
             progress(done=n, total=len(counties), step=f"schedules of {unit.name}")
+    standing_counts.compact()  # the day's large changes leave the kept counts spread thin (PostgreSQL)
     return {"counts": {"counties": len(counties), "schedules created": created, "schedules updated": updated}}
 
 
