@@ -37,9 +37,14 @@ def _iso(day) -> str:
     return day.isoformat() if day else ""
 
 
+def _links(as_of):
+    """Each row's two links, reversed once a table (powts.core.links), and the day the letter is seen as of."""
+    return id_urls("inventory:system-detail"), id_urls("maintenance:notice-preview"), date(as_of, "Y-m-d")
+
+
 @register.simple_tag
 def letter_rows(letters, as_of):
-    system, letter, day = id_urls("inventory:system-detail"), id_urls("maintenance:notice-preview"), date(as_of, "Y-m-d")
+    system, letter, day = _links(as_of)
     return mark_safe("".join(_row(
         _LETTER, system(p.system_id), p.system_ref, p.to_name, p.get_kind_display(), _iso(p.due_on), p.language_label,
         "yes" if p.to_email else "", letter(p.system_id), day, p.to_name, p.system_ref) for p in letters))
@@ -47,7 +52,7 @@ def letter_rows(letters, as_of):
 
 @register.simple_tag
 def held_rows(held, as_of):
-    system, letter, day = id_urls("inventory:system-detail"), id_urls("maintenance:notice-preview"), date(as_of, "Y-m-d")
+    system, letter, day = _links(as_of)
     return mark_safe("".join(_row(
         _HELD, system(p.system_id), p.system_ref, p.to_name, linebreaksbr(p.to_address or "", autoescape=True) or "none",
         capfirst(p.address_problem), letter(p.system_id), day, p.get_kind_display().lower()) for p in held))
