@@ -89,6 +89,9 @@ def main(argv=None) -> int:
     ap.add_argument("--systems", type=int, default=100_000)
     ap.add_argument("--reports", type=int, default=2000, help="reports per round")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--interleave-unprepared", action="store_true",
+                    help="PostgreSQL: every other round with POWTS_PG_PREPARE off, in this one process (an A/B that "
+                         "the machine's load drifts through equally)")
     args = ap.parse_args(argv)
     os.environ.setdefault("POWTS_DATA_DIR", tempfile.mkdtemp(prefix="powts-cpu-report-"))
     if args.template and not args.build:
@@ -128,8 +131,13 @@ def main(argv=None) -> int:
             backend = c.fetchone()[0]
     print(f"database: {connection.vendor}; {args.rounds} rounds of {args.reports} reports; load average "
           + "%.2f %.2f %.2f" % os.getloadavg())
-    rows = []
+    from django.conf import settings
+
+    rows, labels = [], []
     for k in range(args.rounds):
+        if args.interleave_unprepared:
+            settings.POWTS_PG_PREPARE = k % 2 == 0
+        labels.append("prepared" if getattr(settings, "POWTS_PG_PREPARE", False) else "unprepared")
         bodies = list(pr.bodies(refs, sent[0], args.reports))
         load0 = os.getloadavg()[0]
         s0 = _proc_cpu(backend) if pg else 0.0
@@ -142,19 +150,22 @@ def main(argv=None) -> int:
         sent[0] += args.reports
         n = args.reports
         rows.append(((c1 - c0) / n * 1000, (s1 - s0) / n * 1000, (w1 - w0) / n * 1000))
-        print(f"  round {k + 1}: client CPU {rows[-1][0]:.3f} ms  server CPU {rows[-1][1]:.3f} ms  "
+        print(f"  round {k + 1} ({labels[-1]}): client CPU {rows[-1][0]:.3f} ms  server CPU {rows[-1][1]:.3f} ms  "
               f"sum {rows[-1][0] + rows[-1][1]:.3f} ms  wall {rows[-1][2]:.3f} ms a report  "
               f"(load {load0:.2f} -> {os.getloadavg()[0]:.2f})")
     if pg:
         with connection.cursor() as c:
             c.execute("SELECT pg_backend_pid()")
             assert c.fetchone()[0] == backend, "the connection was replaced during the run"
-    for i, label in enumerate(("client CPU", "server CPU", "wall")):
-        vals = [r[i] for r in rows]
-        print(f"{label:11s} per report: best {min(vals):.3f} ms, spread {max(vals) - min(vals):.3f} ms "
-              f"(median {statistics.median(vals):.3f})")
-    best = min(r[0] + r[1] for r in rows)
-    print(f"client + server CPU per report: best {best:.3f} ms")
+    for kind in dict.fromkeys(labels):
+        mine = [r for r, lab in zip(rows, labels, strict=True) if lab == kind]
+        head = f"[{kind}] " if len(set(labels)) > 1 else ""
+        for i, label in enumerate(("client CPU", "server CPU", "wall")):
+            vals = [r[i] for r in mine]
+            print(f"{head}{label:11s} per report: best {min(vals):.3f} ms, spread {max(vals) - min(vals):.3f} ms "
+                  f"(median {statistics.median(vals):.3f})")
+        print(f"{head}client + server CPU per report: best {min(r[0] + r[1] for r in mine):.3f} ms")
+    settings.POWTS_PG_PREPARE = labels[0] == "prepared"
     # Django's statements, then the wire, over a sample (tracing costs CPU, so not in the rounds above)
     executed = []
     with connection.execute_wrapper(lambda execute, sql, params, many, context: (executed.append(sql), execute(sql, params, many, context))[1]):

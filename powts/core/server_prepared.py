@@ -7,10 +7,11 @@ values, so on PostgreSQL they go through a server-binding cursor that prepares e
 (psycopg names and keeps them per connection, and forgets them all after a ROLLBACK, when it also tells
 the server to). Everything else keeps Django's client-side binding, so no other query changes. The
 cursor is Django's wrapper around it: the same error mapping (IntegrityError), execute wrappers and
-query logging. Other databases get Django's cursor.
+query logging. Other databases get Django's cursor, as does PostgreSQL with POWTS_PG_PREPARE=0.
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import connections
 from django.db.backends.postgresql.psycopg_any import is_psycopg3
 
@@ -43,7 +44,7 @@ else:  # pragma: no cover - psycopg 2 has no protocol-level prepared statements 
 def cursor(using: str = "default"):
     """connections[using].cursor(), preparing its statements on PostgreSQL with psycopg 3."""
     connection = connections[using]
-    if connection.vendor != "postgresql" or _Preparing is None:
+    if connection.vendor != "postgresql" or _Preparing is None or not settings.POWTS_PG_PREPARE:
         return connection.cursor()
     connection.close_if_health_check_failed()
     connection.ensure_connection()

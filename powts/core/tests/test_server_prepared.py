@@ -62,3 +62,15 @@ def test_the_query_log_shows_each_statement_with_its_values(dane):
         c.execute("SELECT name FROM jurisdictions_jurisdiction WHERE slug = %s", ["dane"])
         assert c.fetchall() == [(dane.name,)]
     assert ctx.captured_queries[-1]["sql"] == "SELECT name FROM jurisdictions_jurisdiction WHERE slug = 'dane'"
+
+
+def test_with_preparing_turned_off_it_is_djangos_own_cursor(dane, settings):
+    """POWTS_PG_PREPARE=0 (a pooler that drops prepared statements): the statements go as Django sends them."""
+    settings.POWTS_PG_PREPARE = False
+    before = _prepared_statements() if connection.vendor == "postgresql" else []
+    with server_prepared.cursor() as c:
+        c.execute("SELECT name FROM jurisdictions_jurisdiction WHERE slug = %s AND name <> %s", ["dane", "unprepared"])
+        assert c.fetchall() == [(dane.name,)]
+        assert type(c.cursor) is type(connection.cursor().cursor)
+    if connection.vendor == "postgresql":
+        assert _prepared_statements() == before
