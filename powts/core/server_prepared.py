@@ -1,7 +1,8 @@
 """A cursor whose statements PostgreSQL parses and plans once per connection (issue 13, item 4).
 
 Django's psycopg 3 cursors bind values on the client: each statement reaches PostgreSQL as new text,
-which it parses, analyses and plans again, about a third of its CPU for a report through the API.
+which it parses, analyses and plans again: about half of its CPU for a report through the API
+(bench/cpu_per_report.py).
 The hot path's statements (powts.core.prepared, powts.core.prepared_writes) are fixed SQL with new
 values, so on PostgreSQL they go through a server-binding cursor that prepares each one the first time
 (psycopg names and keeps them per connection, and forgets them all after a ROLLBACK, when it also tells
@@ -57,7 +58,7 @@ def cursor(using: str = "default"):
         # as Django's create_cursor(): the connection's time zone for the timestamps read, if it differs
         if connection.timezone != raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
             register_tzloader(connection.timezone, server)
-        return connection._prepare_cursor(server)
+        return connection._prepare_cursor(server)  # Django 5.2's own wrapping (debug or not), as cursor() does
 
 
 # psycopg also prepares any statement run this many times on a server-binding cursor; Django's own
