@@ -144,6 +144,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
     }
 
+# PostgreSQL: the report path's fixed statements are parsed and planned once per connection (powts.core.server_prepared).
+# 0 turns it off, for a pooler in transaction mode that does not carry prepared statements (PgBouncer before 1.21).
+POWTS_PG_PREPARE = os.environ.get("POWTS_PG_PREPARE", "1") != "0"
+
 AUTH_USER_MODEL = "accounts.User"
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",

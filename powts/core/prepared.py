@@ -15,10 +15,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from django.db import connections
 from django.db.models.lookups import Exact
 from django.db.models.query import ValuesListIterable, get_related_populators
 from django.db.models.sql.where import WhereNode
+
+from powts.core import server_prepared
 
 
 def _only_equalities(node) -> bool:
@@ -64,7 +65,7 @@ class Prepared:
         if plan is None or plan[0] != tuple(map(type, args)):
             return list(self.build(*args).using(using))
         _, sql, compiler, converters, model, start, end, init_list, populators = plan
-        with connections[using].cursor() as cursor:
+        with server_prepared.cursor(using) as cursor:
             cursor.execute(sql, args)
             rows = cursor.fetchall()
         if converters:

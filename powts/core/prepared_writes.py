@@ -6,8 +6,9 @@ compiler builds the statement the first time for a model (and its fields, and it
 later rows only have their values converted, by each field as the compiler converts them
 (`pre_save`, then `get_db_prep_save`). Only where that is all save() would do: no pre_save/post_save
 receivers, no parent model, plain values (an expression, such as a database default, is left to the
-ORM), a database that returns the new ids (RETURNING), a statement whose parameters are the row's values
-(PostgreSQL's INSERT of several rows sends column arrays instead). Anything else goes through the ORM.
+ORM), a database that returns the new ids (RETURNING), a statement whose parameters are the rows' values,
+row by row or, as PostgreSQL's INSERT of several rows sends them, one array per column (UNNEST).
+Anything else goes through the ORM.
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ import threading
 from django.db import DatabaseError, connections, router, transaction
 from django.db.models import signals
 from django.db.models.sql import InsertQuery, UpdateQuery
+
+from powts.core import server_prepared
 
 _plans: dict[tuple, tuple | None] = {}
 _lock = threading.Lock()
@@ -59,12 +62,12 @@ def _insert_plan(model, objs, using):
     returning = list(meta.db_returning_fields)
     if any(f is not meta.auto_field for f in returning) or any(hasattr(f, "get_placeholder") for f in fields):
         return None  # a database default returned, or a field with its own SQL: the ORM
-    ours = []
+    rows = []
     for obj in objs:
         values = _values(fields, obj, True, connection)  # pre_save has run (an auto_now value is set)
         if values is None:
             return None
-        ours += values
+        rows.append(values)
     query = InsertQuery(model, on_conflict=None)
     query.insert_values(fields, objs, raw=True)  # the values pre_save left, as they are
     compiler = query.get_compiler(using=using)
@@ -73,10 +76,14 @@ def _insert_plan(model, objs, using):
     if len(statements) != 1:
         return None
     sql, params = statements[0]
-    if not _same_shape(ours, list(params)):
+    params = list(params)
+    # PostgreSQL, several rows: one parameter per column, the list of its values (INSERT ... SELECT * FROM UNNEST)
+    by_column = len(objs) > 1 and len(params) == len(fields) and all(type(p) is list and len(p) == len(objs) for p in params)
+    ours = [v for col in zip(*rows, strict=True) for v in col] if by_column else [v for row in rows for v in row]
+    if not _same_shape(ours, [v for col in params for v in col] if by_column else params):
         return None
     converters = compiler.get_converters([f.get_col(meta.db_table) for f in returning])
-    return sql, fields, returning, compiler, converters
+    return sql, fields, returning, compiler, converters, by_column
 
 
 def insert(objs: list, using: str | None = None) -> None:
@@ -96,21 +103,23 @@ def insert(objs: list, using: str | None = None) -> None:
     connection = connections[using]
     params = None
     if plan and _plain_model(model) and all(type(obj) is model and obj._state.adding and obj.pk is None for obj in objs):
-        sql, fields, returning, compiler, converters = plan
+        sql, fields, returning, compiler, converters, by_column = plan
         params = []
         for obj in objs:
             values = _values(fields, obj, True, connection)
             if values is None:
                 params = None
                 break
-            params += values
+            params.append(values)
+        if params is not None:
+            params = [list(col) for col in zip(*params, strict=True)] if by_column else [v for row in params for v in row]
     if params is None:  # what the ORM does for one row or several
         if len(objs) == 1:
             objs[0].save(force_insert=True, using=using)
         else:
             model._base_manager.using(using).bulk_create(objs)
         return
-    with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
+    with transaction.mark_for_rollback_on_error(using), server_prepared.cursor(using) as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     if converters:
@@ -159,7 +168,7 @@ def update(obj, fields: tuple[str, ...], using: str | None = None) -> None:
         obj.save(update_fields=fields, using=using)
         return
     params = [*(v for v in values if v is not None), model._meta.pk.get_db_prep_value(obj.pk, connection)]
-    with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
+    with transaction.mark_for_rollback_on_error(using), server_prepared.cursor(using) as cursor:
         cursor.execute(sql, params)
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db import connections, router, transaction
 
 from powts.audit.services import audit_create, audit_update, snapshot
+from powts.core import server_prepared
 from powts.core.news import publish
 from powts.core.refusals import Refused
 from powts.inventory.choices import RETIRED_STATUSES, ComponentKind, SystemStatus, SystemType
@@ -160,10 +161,11 @@ def _last_service_moved_on(pk: int, on: dt.date) -> int:
     """System.objects.filter(Q(last_serviced_on__isnull=True) | Q(last_serviced_on__lt=on), pk=pk)
     .update(last_serviced_on=on), the statement written once (the ORM built it on every report, issue 13).
     Conditional in the database: two reports at once must not set an older date after a newer one."""
-    connection = connections[router.db_for_write(System)]
+    using = router.db_for_write(System)
+    connection = connections[using]
     qn, field = connection.ops.quote_name, System._meta.get_field("last_serviced_on")
     table, col = qn(System._meta.db_table), qn(field.column)
-    with connection.cursor() as cursor:
+    with server_prepared.cursor(using) as cursor:  # parsed and planned once per connection on PostgreSQL
         cursor.execute(f"UPDATE {table} SET {col} = %s WHERE ({col} IS NULL OR {col} < %s) AND {qn(System._meta.pk.column)} = %s",
                        [field.get_db_prep_save(on, connection), field.get_db_prep_value(on, connection), pk])
         return cursor.rowcount

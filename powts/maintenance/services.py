@@ -58,12 +58,19 @@ def events_for(system_ids: list[int], holding: bool = True) -> dict[int, list[ru
                                 .values_list("system_id", "kind", "work_date", "sludge_scum_fraction")):
         out.setdefault(sid, []).append(rules.Event(on, kind, frac))
     for sid, services in (HoldingTankReport.objects.filter(system_id__in=system_ids).values_list("system_id", "services") if holding else ()):
-        for item in services or []:
-            try:
-                out.setdefault(sid, []).append(rules.Event(dt.date.fromisoformat(item["date"]), rules.SERVICING, None, "holding"))
-            except (KeyError, TypeError, ValueError):
-                continue
+        _add_servicings(out.setdefault(sid, []), services)
+        if not out[sid]:
+            del out[sid]
     return out
+
+
+def _add_servicings(events: list, services) -> None:
+    """A holding-tank report's servicings (e. date) as events; one without a readable date is skipped."""
+    for item in services or []:
+        try:
+            events.append(rules.Event(dt.date.fromisoformat(item["date"]), rules.SERVICING, None, "holding"))
+        except (KeyError, TypeError, ValueError):
+            continue
 
 
 # One system's reports (not rejected) as events: read on every report, so compiled once (powts.core.prepared).
@@ -71,9 +78,17 @@ _reports_of_one = Prepared(lambda pk, rejected: Report.objects.filter(system_id=
                            .values_list("kind", "work_date", "sludge_scum_fraction"))
 
 
+# A holding tank's servicings: read on each of its reports, so compiled once too.
+_holding_services_of_one = Prepared(lambda pk: HoldingTankReport.objects.filter(system_id=pk).values_list("services"))
+
+
 def _events_of_one(system: System) -> list[rules.Event]:
-    """events_for([system.pk], holding=False)[system.pk], through the compiled query."""
-    return [rules.Event(on, kind, frac) for kind, on, frac in _reports_of_one(system.pk, ReviewStatus.REJECTED.value)]
+    """events_for([system.pk], holding=<a holding tank>).get(system.pk, []), through compiled queries."""
+    events = [rules.Event(on, kind, frac) for kind, on, frac in _reports_of_one(system.pk, ReviewStatus.REJECTED.value)]
+    if system.system_type == "holding_tank":
+        for (services,) in _holding_services_of_one(system.pk):
+            _add_servicings(events, services)
+    return events
 
 
 def retired(status: str) -> str:
@@ -119,7 +134,7 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
     report stored meanwhile by another request is then seen (on SQLite the write lock serialises all)."""
     profile = profile or profile_for(system.jurisdiction)
     row = next(iter(_schedule_row_locked(system.pk)), None)
-    events = _events_of_one(system) if system.system_type != "holding_tank" else events_for([system.pk]).get(system.pk, [])
+    events = _events_of_one(system)
     result = _computed(profile, pk=system.pk, system_type=system.system_type, installed_on=system.installed_on,
                        last_serviced_on=system.last_serviced_on, municipality=system.parcel.municipality if system.parcel_id else "",
                        events=events, status=system.status)

@@ -53,6 +53,22 @@ def test_several_rows_go_in_one_insert_with_their_ids_in_order(dane):
     assert events[0].pk < events[1].pk < events[2].pk
 
 
+def test_several_rows_are_compiled_once_and_write_what_bulk_create_writes(dane):
+    """On PostgreSQL an INSERT of several rows sends one array per column (UNNEST); that statement too is
+    compiled once (before, it went through bulk_create on every report: three audit rows)."""
+    by_orm = [_event(dane, n) for n in range(3)]
+    AuditEvent.objects.bulk_create(by_orm)
+    prepared_writes.insert([_event(dane, n) for n in range(3)])
+    again = [_event(dane, n) for n in range(3)]
+    again[1].actor_label, again[2].changes = "", {}  # an empty text and an empty object among the arrays
+    with mock.patch.object(SQLInsertCompiler, "as_sql", autospec=True, side_effect=SQLInsertCompiler.as_sql) as compiled:
+        prepared_writes.insert(again)
+    assert compiled.call_count == 0
+    assert again[0].pk < again[1].pk < again[2].pk and not again[2]._state.adding
+    for event in (*by_orm, *again):
+        assert _row(AuditEvent.objects.get(pk=event.pk)) == _row(event)
+
+
 def test_a_row_refused_by_a_constraint_raises_integrity_error_and_a_database_default_goes_through_save(make_user):
     """License has a database default (version): save() reads it back, so the ORM writes it."""
     user = make_user("perry", "pumper")

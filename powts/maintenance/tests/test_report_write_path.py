@@ -102,6 +102,34 @@ def test_the_compiled_read_of_a_systems_events_gives_what_events_for_gives(dane,
     assert [e.on for e in got] == [D(2026, 1, 9), D(2026, 1, 5)] and got[0].sludge_scum_fraction == Decimal("0.25")
 
 
+def test_a_holding_tanks_events_read_through_compiled_queries_are_what_events_for_gives(dane, make_system, pumper_license):
+    """A holding tank's reports and its servicings (holding-tank reports, e. date), as events_for reads them:
+    the same events in the same order, a servicing without a readable date skipped; and a report on one
+    builds no SELECT after the first (before, events_for built two on every such report)."""
+    from unittest import mock
+
+    from django.db.models.sql.compiler import SQLCompiler
+
+    from powts.maintenance.models import HoldingTankReport
+    from powts.maintenance.services import _events_of_one, events_for, schedule_refresh
+
+    tank = make_system("HT-1", system_type="holding_tank", installed_on=D(2024, 5, 1))
+    schedule_refresh(system=tank)
+    for n, (start, end, services) in enumerate(((D(2025, 1, 1), D(2025, 6, 30), [{"date": "2025-03-02"}, {"date": "2025-05-20"}]),
+                                                (D(2025, 7, 1), D(2025, 12, 31), [{"date": "2025-09-09"}, {"date": "not a date"}, {}]))):
+        HoldingTankReport.objects.create(system=tank, period_start=start, period_end=end, servicer_name="Sal", servicer_address="1 Pump Rd",
+                                         owner_name="Olive Owner", location="12 Lake Rd", sanitary_permit_number=f"P-{n}",
+                                         filed_at=dt.datetime(2026, 1, 5, tzinfo=dt.UTC), services=services)
+    client = _client(pumper_license.user)
+    assert _post(client, system_id="HT-1", work_date="2025-10-01")[0].status_code == 201
+    got = _events_of_one(tank)
+    assert got == events_for([tank.pk]).get(tank.pk, [])
+    assert [e.on for e in got] == [D(2025, 10, 1), D(2025, 9, 9), D(2025, 3, 2), D(2025, 5, 20)]
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as selects:
+        r, _ = _post(client, system_id="HT-1", work_date="2025-11-01")
+    assert r.status_code == 201 and selects.call_count == 0
+
+
 def test_the_license_is_found_in_any_case_through_its_index_and_a_percent_sign_is_no_pattern(dane, make_system, pumper_license):
     """The license named is looked up on every report: through the index on UPPER(number), not by reading
     every license of the state (SQLite's LIKE, 2.7 ms a report at 20,000 licenses)."""
@@ -142,10 +170,39 @@ def test_a_report_builds_no_insert_or_update_statement_after_the_first(dane, mak
             mock.patch.object(SQLUpdateCompiler, "as_sql", autospec=True, side_effect=SQLUpdateCompiler.as_sql) as updates:
         r, queries = _post(client, system_id="DA-2")
     compiled = [(c.args[0].query.model.__name__, len(c.args[0].query.objs)) for c in inserts.call_args_list]
-    # PostgreSQL's INSERT of several rows sends arrays (UNNEST): the three audit rows go through bulk_create there.
-    assert r.status_code == 201 and updates.call_count == 0 and compiled == ([("AuditEvent", 3)] if connection.vendor == "postgresql" else [])
+    # PostgreSQL's INSERT of several rows sends one array per column (UNNEST): compiled once too (it was not, before).
+    assert r.status_code == 201 and updates.call_count == 0 and compiled == []
     from powts.inventory.models import System
 
     assert System.objects.get(system_id="DA-2").last_serviced_on == D(2026, 1, 5)
     assert Schedule.objects.get(system__system_id="DA-2").basis_on == D(2026, 1, 5)
     assert len(queries) == 12
+
+
+def test_on_postgresql_a_reports_statements_are_parsed_and_planned_once_per_connection(dane, make_system, pumper_license):
+    """Client-side binding sent every statement as new text, parsed and planned again: about a third of
+    PostgreSQL's CPU for a report. Now the report's fixed statements are prepared (powts.core.server_prepared):
+    the second and third reports add none, and each of the writes is among them."""
+    if connection.vendor != "postgresql":
+        return
+    from powts.maintenance.services import schedule_refresh
+
+    for ref in ("DA-1", "DA-2", "DA-3"):
+        schedule_refresh(system=make_system(ref, installed_on=None))
+    client = _client(pumper_license.user)
+
+    def prepared():
+        with connection.cursor() as c:
+            c.execute("SELECT statement FROM pg_prepared_statements WHERE from_sql = false")
+            return sorted(row[0] for row in c.fetchall())
+
+    assert _post(client, system_id="DA-1", work_date="2025-01-05")[0].status_code == 201
+    first = prepared()
+    for ref in ("DA-2", "DA-3"):
+        assert _post(client, system_id=ref, work_date="2025-01-05")[0].status_code == 201
+    assert prepared() == first
+    for start in ('INSERT INTO "maintenance_report"', 'INSERT INTO "audit_auditevent"', 'UPDATE "maintenance_schedule"',
+                  'UPDATE "inventory_system"', 'SELECT "maintenance_schedule"', 'SELECT "knox_authtoken"', 'SELECT "accounts_license"',
+                  'SELECT "inventory_system"', 'SELECT "jurisdictions_jurisdiction"'):
+        assert any(s.startswith(start) for s in first), (start, first)
+    assert Report.objects.filter(work_date=D(2025, 1, 5)).count() == 3
