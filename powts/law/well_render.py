@@ -24,7 +24,10 @@ def _money(cents: int) -> str:
 
 
 def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
-    """The claims' values and trace as typed columns, with the lists (samples, cost items) in words."""
+    """The claims' values and trace as typed columns, with the lists (samples, cost items) in words.
+    items_words=False (reasons only, no explanation): the cost items are not worded, and the samples
+    only for claims that failed the proof of contamination, the one sentence that quotes them and
+    that a reason carries only when failed."""
     c, t = r.cols, r.trace
     n = c.n
     ids = c.id if isinstance(c.id, pl.Series) else pl.Series("id", c.id, dtype=S)
@@ -41,7 +44,7 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
         return np.where(r.decided, a, 0)
 
     frame = frame.with_columns(
-        claimant=pl.Series(CLAIMANTS, dtype=S).gather(c.claimant.astype(np.uint32)), residential=c.residential,
+        claimant=c.claimant.astype(np.uint32), residential=c.residential,
         units=c.units, kind=pl.Series(KINDS, dtype=S).gather(c.kind.astype(np.uint32)), advisory=c.advisory, lab=c.lab, income=cents(c.income),
         **{f"t_{k}": v for k, v in r.tests.items()},
         **{k: cents(t[k]) for k in ("costs", "counted", "base", "cut")},
@@ -49,7 +52,9 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
         award_trace=cents(t["award"]))
     claimed = pl.Series(np.where(c.claimed == np.iinfo(np.int64).min, 0, c.claimed).astype(np.int32))
     # each value is worded on the long frames first; the lists are then joined per row
-    shown = _joined(c.samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
+    samples = c.samples if items_words else \
+        c.samples.filter(pl.lit(pl.Series(~r.tests["contamination_proof"])).gather(col("row")))
+    shown = _joined(samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
                     .filter(col("day") <= col("claimed")).sort("row", "day")
                     .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ", n)
     if not items_words:  # the cost items are only named in the explanation
@@ -97,10 +102,13 @@ def _tests(snap) -> dict[str, tuple[list, pl.Expr, pl.Expr]]:
     S_ = WELL_SENTENCES
     out = {}
     passed = col("t_claimant")
-    v = {"claimant": col("claimant").str.replace_all("_", " ", literal=True)}
+
+    def by_claimant(words) -> pl.Expr:  # claimant is its index in CLAIMANTS: each type worded once, not per claim
+        return pl.lit(pl.Series([words(k) for k in CLAIMANTS], dtype=S)).gather(col("claimant"))
+
+    v = {"claimant": by_claimant(lambda k: k.replace("_", " "))}
     out["claimant"] = (_choice("claimant", passed, *S_["claimant"], v), passed,
-                       pl.when(col("barred")).then(col("claimant").replace_strict(
-                           list(barred), list(barred.values()), default="", return_dtype=S))
+                       pl.when(col("barred")).then(by_claimant(lambda k: barred.get(k, "")))
                        .otherwise(pl.lit(cites["claimant"])))
     passed = col("t_private_water_supply")
     v = {"units": col("units").cast(S), "max_units": str(snap["residential_max_dwelling_units"])}
@@ -177,10 +185,11 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
     tests = {k: (_concat(s), p, c) for k, (s, p, c) in pieces.items()}
     decided = col("decided")
     out = [*common]
+    failed = []
     if reason_text:
-        failed = [pl.when(~p).then(pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for s, p, c in tests.values()]
-        out.append(pl.when(decided).then(pl.concat_str(failed, separator="; ", ignore_nulls=True))
-                   .otherwise(col("error")).alias("reasons"))
+        # each test: the claims that failed it, and its sentence with its citation (well_frames writes
+        # it for those claims alone: when/then would write every claim's sentence and drop most)
+        failed = [(k, decided & ~p, pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for k, (s, p, c) in tests.items()]
     if reason_list:
         structs = [pl.when(~p).then(pl.struct(test=pl.lit(k), citation=c, text=s)) for k, (s, p, c) in tests.items()]
         out.append(pl.when(decided).then(pl.concat_list(structs).list.drop_nulls())
@@ -210,8 +219,22 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
         out.append(pl.lit("").alias("explanation"))
     if len(_PLANS) > 64:
         _PLANS.clear()
-    _PLANS[key] = (snap, out)
-    return out
+    _PLANS[key] = (snap, (out, failed))
+    return out, failed
+
+
+def _reason_texts(chunk: pl.LazyFrame, failed: list, sparse: set[str], first: int, n: int, flags) -> pl.Series:
+    """reason_text's column for a chunk of n claims (rows first...): each failed test's sentence and
+    citation, joined by '; ' in the order of the tests; the error of a claim not decided. A test
+    that few claims fail (`sparse`) is worded for those claims alone and put in place by a gather;
+    one that most fail is worded for every claim and kept where failed (the gather would cost more
+    than the words it saves)."""
+    queries = [chunk.filter(mask).select(at=col("row") - first, text=text) for k, mask, text in failed if k in sparse]
+    placed = iter([pl.lit(_in_place(f["at"].to_numpy(), f["text"], n))
+                   for f in pl.collect_all(queries, optimizations=flags)])
+    parts = [next(placed) if k in sparse else pl.when(mask).then(text) for k, mask, text in failed]
+    return chunk.select(pl.when(col("decided")).then(pl.concat_str(parts, separator="; ", ignore_nulls=True))
+                        .otherwise(col("error")).alias("reasons")).collect(optimizations=flags).to_series()
 
 
 CHUNK = 50_000  # claims worded at a time by well_frames (about 55 MB of words with explanations)
@@ -247,8 +270,14 @@ def well_frames(r, *, chunk: int | None = None, explain: bool = True, detail: bo
         out.append((undecided if explain or detail else pl.lit("")).alias("explanation"))
         yield frame.select(out)
         return
-    out = _plan(r.snap, explain, detail, reason_list, reason_text)
+    out, failed = _plan(r.snap, explain, detail, reason_list, reason_text)
     # a few claims (one on the web or the API): planning the query would cost more than running it
     flags = pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags()
+    sparse = {k for k, passed in r.tests.items() if (r.decided & ~passed).sum() * 2 < r.cols.n}
     for lo in range(0, max(len(frame), 1), chunk):
-        yield frame.slice(lo, chunk).lazy().with_columns(PRELUDE).select(out).collect(optimizations=flags)
+        part = frame.slice(lo, chunk).lazy().with_columns(PRELUDE)
+        words = part.select(out).collect(optimizations=flags)
+        if reason_text:
+            words = words.insert_column(len(common), _reason_texts(part, failed, sparse, lo,
+                                                                   min(chunk, len(frame) - lo), flags))
+        yield words
