@@ -25,9 +25,10 @@ def _money(cents: int) -> str:
 
 def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
     """The claims' values and trace as typed columns, with the lists (samples, cost items) in words.
-    items_words=False (reasons only, no explanation): the cost items are not worded, and the samples
-    only for claims that failed the proof of contamination, the one sentence that quotes them and
-    that a reason carries only when failed."""
+    items_words=False (reasons only, no explanation): the award's arithmetic and the cost items are
+    left out (only the explanation words them), and the samples are worded only for claims that failed
+    the proof of contamination, the one sentence that quotes them and that a reason carries only when
+    failed."""
     c, t = r.cols, r.trace
     n = c.n
     ids = c.id if isinstance(c.id, pl.Series) else pl.Series("id", c.id, dtype=S)
@@ -47,9 +48,10 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
         claimant=c.claimant.astype(np.uint32), residential=c.residential,
         units=c.units, kind=pl.Series(KINDS, dtype=S).gather(c.kind.astype(np.uint32)), advisory=c.advisory, lab=c.lab, income=cents(c.income),
         **{f"t_{k}": v for k, v in r.tests.items()},
-        **{k: cents(t[k]) for k in ("costs", "counted", "base", "cut")},
-        **{k: t[k] for k in ("reduced", "below_zero", "count", "later", "span", "enough", "apart", "barred")},
-        award_trace=cents(t["award"]))
+        **{k: cents(t[k]) for k in ARITHMETIC if items_words},
+        **{k: t[k] for k in ("reduced", "below_zero") if items_words},
+        **{k: t[k] for k in ("count", "later", "span", "enough", "apart", "barred")},
+        **({"award_trace": cents(t["award"])} if items_words else {}))
     claimed = pl.Series(np.where(c.claimed == np.iinfo(np.int64).min, 0, c.claimed).astype(np.int32))
     # each value is worded on the long frames first; the lists are then joined per row
     samples = c.samples if items_words else \
@@ -169,6 +171,13 @@ _PLANS: dict[tuple, tuple] = {}
 # expression reads are dropped by the query optimiser
 MONEY = ("income", "costs", "counted", "base", "cut", "award_trace")
 PRELUDE = [money_expr(col(m)).alias(f"m_{m}") for m in MONEY]
+ARITHMETIC = ("costs", "counted", "base", "cut")  # amounts only the award's arithmetic quotes
+
+
+def prelude(frame: pl.DataFrame) -> list[pl.Expr]:
+    """PRELUDE's amounts in words for the amounts the frame holds (a frame of reasons alone holds no
+    arithmetic)."""
+    return [e for m, e in zip(MONEY, PRELUDE) if m in frame.columns]
 
 
 def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: bool) -> list[pl.Expr]:
@@ -278,7 +287,7 @@ def well_frames(r, *, chunk: int | None = None, explain: bool = True, detail: bo
     flags = pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags()
     sparse = {k for k, passed in r.tests.items() if (r.decided & ~passed).sum() * 2 < r.cols.n}
     for lo in range(0, max(len(frame), 1), chunk):
-        part = frame.slice(lo, chunk).lazy().with_columns(PRELUDE)
+        part = frame.slice(lo, chunk).lazy().with_columns(prelude(frame))
         words = part.select(out).collect(optimizations=flags)
         if reason_text:
             words = words.insert_column(len(common), _reason_texts(part, failed, sparse, lo,

@@ -34,7 +34,8 @@ def test_reasons_are_the_same_whether_a_test_is_worded_for_its_failures_or_for_e
     (Fails on the code before: _reason_texts did not exist, every sentence was written for every claim.)"""
     r = _results()
     _, failed = well_render._plan(r.snap, False, False, False, True)
-    frame = well_render._base_frame(r, items_words=False).lazy().with_columns(well_render.PRELUDE)
+    base = well_render._base_frame(r, items_words=False)
+    frame = base.lazy().with_columns(well_render.prelude(base))
     got = []
     for lo in range(0, r.cols.n, 37):
         n = min(37, r.cols.n - lo)
