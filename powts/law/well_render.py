@@ -196,9 +196,16 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
     out = [*common]
     failed = []
     if reason_text:
-        # each test: the claims that failed it, and its sentence with its citation (well_frames writes
-        # it for those claims alone: when/then would write every claim's sentence and drop most)
-        failed = [(k, decided & ~p, pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for k, (s, p, c) in tests.items()]
+        # each test: the claims that failed it, and its sentence with its citation. Without explanations
+        # well_frames writes each for those claims alone (when/then would write every claim's sentence
+        # and drop most); with them, the reasons stay a column of the explanation's query, which words
+        # the amounts they share once.
+        texts = [(k, decided & ~p, pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for k, (s, p, c) in tests.items()]
+        if explain:
+            out.append(pl.when(decided).then(pl.concat_str([pl.when(m).then(t) for _, m, t in texts], separator="; ",
+                                                            ignore_nulls=True)).otherwise(col("error")).alias("reasons"))
+        else:
+            failed = texts
     if reason_list:
         structs = [pl.when(~p).then(pl.struct(test=pl.lit(k), citation=c, text=s)) for k, (s, p, c) in tests.items()]
         out.append(pl.when(decided).then(pl.concat_list(structs).list.drop_nulls())
@@ -289,7 +296,7 @@ def well_frames(r, *, chunk: int | None = None, explain: bool = True, detail: bo
     for lo in range(0, max(len(frame), 1), chunk):
         part = frame.slice(lo, chunk).lazy().with_columns(prelude(frame))
         words = part.select(out).collect(optimizations=flags)
-        if reason_text:
+        if failed:
             words = words.insert_column(len(common), _reason_texts(part, failed, sparse, lo,
                                                                    min(chunk, len(frame) - lo), flags))
         yield words
