@@ -24,14 +24,18 @@ def _money(cents: int) -> str:
 
 
 def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
-    """The claims' values and trace as typed columns, with the lists (samples, cost items) in words."""
+    """The claims' values and trace as typed columns, with the lists (samples, cost items) in words.
+    items_words=False (reasons only, no explanation): the award's arithmetic and the cost items are
+    left out (only the explanation words them), and the samples are worded only for claims that failed
+    the proof of contamination, the one sentence that quotes them and that a reason carries only when
+    failed."""
     c, t = r.cols, r.trace
     n = c.n
     ids = c.id if isinstance(c.id, pl.Series) else pl.Series("id", c.id, dtype=S)
     frame = pl.DataFrame({"row": np.arange(n, dtype=np.int64), "decided": r.decided, "eligible": r.eligible,
                           "award": r.award}).with_columns(ids.alias("id"))
     bad = np.flatnonzero(~r.decided)
-    error = pl.Series("error", [None] * n, dtype=S)
+    error = pl.repeat(None, n, dtype=S, eager=True).alias("error")  # (a list of n Nones costs 50-100 ms a million)
     if bad.size:
         error = error.scatter(bad, [str(x) for x in r.error[bad]])
     frame = frame.with_columns(error)
@@ -41,15 +45,18 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
         return np.where(r.decided, a, 0)
 
     frame = frame.with_columns(
-        claimant=pl.Series(CLAIMANTS, dtype=S).gather(c.claimant.astype(np.uint32)), residential=c.residential,
+        claimant=c.claimant.astype(np.uint32), residential=c.residential,
         units=c.units, kind=pl.Series(KINDS, dtype=S).gather(c.kind.astype(np.uint32)), advisory=c.advisory, lab=c.lab, income=cents(c.income),
         **{f"t_{k}": v for k, v in r.tests.items()},
-        **{k: cents(t[k]) for k in ("costs", "counted", "base", "cut")},
-        **{k: t[k] for k in ("reduced", "below_zero", "count", "later", "span", "enough", "apart", "barred")},
-        award_trace=cents(t["award"]))
+        **{k: cents(t[k]) for k in ARITHMETIC if items_words},
+        **{k: t[k] for k in ("reduced", "below_zero") if items_words},
+        **{k: t[k] for k in ("count", "later", "span", "enough", "apart", "barred")},
+        **({"award_trace": cents(t["award"])} if items_words else {}))
     claimed = pl.Series(np.where(c.claimed == np.iinfo(np.int64).min, 0, c.claimed).astype(np.int32))
     # each value is worded on the long frames first; the lists are then joined per row
-    shown = _joined(c.samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
+    samples = c.samples if items_words else \
+        c.samples.filter(pl.lit(pl.Series(~r.tests["contamination_proof"])).gather(col("row")))
+    shown = _joined(samples.with_columns(claimed=pl.lit(claimed).gather(col("row")))
                     .filter(col("day") <= col("claimed")).sort("row", "day")
                     .pipe(lambda f: f.select("row", words=iso_dates(f["day"]))), "shown", ", ", n)
     if not items_words:  # the cost items are only named in the explanation
@@ -97,10 +104,13 @@ def _tests(snap) -> dict[str, tuple[list, pl.Expr, pl.Expr]]:
     S_ = WELL_SENTENCES
     out = {}
     passed = col("t_claimant")
-    v = {"claimant": col("claimant").str.replace_all("_", " ", literal=True)}
+
+    def by_claimant(words) -> pl.Expr:  # claimant is its index in CLAIMANTS: each type worded once, not per claim
+        return pl.lit(pl.Series([words(k) for k in CLAIMANTS], dtype=S)).gather(col("claimant"))
+
+    v = {"claimant": by_claimant(lambda k: k.replace("_", " "))}
     out["claimant"] = (_choice("claimant", passed, *S_["claimant"], v), passed,
-                       pl.when(col("barred")).then(col("claimant").replace_strict(
-                           list(barred), list(barred.values()), default="", return_dtype=S))
+                       pl.when(col("barred")).then(by_claimant(lambda k: barred.get(k, "")))
                        .otherwise(pl.lit(cites["claimant"])))
     passed = col("t_private_water_supply")
     v = {"units": col("units").cast(S), "max_units": str(snap["residential_max_dwelling_units"])}
@@ -161,6 +171,13 @@ _PLANS: dict[tuple, tuple] = {}
 # expression reads are dropped by the query optimiser
 MONEY = ("income", "costs", "counted", "base", "cut", "award_trace")
 PRELUDE = [money_expr(col(m)).alias(f"m_{m}") for m in MONEY]
+ARITHMETIC = ("costs", "counted", "base", "cut")  # amounts only the award's arithmetic quotes
+
+
+def prelude(frame: pl.DataFrame) -> list[pl.Expr]:
+    """PRELUDE's amounts in words for the amounts the frame holds (a frame of reasons alone holds no
+    arithmetic)."""
+    return [e for m, e in zip(MONEY, PRELUDE) if m in frame.columns]
 
 
 def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: bool) -> list[pl.Expr]:
@@ -177,10 +194,18 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
     tests = {k: (_concat(s), p, c) for k, (s, p, c) in pieces.items()}
     decided = col("decided")
     out = [*common]
+    failed = []
     if reason_text:
-        failed = [pl.when(~p).then(pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for s, p, c in tests.values()]
-        out.append(pl.when(decided).then(pl.concat_str(failed, separator="; ", ignore_nulls=True))
-                   .otherwise(col("error")).alias("reasons"))
+        # each test: the claims that failed it, and its sentence with its citation. Without explanations
+        # well_frames writes each for those claims alone (when/then would write every claim's sentence
+        # and drop most); with them, the reasons stay a column of the explanation's query, which words
+        # the amounts they share once.
+        texts = [(k, decided & ~p, pl.concat_str([s, pl.lit(" ("), c, pl.lit(")")])) for k, (s, p, c) in tests.items()]
+        if explain:
+            out.append(pl.when(decided).then(pl.concat_str([pl.when(m).then(t) for _, m, t in texts], separator="; ",
+                                                            ignore_nulls=True)).otherwise(col("error")).alias("reasons"))
+        else:
+            failed = texts
     if reason_list:
         structs = [pl.when(~p).then(pl.struct(test=pl.lit(k), citation=c, text=s)) for k, (s, p, c) in tests.items()]
         out.append(pl.when(decided).then(pl.concat_list(structs).list.drop_nulls())
@@ -210,11 +235,28 @@ def _plan(snap, explain: bool, detail: bool, reason_list: bool, reason_text: boo
         out.append(pl.lit("").alias("explanation"))
     if len(_PLANS) > 64:
         _PLANS.clear()
-    _PLANS[key] = (snap, out)
-    return out
+    _PLANS[key] = (snap, (out, failed))
+    return out, failed
+
+
+def _reason_texts(chunk: pl.LazyFrame, failed: list, sparse: set[str], first: int, n: int, flags) -> pl.Series:
+    """reason_text's column for a chunk of n claims (rows first...): each failed test's sentence and
+    citation, joined by '; ' in the order of the tests; the error of a claim not decided. A test
+    that few claims fail (`sparse`) is worded for those claims alone and put in place by a gather;
+    one that most fail is worded for every claim and kept where failed (the gather would cost more
+    than the words it saves)."""
+    queries = [chunk.filter(mask).select(at=col("row") - first, text=text) for k, mask, text in failed if k in sparse]
+    placed = iter([pl.lit(_in_place(f["at"].to_numpy(), f["text"], n))
+                   for f in pl.collect_all(queries, optimizations=flags)])
+    parts = [next(placed) if k in sparse else pl.when(mask).then(text) for k, mask, text in failed]
+    return chunk.select(pl.when(col("decided")).then(pl.concat_str(parts, separator="; ", ignore_nulls=True))
+                        .otherwise(col("error")).alias("reasons")).collect(optimizations=flags).to_series()
 
 
 CHUNK = 50_000  # claims worded at a time by well_frames (about 55 MB of words with explanations)
+# without explanations a claim's words (its reasons) are about a fifth as long: four times the claims
+# in the same memory, and a quarter of the chunks' fixed costs (each chunk is a few queries)
+CHUNK_REASONS = 200_000
 
 
 def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bool = True,
@@ -229,10 +271,10 @@ def well_frame(r, *, explain: bool = True, detail: bool = False, reason_list: bo
 
 def well_frames(r, *, chunk: int | None = None, explain: bool = True, detail: bool = False, reason_list: bool = True,
                 reason_text: bool = False):
-    """well_frame's rows `chunk` claims (default CHUNK) at a time, in order: the command line writes
+    """well_frame's rows `chunk` claims (default CHUNK, CHUNK_REASONS without explanations) at a time, in order: the command line writes
     each and drops it, so its memory is bounded by a chunk's words, not the file's (as the grants'
     CHUNK). The base frame (values, trace, the lists in words) is built once for all claims."""
-    chunk = chunk or CHUNK
+    chunk = chunk or (CHUNK if explain or detail else CHUNK_REASONS)
     frame = _base_frame(r, items_words=explain or detail)
     reason_dtype = pl.List(pl.Struct({"test": S, "citation": S, "text": S}))
     common = [col("id"), col("eligible"), amount_expr(col("award")).alias("award")]
@@ -247,8 +289,14 @@ def well_frames(r, *, chunk: int | None = None, explain: bool = True, detail: bo
         out.append((undecided if explain or detail else pl.lit("")).alias("explanation"))
         yield frame.select(out)
         return
-    out = _plan(r.snap, explain, detail, reason_list, reason_text)
+    out, failed = _plan(r.snap, explain, detail, reason_list, reason_text)
     # a few claims (one on the web or the API): planning the query would cost more than running it
     flags = pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags()
+    sparse = {k for k, passed in r.tests.items() if (r.decided & ~passed).sum() * 2 < r.cols.n}
     for lo in range(0, max(len(frame), 1), chunk):
-        yield frame.slice(lo, chunk).lazy().with_columns(PRELUDE).select(out).collect(optimizations=flags)
+        part = frame.slice(lo, chunk).lazy().with_columns(prelude(frame))
+        words = part.select(out).collect(optimizations=flags)
+        if failed:
+            words = words.insert_column(len(common), _reason_texts(part, failed, sparse, lo,
+                                                                   min(chunk, len(frame) - lo), flags))
+        yield words

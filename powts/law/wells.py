@@ -211,7 +211,7 @@ def _eligible_costs(values, n: int, E: C.Errors, where: np.ndarray, items: dict[
         listed = s.str.contains(_ITEMS).fill_null(False).to_numpy() & where
         rows = np.flatnonzero(total)
         frames.append(pl.DataFrame({"row": rows, "pos": np.zeros(len(rows), dtype=np.int64),
-                                    "item": pl.Series([None] * len(rows), dtype=pl.String),
+                                    "item": pl.repeat(None, len(rows), dtype=pl.String, eager=True),
                                     "cents": _cents(s.gather(rows))}))
         rows = np.flatnonzero(listed)
         long = pl.DataFrame({"row": rows, "text": s.gather(rows)}).with_columns(pl.col("text").str.split(";")) \

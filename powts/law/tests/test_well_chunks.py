@@ -26,8 +26,9 @@ def _amount(cents: int) -> str:
 
 @pytest.fixture
 def small_chunks(monkeypatch):
-    """Chunks of 7 claims, counted."""
+    """Chunks of 7 claims (with explanations or without), counted."""
     monkeypatch.setattr(well_render, "CHUNK", 7)
+    monkeypatch.setattr(well_render, "CHUNK_REASONS", 7)
     frames = []
     real = well_render.well_frames
 
