@@ -175,8 +175,8 @@ def _base_frame(r, idx: np.ndarray | slice | None) -> tuple[pl.DataFrame, dict]:
     if small:
         data["error"] = pl.Series("error", [str(e) if not d else None for e, d in zip(err, decided)], dtype=S)
     else:
-        data["error"] = pl.Series("error", [None] * n, dtype=S).scatter(bad, [str(x) for x in err[bad]]) \
-            if bad.size else pl.Series("error", [None] * n, dtype=S)
+        nulls = pl.repeat(None, n, dtype=S, eager=True).alias("error")  # not a Python list of n Nones (50-100 ms a million)
+        data["error"] = nulls.scatter(bad, [str(x) for x in err[bad]]) if bad.size else nulls
     flow = np.nan_to_num(take(c.flow))
     if small:
         data["flow_words"] = pl.Series("flow_words", [f"{float(x):,g}" for x in flow.tolist()], dtype=S)
