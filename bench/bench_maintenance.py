@@ -34,6 +34,10 @@ import time
 from pathlib import Path
 
 AS_OF = dt.date(2026, 11, 2)
+# The checkout this file is in: its code is what the benchmark and the server it starts run, whichever directory
+# the benchmark is launched from (a server started elsewhere would import the code of its working directory).
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 
 def setup_django(bench_dir: Path):
@@ -398,7 +402,7 @@ def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, c
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = subprocess.Popen([sys.executable, "-m", "powts.cli", "serve", "--port", str(port), "--processes", str(processes),
-                               "--threads", str(threads), "--no-setup", "--quiet"], env=dict(os.environ))
+                               "--threads", str(threads), "--no-setup", "--quiet"], env=dict(os.environ), cwd=ROOT)
     try:
         for _ in range(600):
             try:

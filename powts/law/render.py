@@ -175,7 +175,7 @@ def _base_frame(r, idx: np.ndarray | slice | None) -> tuple[pl.DataFrame, dict]:
     if small:
         data["error"] = pl.Series("error", [str(e) if not d else None for e, d in zip(err, decided)], dtype=S)
     else:
-        nulls = pl.repeat(None, n, dtype=S, eager=True).alias("error")  # not a Python list of n Nones (50-100 ms a million)
+        nulls = pl.repeat(None, n, dtype=S, eager=True).alias("error")  # a Python list of n Nones: 12.6 ms a million; this 0.2 ms
         data["error"] = nulls.scatter(bad, [str(x) for x in err[bad]]) if bad.size else nulls
     flow = np.nan_to_num(take(c.flow))
     if small:

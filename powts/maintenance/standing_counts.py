@@ -230,7 +230,7 @@ def compact(*, using_connection=None) -> bool:
     426,000 schedules left a county's 19,000 count rows spread over 81 MB, which the dashboard and the notices page
     read whole (38 ms where 2 ms do). VACUUM FULL holds the table's lock while it rewrites it: milliseconds at a
     county's size. It cannot run inside a transaction; there (and on SQLite, which rewrites rows in place) it
-    does nothing and says so."""
+    does nothing and returns False."""
     conn = using_connection or connection
     if conn.vendor != "postgresql" or conn.in_atomic_block:
         return False
