@@ -14,7 +14,7 @@ import pytest
 
 from powts.cli import main
 from powts.law import columns as C
-from powts.law import well_render, wells
+from powts.law import wells
 from powts.law.engine import default_parameters
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -25,19 +25,9 @@ def _amount(cents: int) -> str:
 
 
 @pytest.fixture
-def small_chunks(monkeypatch):
+def small_chunks(well_chunks):
     """Chunks of 7 claims (with explanations or without), counted."""
-    monkeypatch.setattr(well_render, "CHUNK", 7)
-    monkeypatch.setattr(well_render, "CHUNK_REASONS", 7)
-    frames = []
-    real = well_render.well_frames
-
-    def counted(*args, **kwargs):
-        for f in real(*args, **kwargs):
-            frames.append(len(f))
-            yield f
-    monkeypatch.setattr(well_render, "well_frames", counted)
-    return frames
+    return well_chunks(7, 7)
 
 
 @pytest.mark.parametrize("expected,extra", [("wells_edge_out.csv", []), ("wells_edge_out.jsonl", []),

@@ -45,20 +45,11 @@ def test_reasons_are_the_same_whether_a_test_is_worded_for_its_failures_or_for_e
     assert any(x and "; " in x for x in got) and any(x == "" for x in got)  # several reasons, and none
 
 
-def test_a_batch_without_explanations_is_worded_in_chunks_of_its_own(tmp_path, monkeypatch):
+def test_a_batch_without_explanations_is_worded_in_chunks_of_its_own(tmp_path, well_chunks):
     """Without explanations, claims are worded CHUNK_REASONS at a time (their words are a fifth as long),
     with explanations CHUNK at a time; the file is the saved one either way.
     (Fails on the code before: there was one chunk size, CHUNK.)"""
-    monkeypatch.setattr(well_render, "CHUNK", 7)
-    monkeypatch.setattr(well_render, "CHUNK_REASONS", 30)
-    sizes = []
-    real = well_render.well_frames
-
-    def counted(*args, **kwargs):
-        for f in real(*args, **kwargs):
-            sizes.append(len(f))
-            yield f
-    monkeypatch.setattr(well_render, "well_frames", counted)
+    sizes = well_chunks(7, 30)
     for extra, expected, chunks in (([], "wells_edge_out.csv", [7] * 57 + [1]),
                                     (["--no-explanation"], "wells_edge_out_noexpl.csv", [30] * 13 + [10])):
         sizes.clear()
