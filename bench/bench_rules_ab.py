@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,13 @@ def main() -> int:
     trees = {"before": Path(args.base).resolve(), "after": ROOT}
     peer_py = ROOT / "bench" / ".venv-openfisca" / "bin" / "python"
     out = Path(tempfile.mkdtemp(prefix="powts-ab-"))
+    try:  # the outputs are gigabytes at a million rows: never leave them behind
+        return _compare(args, grants, cases, trees, peer_py, out)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def _compare(args, grants, cases, trees, peer_py, out) -> int:
     figures: dict[str, list[tuple[float, float]]] = {}
     for _ in range(args.repeat):
         print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
