@@ -62,7 +62,12 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
     base = np.minimum(table, cap)
     reduce = res & np.where(experimental, exp_reduce[s], True)
     reduced = reduce & (income > threshold[s])
-    cut = np.where(reduced, ((income - threshold[s]) * rate_bp[s] + 5000) // 10000, 0)
+    # in place: each fresh array of a million rows costs its page faults
+    cut = income - threshold[s]
+    cut *= rate_bp[s]
+    cut += 5000
+    cut //= 10000
+    cut *= reduced
     share = base - cut
     below_zero = share < 0
     np.maximum(share, 0, out=share)
