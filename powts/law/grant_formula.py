@@ -36,10 +36,11 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
     biz = business
     res = ~biz
     mask = cond_mask & 31
-    cat = cat_lut[s][mask] if one else cat_lut[s, mask]
-    category = np.where(cat != none, cat, 0).astype(np.int8)
+    # (lookups shaped first where one law segment covers every row: 32 entries, not a million)
+    category = np.where(cat_lut != none, cat_lut, 0).astype(np.int8)
+    category = category[s][mask] if one else category[s, mask]
     day = determined - ld_lo if all_decided else np.where(decided, determined - ld_lo, 0)
-    last_day = ld_lut[ld_row[s]][day] if one else ld_lut[ld_row[s], day]
+    last_day = ld_lut[ld_row[s]].astype(np.int32)[day] if one else ld_lut[ld_row[s], day].astype(np.int32)
     tests = (
         (CATEGORY, ~(ok_lut[s][mask] if one else ok_lut[s, mask])),
         (INSTALLED_BEFORE, ~(installed < cutoff[s])),
@@ -54,7 +55,7 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
     )
     failed = np.zeros(n, dtype=np.uint16)
     for bit, fails in tests:
-        failed |= fails.astype(np.uint16) << np.uint16(bit.bit_length() - 1)
+        failed |= fails * np.uint16(bit)
     # (6)(c)-(e): the lesser of the per-unit cap and the table amount, less the rate of the income
     # above the threshold (half up to the cent), not below zero
     per_unit = np.where(experimental, exp_max_share[s], max_share[s])
@@ -81,10 +82,10 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
         share = np.where(cost_capped, cost_limit, share)
         if cost_limit.shape[0] == 1:  # one value for every row, as given
             cost_limit, cost_capped = cost_limit[:1], cost_capped[:1]
-    failed |= (res & (share < minimum[s])).astype(np.uint16) << np.uint16(MINIMUM_GRANT.bit_length() - 1)
+    failed |= (res & (share < minimum[s])) * np.uint16(MINIMUM_GRANT)
     out = {"category": category, "failed": failed, "share": share, "per_unit": per_unit, "cap": cap,
            "base": base, "reduce": reduce, "reduced": reduced, "cut": cut, "below_zero": below_zero,
-           "last_day": last_day.astype(np.int32)}
+           "last_day": last_day}
     if not all_decided:
         for k, v in out.items():
             out[k] = np.where(decided, v, np.zeros(1, dtype=v.dtype))
