@@ -482,14 +482,12 @@ lap("import powts.law (numpy, polars)")
 default_parameters(); lap("load the law parameters (YAML)")
 table = io.read_table({str(src)!r}); lap("read the file (polars + line checks)")
 cols = batch.read_columns(table.columns, table.n); lap("parse and check every field")
-r = batch.evaluate(cols); lap("decide (numba's import and cached code)")
+r = batch.evaluate(cols); lap("decide")
 render.decision_frame(r).select("id", "eligible", "amount").write_csv({str(OUT / 'parts.csv')!r}); lap("write id,eligible,amount")
 """)
     start = min(_fresh_cpu("pass") for _ in range(3))
     np_pl = min(_fresh_cpu("import numpy, polars") for _ in range(3)) - start
-    numba = min(_fresh_cpu("import numpy, polars, numba") for _ in range(3)) - start - np_pl
-    return [("python start-up", start), parts[0], ("  of which numpy + polars", np_pl), *parts[1:5],
-            ("  of which numba's import", numba), *parts[5:]]
+    return [("python start-up", start), parts[0], ("  of which numpy + polars", np_pl), *parts[1:]]
 
 
 def generate_wells(n: int, seed: int = 11) -> dict[str, np.ndarray]:

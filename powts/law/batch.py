@@ -20,6 +20,7 @@ import polars as pl
 from . import columns as C
 from . import failure
 from . import fields as F
+from . import grant_formula
 from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
 from .explain import Test
 from .funding_tables import table_amount_cents
@@ -338,32 +339,17 @@ def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantRes
         good = ~bad_key[inv]
         trace["table_words"] = (idx[good], words[inv[good]])  # rows whose table amount was computed
 
-    category = np.empty(n, dtype=np.int8)
-    failed = np.empty(n, dtype=np.uint16)
-    share = np.empty(n, dtype=np.int64)
-    eligible = np.empty(n, dtype=bool)
-    amount = np.empty(n, dtype=np.int64)
-    out = {k: np.empty(n, dtype=np.int64) for k in ("per_unit", "cap", "base", "cut")}
-    out["last_day"] = np.empty(n, dtype=np.int32)  # day numbers (0 where not decided)
-    flags = {k: np.empty(n, dtype=bool) for k in ("reduce", "reduced", "below_zero")}
-    if cols.allowable is None:  # no allowable costs recorded: every row's cost limit is the same, kept once
-        allowable = np.array([C.MISSING], dtype=np.int64)
-        cost_limit, cost_capped = np.array([-1], dtype=np.int64), np.zeros(1, dtype=bool)
-    else:
-        allowable = cols.allowable
-        cost_limit, cost_capped = np.empty(n, dtype=np.int64), np.empty(n, dtype=bool)
+    allowable = np.array([C.MISSING], dtype=np.int64) if cols.allowable is None else cols.allowable
     years, law = _law_arrays(segs)
     ld_lut, ld_row, ld_lo = _window_table(cols.determined, decided, years)
-    from . import grant_formula  # numba (0.2 s to import): only where grants are decided, not for wells
-
-    grant_formula.decide(
+    out = grant_formula.decide(
         seg, decided, cols.business, cols.cond_mask, cols.installed, cols.determined, cols.applied, cols.work,
         cols.sewer, cols.principal, cols.units, cols.experimental, cols.prior, cols.intentional, cols.lien,
-        cols.agreement, cols.income, cols.revenue, cols.flow, table, allowable, ld_lut, ld_row, ld_lo, *law,
-        category, failed, share, eligible, amount, out["per_unit"], out["cap"], out["base"], flags["reduce"],
-        flags["reduced"], out["cut"], flags["below_zero"], cost_limit, cost_capped, out["last_day"])
-    trace.update(out, **flags, cost_limit=np.broadcast_to(cost_limit, (n,)),
-                 cost_capped=np.broadcast_to(cost_capped, (n,)))
+        cols.agreement, cols.income, cols.revenue, cols.flow, table, allowable, ld_lut, ld_row, ld_lo, *law)
+    category, failed, share, eligible, amount = (out.pop(k) for k in ("category", "failed", "share", "eligible",
+                                                                      "amount"))
+    trace.update(out, cost_limit=np.broadcast_to(out["cost_limit"], (n,)),
+                 cost_capped=np.broadcast_to(out["cost_capped"], (n,)))
     return GrantResults(cols, segs, row_seg, decided, eligible, amount, share, table, category, failed, error, trace)
 
 

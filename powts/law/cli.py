@@ -111,38 +111,19 @@ def _stage(name: str, start: float) -> float:
     return now
 
 
-def _warm_up() -> None:
-    """Decide one blank application: numba's import and the loading of its cached machine code
-    (0.3-0.5 s of CPU) then run while polars reads the file, which releases the interpreter lock.
-    The blank row reaches the compiled function with the dtypes of a real batch, so the batch reuses
-    the loaded code (law/tests/test_cli_speed.py checks that no second version is compiled)."""
-    from .batch import evaluate_rows
-
-    try:
-        evaluate_rows([{"id": "warm-up"}])
-    except Exception:  # noqa: BLE001 (the batch itself then meets and reports the same problem)
-        pass
-
-
 def _grant_results(path: str):
-    import threading
     import time
 
     from .batch import evaluate, read_columns
     from .io import read_table
 
-    warm = threading.Thread(target=_warm_up, name="powts-warm-up", daemon=True)
-    warm.start()
-    try:
-        t = time.perf_counter()
-        table = read_table(path)
-        t = _stage("read file", t)
-        cols = read_columns(table.columns, table.n)
-        for i, msg in table.line_errors.items():
-            cols.errors.msg[i], cols.errors.any[i] = msg, True
-        t = _stage("read columns", t)
-    finally:
-        warm.join()  # also when the file cannot be read: no thread is left importing at exit
+    t = time.perf_counter()
+    table = read_table(path)
+    t = _stage("read file", t)
+    cols = read_columns(table.columns, table.n)
+    for i, msg in table.line_errors.items():
+        cols.errors.msg[i], cols.errors.any[i] = msg, True
+    t = _stage("read columns", t)
     results = evaluate(cols)
     _stage("decide", t)
     return results

@@ -300,6 +300,12 @@ def memo(name: str, values: Sequence[Any], parse: Callable, errors: Errors, fill
 
 def bools(name: str, values: Sequence[Any], errors: Errors, default: bool = False,
           where: np.ndarray | None = None) -> np.ndarray:
+    if _is_pl(values) and len(values) > FEW and values.dtype == pl.String and not values.null_count():
+        # the usual file writes only "true" and "false": two comparisons settle every row, where
+        # finding the distinct values first (memo) costs a hash of every row (about 11 -> 6 ms a million)
+        yes = values == "true"
+        if (yes | (values == "false")).all() and F.parse_bool(name, "true") and not F.parse_bool(name, "false"):
+            return yes.to_numpy()
     return memo(name, values, lambda f, v: F.parse_bool(f, v, default), errors, default, bool, where)
 
 

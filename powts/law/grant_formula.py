@@ -1,15 +1,15 @@
-"""The grant rules of s. 145.245 / s. 145.246 for every row, written once (compiled with numba).
+"""The grant rules of s. 145.245 / s. 145.246 for every row, written once (numpy, whole columns).
 
-One loop over the rows does every test of eligibility and the state share, and records the
-intermediate values (cap, base, income reduction...) that the words are written from; the last day
-of the application window is looked up from a table of add_years over the dates present.
-batch.evaluate prepares the columns and the parameters of each segment of constant law; one
-application is a batch of one. Money is int64 cents.
+Every test of eligibility and the state share are array expressions over the rows, and the
+intermediate values (cap, base, income reduction...) the words are written from are returned with
+them; the last day of the application window is looked up from a table of add_years over the dates
+present. batch.evaluate prepares the columns and the parameters of each segment of constant law; one
+application is a batch of one. Money is int64 cents. (This was a numba loop: importing numba and
+loading its cached code cost about 0.5 s of CPU per process, more than these rules over 1,000,000 rows.)
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 NAT = np.iinfo(np.int64).min
 # bit of each failed test, in batch.TESTS order
@@ -18,101 +18,80 @@ CATEGORY, INSTALLED_BEFORE, PRINCIPAL_RESIDENCE, SMALL_COMMERCIAL, INCOME_LIMIT,
     (1 << i for i in range(13))
 
 
-@njit(cache=True)
 def decide(seg, decided, business, cond_mask, installed, determined, applied, work, sewer, principal, units,
            experimental, prior, intentional, lien, agreement, income, revenue, flow, table, allowable, ld_lut,
            ld_row, ld_lo, cutoff, flow_limit, income_limit, revenue_limit, max_share, exp_max_share, exp_reduce,
-           threshold, rate_bp, cost_bp, minimum, cat_lut, ok_lut, none,
-           category, failed, share, eligible, amount, per_unit, cap, base, reduce, reduced, cut, below_zero,
-           cost_limit, cost_capped, last_day):
+           threshold, rate_bp, cost_bp, minimum, cat_lut, ok_lut, none) -> dict[str, np.ndarray]:
     """Every test and the state share of each row; parameters are per segment (index seg[i]).
 
     seg and allowable hold one value for every row when of length 1 (one law segment, no allowable
-    costs recorded), and cost_limit and cost_capped then keep the one value every row computes: the
-    arrays the batch does not need per row are not read or written per row (the loop is bound by
-    memory traffic). The last day of the application window is looked up from ld_lut (add_years
-    over the span of determination dates, one row per window length: ld_row[segment])."""
-    one_seg = seg.shape[0] == 1
-    one_cost = allowable.shape[0] == 1
-    for i in range(decided.shape[0]):
-        s = seg[0] if one_seg else seg[i]
-        c_at = 0 if one_cost else i
-        if not decided[i]:
-            category[i] = 0
-            failed[i] = 0
-            share[i] = 0
-            eligible[i] = False
-            amount[i] = 0
-            per_unit[i] = cap[i] = base[i] = cut[i] = 0
-            reduce[i] = reduced[i] = below_zero[i] = False
-            if not one_cost:
-                cost_capped[i] = False
-                cost_limit[i] = -1
-            last_day[i] = 0
-            continue
-        ld = ld_lut[ld_row[s], determined[i] - ld_lo]
-        last_day[i] = ld
-        biz = business[i]
-        mask = cond_mask[i] & 31
-        category[i] = cat_lut[s, mask] if cat_lut[s, mask] != none else 0
-        f = 0
-        if not ok_lut[s, mask]:
-            f |= CATEGORY
-        if not installed[i] < cutoff[s]:
-            f |= INSTALLED_BEFORE
-        if biz:
-            if not flow[i] < flow_limit[s]:
-                f |= SMALL_COMMERCIAL
-            if not revenue[i] <= revenue_limit[s]:
-                f |= REVENUE_LIMIT
-        else:
-            if not principal[i]:
-                f |= PRINCIPAL_RESIDENCE
-            if not income[i] <= income_limit[s]:
-                f |= INCOME_LIMIT
-        if sewer[i]:
-            f |= NOT_SEWERED
-        if not (work[i] == NAT or determined[i] < work[i]):
-            f |= DETERMINED_BEFORE_WORK
-        if not (determined[i] <= applied[i] <= ld):
-            f |= APPLICATION_WINDOW
-        if prior[i]:
-            f |= ONE_GRANT
-        if intentional[i]:
-            f |= NOT_INTENTIONAL
-        if lien[i] and not agreement[i]:
-            f |= SUPPORT_LIEN
-        # (6)(c)-(e): the lesser of the per-unit cap and the table amount, less the rate of the income
-        # above the threshold (half up to the cent), not below zero
-        exp = experimental[i]
-        pu = exp_max_share[s] if exp else max_share[s]
-        c = pu * units[i]
-        b = min(table[i], c)
-        red = (not biz) and (exp_reduce[s] if exp else True)
-        above = red and income[i] > threshold[s]
-        k = ((income[i] - threshold[s]) * rate_bp[s] + 5000) // 10000 if above else 0
-        sh = b - k
-        per_unit[i] = pu
-        cap[i] = c
-        base[i] = b
-        reduce[i] = red
-        reduced[i] = above
-        cut[i] = k
-        below_zero[i] = sh < 0
-        sh = max(sh, 0)
-        # (6)(a)-(b): grant funding is determined on the allowable costs, so the grant is at most their
-        # share (a dated parameter); -1 = no allowable costs recorded, (c)-(d) alone limit it
-        lim = -1
-        if allowable[c_at] >= 0:
-            lim = (allowable[c_at] * cost_bp[s] + 5000) // 10000
-        capped = lim >= 0 and sh > lim
-        cost_limit[c_at] = lim
-        cost_capped[c_at] = capped
-        if capped:
-            sh = lim
-        share[i] = sh
-        if not biz and sh < minimum[s]:
-            f |= MINIMUM_GRANT
-        failed[i] = f
-        eligible[i] = f == 0
-        amount[i] = sh if f == 0 else 0
+    costs recorded): each parameter is then one number, and cost_limit and cost_capped come back as
+    the one value every row has. Rows not decided get 0 / False everywhere. The last day of the
+    application window is looked up from ld_lut (add_years over the span of determination dates,
+    one row per window length: ld_row[segment])."""
+    n = decided.shape[0]
+    one = seg.shape[0] == 1
+    s = int(seg[0]) if one else seg
+    all_decided = bool(decided.all())
+    biz = business
+    res = ~biz
+    mask = cond_mask & 31
+    # (lookups shaped first where one law segment covers every row: 32 entries, not a million)
+    category = np.where(cat_lut != none, cat_lut, 0).astype(np.int8)
+    category = category[s][mask] if one else category[s, mask]
+    day = determined - ld_lo if all_decided else np.where(decided, determined - ld_lo, 0)
+    last_day = ld_lut[ld_row[s]].astype(np.int32)[day] if one else ld_lut[ld_row[s], day].astype(np.int32)
+    tests = (
+        (CATEGORY, ~(ok_lut[s][mask] if one else ok_lut[s, mask])),
+        (INSTALLED_BEFORE, ~(installed < cutoff[s])),
+        (SMALL_COMMERCIAL, biz & ~(flow < flow_limit[s])),
+        (REVENUE_LIMIT, biz & ~(revenue <= revenue_limit[s])),
+        (PRINCIPAL_RESIDENCE, res & ~principal),
+        (INCOME_LIMIT, res & ~(income <= income_limit[s])),
+        (NOT_SEWERED, sewer),
+        (DETERMINED_BEFORE_WORK, ~((work == NAT) | (determined < work))),
+        (APPLICATION_WINDOW, ~((determined <= applied) & (applied <= last_day))),
+        (ONE_GRANT, prior), (NOT_INTENTIONAL, intentional), (SUPPORT_LIEN, lien & ~agreement),
+    )
+    failed = np.zeros(n, dtype=np.uint16)
+    for bit, fails in tests:
+        failed |= fails * np.uint16(bit)
+    # (6)(c)-(e): the lesser of the per-unit cap and the table amount, less the rate of the income
+    # above the threshold (half up to the cent), not below zero
+    per_unit = np.where(experimental, exp_max_share[s], max_share[s])
+    cap = per_unit * units
+    base = np.minimum(table, cap)
+    reduce = res & np.where(experimental, exp_reduce[s], True)
+    reduced = reduce & (income > threshold[s])
+    # in place: each fresh array of a million rows costs its page faults
+    cut = income - threshold[s]
+    cut *= rate_bp[s]
+    cut += 5000
+    cut //= 10000
+    cut *= reduced
+    share = base - cut
+    below_zero = share < 0
+    np.maximum(share, 0, out=share)
+    # (6)(a)-(b): grant funding is determined on the allowable costs, so the grant is at most their
+    # share (a dated parameter); -1 = no allowable costs recorded, (c)-(d) alone limit it
+    if allowable.shape[0] == 1 and allowable[0] < 0:
+        cost_limit, cost_capped = np.array([-1], dtype=np.int64), np.zeros(1, dtype=bool)
+    else:
+        cost_limit = np.where(allowable >= 0, (allowable * cost_bp[s] + 5000) // 10000, -1)
+        cost_capped = (cost_limit >= 0) & (share > cost_limit)
+        share = np.where(cost_capped, cost_limit, share)
+        if cost_limit.shape[0] == 1:  # one value for every row, as given
+            cost_limit, cost_capped = cost_limit[:1], cost_capped[:1]
+    failed |= (res & (share < minimum[s])) * np.uint16(MINIMUM_GRANT)
+    out = {"category": category, "failed": failed, "share": share, "per_unit": per_unit, "cap": cap,
+           "base": base, "reduce": reduce, "reduced": reduced, "cut": cut, "below_zero": below_zero,
+           "last_day": last_day}
+    if not all_decided:
+        for k, v in out.items():
+            out[k] = np.where(decided, v, np.zeros(1, dtype=v.dtype))
+        if cost_limit.shape[0] == n:  # per row (allowable costs recorded)
+            cost_limit, cost_capped = np.where(decided, cost_limit, -1), cost_capped & decided
+    out["eligible"] = (out["failed"] == 0) & decided
+    out["amount"] = np.where(out["eligible"], out["share"], 0)
+    out["cost_limit"], out["cost_capped"] = cost_limit, cost_capped
+    return out

@@ -47,7 +47,8 @@ def money_expr(cents: pl.Expr) -> pl.Expr:
 
 def amount_expr(cents: pl.Expr) -> pl.Expr:
     """'3400.00' (the amount column of the output files)."""
-    return pl.concat_str([(cents // 100).cast(S), pl.lit("."), (cents % 100).cast(S).str.zfill(2)])
+    # the cents looked up (as money_expr does), not formatted and padded per row: 93 -> 52 ms a million
+    return pl.concat_str([(cents // 100).cast(S), pl.lit("."), pl.lit(_CENTS).gather(cents % 100)])
 
 
 def _parse(template: str) -> list[tuple[str, str | None]]:
