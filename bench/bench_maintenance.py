@@ -447,7 +447,7 @@ def main(argv=None) -> int:
     ap.add_argument("--api-rate", type=float, default=200)
     ap.add_argument("--api-seconds", type=float, default=60)
     ap.add_argument("--api-processes", type=int, default=0, help="powts serve --processes (default: its own default)")
-    ap.add_argument("--api-threads", type=int, default=8, help="powts serve --threads")
+    ap.add_argument("--api-threads", type=int, default=0, help="powts serve --threads (default: its own default)")
     ap.add_argument("--api-connections", type=int, default=32, help="keep-alive client connections")
     ap.add_argument("--api-loadgens", type=int, default=1, help="load-generator processes, each with --api-connections "
                                                                 "(2: two machines' worth of clients); the rate is shared")
@@ -471,9 +471,9 @@ def main(argv=None) -> int:
     if "letters" not in args.skip:
         bench_letters(args.letters, args.baseline_checkout)
     if "api" not in args.skip:
-        from powts.core.management.commands.serve import default_processes
+        from powts.core.management.commands.serve import default_processes, default_threads
 
-        bench_api(unit, args.api_rate, args.api_seconds, args.api_processes or default_processes(), args.api_threads,
+        bench_api(unit, args.api_rate, args.api_seconds, args.api_processes or default_processes(), args.api_threads or default_threads(),
                   args.api_connections, args.api_baseline_seconds, args.api_loadgens)
     return 0
 

@@ -24,10 +24,25 @@ from django.core.management.base import BaseCommand, CommandError
 CONSUMER_LOCK = "queue-consumer.lock"
 
 
+def _on_postgresql() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
 def default_processes() -> int:
-    """One per core, at least two (a worker restarting never leaves the port unanswered), at most eight
-    (SQLite writes one at a time; more processes would only wait for it)."""
-    return max(2, min(os.cpu_count() or 1, 8))
+    """At least two (a worker restarting never leaves the port unanswered). On SQLite one per core, at most
+    eight (it writes one at a time; more processes would only wait for it). On PostgreSQL two per core, at
+    most sixteen, of one thread each (default_threads)."""
+    cores = os.cpu_count() or 1
+    return max(2, min(2 * cores, 16)) if _on_postgresql() else max(2, min(cores, 8))
+
+
+def default_threads() -> int:
+    """On PostgreSQL one: a request waiting for the database then leaves its core to another process, where
+    a second thread of the same process would wait for Python's lock when the answer came. 200 reports a
+    second through the API on two cores (bench/bench_maintenance.py, quiet): 2 processes x 8 threads
+    sustained 174-177 a second, median latency 4-6 s; 4 x 1 sustained 189-200, median 10-44 ms. On SQLite
+    eight: there four single-thread processes did no better (p99 0.4 and 16 s, against 1.6 and 2.3 s)."""
+    return 1 if _on_postgresql() else 8
 
 
 def _take_consumer_lock():
@@ -102,9 +117,10 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
         parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
         parser.add_argument("--processes", type=int, default=default_processes(),
-                            help=f"worker processes sharing the port (default {default_processes()}: one per core, "
-                                 "2 to 8)")
-        parser.add_argument("--threads", type=int, default=8, help="threads per process (default 8)")
+                            help=f"worker processes sharing the port (default here {default_processes()}: on "
+                                 "PostgreSQL two per core, 2 to 16; on SQLite one per core, 2 to 8)")
+        parser.add_argument("--threads", type=int, default=default_threads(),
+                            help=f"threads per process (default here {default_threads()}: 1 on PostgreSQL, 8 on SQLite)")
         parser.add_argument("--no-worker", action="store_true",
                             help="do not run background jobs here (separate `powts worker` processes do)")
         parser.add_argument("--no-setup", action="store_true",
