@@ -473,8 +473,8 @@ def main(argv=None) -> int:
     if "api" not in args.skip:
         from powts.core.management.commands.serve import default_processes, default_threads
 
-        bench_api(unit, args.api_rate, args.api_seconds, args.api_processes or default_processes(), args.api_threads or default_threads(),
-                  args.api_connections, args.api_baseline_seconds, args.api_loadgens)
+        bench_api(unit, args.api_rate, args.api_seconds, args.api_processes or default_processes(),
+                  args.api_threads or default_threads(), args.api_connections, args.api_baseline_seconds, args.api_loadgens)
     return 0
 
 

@@ -91,6 +91,7 @@ def letters_on_file(dane) -> None:
     table: on PostgreSQL each kind's count took 14-20 ms where, with these 4.3 million letters, it takes
     76-131 ms. Once."""
     from django.db import connection, transaction
+    from django.utils import timezone
 
     from powts.maintenance.models import Notice
     from powts.maintenance.services import profile_for
@@ -104,7 +105,7 @@ def letters_on_file(dane) -> None:
             else "(s.due_on - make_interval(years => y.y))::date")
     cols = ("kind, due_on, as_of, sent_at, batch, to_name, to_address, to_email, email_error, pdf_path, citation, "
             "jurisdiction_id, system_id, language, bounce_reason")
-    t = time.perf_counter()
+    t, now = time.perf_counter(), timezone.now()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"""INSERT INTO maintenance_notice ({cols})
             SELECT k.kind, s.due_on, s.due_on, %s, 'bench', 'Owner', %s, '', '', '', '', s.jurisdiction_id, s.system_id,
@@ -112,22 +113,16 @@ def letters_on_file(dane) -> None:
             FROM maintenance_schedule s JOIN ({ladder}) AS k
               ON k.rank <= CASE s.stage {ranks} ELSE -1 END
             WHERE s.jurisdiction_id = %s AND s.due_on IS NOT NULL AND s.stage <> ''""",
-                       [dt_now(), SHARED, dane.pk])
+                       [now, SHARED, dane.pk])
         cursor.execute(f"""INSERT INTO maintenance_notice ({cols})
             SELECT k.kind, {back}, {back}, %s, 'bench', 'Owner', %s, '', '', '', '', s.jurisdiction_id, s.system_id,
                    'en', ''
             FROM maintenance_schedule s CROSS JOIN (SELECT 3 AS y UNION ALL SELECT 6) AS y
               JOIN (SELECT 'first_notice' AS kind UNION ALL SELECT 'reminder') AS k ON k.kind = 'first_notice' OR s.system_id %% 3 = 0
-            WHERE s.jurisdiction_id = %s AND s.due_on IS NOT NULL""", [dt_now(), SHARED, dane.pk])
+            WHERE s.jurisdiction_id = %s AND s.due_on IS NOT NULL""", [now, SHARED, dane.pk])
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE maintenance_notice")
     print(f"letters on file: {Notice.objects.filter(jurisdiction=dane).count():,} written in {time.perf_counter() - t:.0f} s")
-
-
-def dt_now():
-    from django.utils import timezone
-
-    return timezone.now()
 
 
 SHARED = "1 Bench Rd\nVerona, WI 53593"  # what every owner had before vary_addresses

@@ -53,13 +53,6 @@ def test_the_default_on_postgresql_is_two_single_thread_processes_per_core_two_t
         assert (serve.default_processes(), serve.default_threads()) == (expected, 1)
 
 
-def test_the_database_in_the_settings_decides():
-    """(Both answers are checked: the suite runs on SQLite and again on PostgreSQL.)"""
-    from django.db import connection
-
-    assert serve._on_postgresql() == (connection.vendor == "postgresql")
-
-
 def test_only_the_first_worker_takes_the_consumer_and_a_replacement_takes_it_over(monkeypatch, settings, tmp_path):
     """One consumer per data directory: the lock file decides; when its worker exits, the next one takes it."""
     settings.DATA_DIR = tmp_path
