@@ -5,16 +5,19 @@ compiling its SELECTs than the database spent running them). `Prepared` compiles
 time, keeps the SQL and the compiler's plan for turning rows into model instances (converters,
 select_related), and afterwards only executes. The instances are the ones the ORM would have built.
 
-Only for querysets whose SQL parameters are exactly the arguments in order, unchanged: equality
+Only for querysets whose SQL parameters are exactly the arguments in order, unchanged (a date as the
+backend passes it: SQLite's ISO text): equality
 lookups (`field=value`), no `__iexact`/`__contains` (Django rewrites those values), no values in
 LIMIT/slices. Rows come back as model instances, or as tuples for `values_list(...)`. This is checked when it compiles: anything else runs through the ORM every time, as does
 a call whose values are not of the types it was compiled with (a number where text was, say).
 """
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Callable
 
+from django.db import connections
 from django.db.models.lookups import Exact
 from django.db.models.query import ValuesListIterable, get_related_populators
 from django.db.models.sql.where import WhereNode
@@ -27,6 +30,10 @@ def _only_equalities(node) -> bool:
     if isinstance(node, WhereNode):
         return all(_only_equalities(child) for child in node.children)
     return isinstance(node, Exact) and node.rhs_is_direct_value()  # also a foreign key by its id (RelatedExact)
+
+
+def _is_date(value) -> bool:
+    return isinstance(value, dt.date) and not isinstance(value, dt.datetime)
 
 
 class Prepared:
@@ -42,6 +49,9 @@ class Prepared:
             return None
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
+        adapt = connections[using].ops.adapt_datefield_value
+        types, dated = tuple(map(type, args)), tuple(k for k, a in enumerate(args) if _is_date(a))
+        args = tuple(adapt(a) if k in dated else a for k, a in enumerate(args))
         # values_list(...) of plain columns (not flat or named): Django 5.2 lists them in annotation_col_map
         # too, so "no annotations" is asked of the query itself.
         rows_as_tuples = queryset._iterable_class is ValuesListIterable and not queryset.query.annotations
@@ -51,11 +61,11 @@ class Prepared:
         select, klass_info = compiler.select, compiler.klass_info
         converters = compiler.get_converters([s[0] for s in select[0:compiler.col_count]])
         if rows_as_tuples:
-            return tuple(map(type, args)), sql, compiler, converters, None, 0, 0, [], []
+            return types, sql, compiler, converters, None, 0, 0, [], [], dated
         start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
         init_list = [f[0].target.attname for f in select[start:end]]
-        return (tuple(map(type, args)), sql, compiler, converters, klass_info["model"], start, end, init_list,
-                get_related_populators(klass_info, select, using))
+        return (types, sql, compiler, converters, klass_info["model"], start, end, init_list,
+                get_related_populators(klass_info, select, using), dated)
 
     def __call__(self, *args, using: str = "default") -> list:
         plan = self._plans.get(using, False)
@@ -64,7 +74,10 @@ class Prepared:
                 plan = self._plans[using] = self._plan(using, args)
         if plan is None or plan[0] != tuple(map(type, args)):
             return list(self.build(*args).using(using))
-        _, sql, compiler, converters, model, start, end, init_list, populators = plan
+        _, sql, compiler, converters, model, start, end, init_list, populators, dated = plan
+        if dated:
+            adapt = connections[using].ops.adapt_datefield_value
+            args = tuple(adapt(a) if k in dated else a for k, a in enumerate(args))
         with server_prepared.cursor(using) as cursor:
             cursor.execute(sql, args)
             rows = cursor.fetchall()

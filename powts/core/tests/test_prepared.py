@@ -89,3 +89,17 @@ def test_a_values_list_is_compiled_once_and_gives_the_orms_tuples(dane):
     annotated = Prepared(lambda ref: System.objects.filter(system_id=ref).annotate(n=Count("pk")).values_list("system_id", "n"))
     assert annotated("DA-1") == [("DA-1", 1)]
     assert annotated._plans["default"] is None  # an annotation: the ORM each time
+
+
+def test_a_date_is_passed_as_the_database_takes_it_and_compiled_once(dane):
+    """SQLite takes a date as its ISO text, PostgreSQL as a date: either way the statement is compiled once
+    (the letters sent for a due date are read on every report that moves one)."""
+    _system(dane, "DA-1"), _system(dane, "DA-2", installed_on=None)
+    installed = Prepared(lambda on: System.objects.filter(installed_on=on).values_list("system_id"))
+    assert installed(dt.date(1987, 12, 31)) == [("DA-1",)]
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as compiled:
+        assert installed(dt.date(1987, 12, 30)) == []
+        assert installed(dt.date(1987, 12, 31)) == [("DA-1",)]
+    assert compiled.call_count == 0
+    # a date and time is not a date: it is another type, and goes through the ORM
+    assert installed._plans["default"][0] == (dt.date,)
