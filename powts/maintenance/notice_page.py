@@ -11,8 +11,9 @@ same decision is written here as one SQL condition per notice kind, from the cou
 Each kind is counted by one query over the notices index (maint_sched_notices), which holds every
 column the kinds filter on and the schedule's kept flags (powts.maintenance.notice_flags): `retired` (no letter
 for a system no longer in use) and `held` (no owner of record, or an address `addresses.problem` refuses). So
-a month's letters are counted from the index alone, with one probe each into the notices already sent (the
-letters actually sent are still checked, as the send checks them). Letters whose owner's address has not been
+a month's letters are counted from the index alone. The stage is the last letter sent for the schedule's due
+date, also when a due date comes back to one already noticed (powts.maintenance.stages), so the letters on file
+need no probe here; the send still checks them before it records a letter. Letters whose owner's address has not been
 checked since it was written (`held` empty: an edit since the last sync) are grouped by mailing address and
 checked here, as before the flags. The page's list reads only its rows (LIMIT/OFFSET), kind by kind, earliest
 notice date first. `test_notice_page.py` checks the counts and rows against `notices.preview` on both sides of
@@ -24,13 +25,13 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import BooleanField, Count, DateField, Exists, ExpressionWrapper, F, Func, OuterRef, Q
+from django.db.models import BooleanField, Count, DateField, ExpressionWrapper, F, Func, Q
 from django.db.models.lookups import LessThanOrEqual
 
 from powts.kernel.cited import for_the_public
 from powts.maintenance import addresses
 from powts.maintenance.choices import NoticeKind
-from powts.maintenance.models import Notice, Schedule
+from powts.maintenance.models import Schedule
 from powts.maintenance.notices import PLAN_FIELDS, Planned
 from powts.maintenance.services import profile_for
 
@@ -64,9 +65,8 @@ def _due_on():
     return F("due_on")
 
 
-def _due(jurisdiction, condition: Q, kind: str):
-    sent = Notice.objects.filter(system_id=OuterRef("system_id"), kind=kind, due_on=OuterRef("due_on"))
-    return Schedule.objects.filter(condition, jurisdiction_id=jurisdiction.pk, retired=False).exclude(Exists(sent))
+def _due(jurisdiction, condition: Q):
+    return Schedule.objects.filter(condition, jurisdiction_id=jurisdiction.pk, retired=False)
 
 
 @dataclass
@@ -111,7 +111,7 @@ def summary(*, jurisdiction, as_of: dt.date) -> PageSummary:
     out._conditions = conditions(profile, as_of)
     problems: dict[str, str] = {}
     for kind, _cite, condition in out._conditions:  # one query per kind, from the index
-        rows = _due(jurisdiction, condition, kind)
+        rows = _due(jurisdiction, condition)
         # counted side by side, not grouped: SQLite's GROUP BY sorts every row read (about a third of the query)
         counted = rows.aggregate(due=Count("pk"), held_back=Count("pk", filter=Q(held=True)),
                                  not_checked=Count("pk", filter=Q(held__isnull=True)))
@@ -154,7 +154,7 @@ class Letters:
         return self.count
 
     def _rows(self, kind: str, condition: Q):
-        rows = _due(self.jurisdiction, condition, kind)
+        rows = _due(self.jurisdiction, condition)
         wanted = Q(held=self.held)
         if kind in self.found.unchecked:  # and those of its letters not checked yet, as the summary found them
             unchecked, held = rows.filter(held__isnull=True), self.found.held_q()

@@ -235,7 +235,7 @@ def notices_send(*, jurisdiction, as_of: dt.date, output_dir: Path, email: bool 
     output_dir = Path(output_dir)
     output_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # letters name owners: private
     now = timezone.now()
-    delinquent_kinds = {s.kind for s in profile.steps if s.marks_delinquent}
+    delinquent_kinds = profile.delinquent_kinds
     with transaction.atomic():
         found = preview(jurisdiction=jurisdiction, as_of=as_of)
         notices, result.held = found.letters, found.held

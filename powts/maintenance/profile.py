@@ -73,6 +73,11 @@ class MaintenanceProfile:
             raise ProfileError(f"{self.slug} maintenance.yaml: no schedule for system type {system_type!r}")
         return found
 
+    @property
+    def delinquent_kinds(self) -> frozenset[str]:
+        """The letters whose sending marks the owner delinquent (SPS 383.255's follow-up of delinquent owners)."""
+        return frozenset(s.kind for s in self.steps if s.marks_delinquent)
+
     def paused(self, day: dt.date) -> bool:
         """Whether letters are held on `day` (the county's winter pause, month-day inclusive)."""
         if not self.winter_pause:

@@ -25,7 +25,7 @@ from powts.core.refusals import refuse_invalid
 from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
 from powts.kernel.precision import display, period_start
-from powts.maintenance import notice_flags, policies, rules
+from powts.maintenance import notice_flags, policies, rules, stages
 from powts.core.news import publish
 from powts.inventory.lifecycle import system_record_service
 from powts.maintenance.choices import AbandonmentMethod, ReportKind, ReviewStatus
@@ -102,7 +102,8 @@ def _computed(profile, *, pk, system_type, installed_on, last_serviced_on, munic
 
 
 def _apply(row: Schedule, result: rules.Schedule) -> bool:
-    """Copy a computed schedule onto its row; a new due date restarts the notice sequence.
+    """Copy a computed schedule onto its row; a new due date restarts the notice sequence (a due date that
+    returns to one already noticed takes back its stage: the caller asks `stages` with the letters on file).
 
     A due date moved by a late first notice stays while the computation still gives the date it replaced:
     the owner was told the later date.
@@ -144,7 +145,8 @@ def schedule_refresh(*, system: System, action: str = "maintenance schedule reco
         before = None
     else:
         before = snapshot(row, [*SCHEDULE_FIELDS, "due_extended_from", "stage", "delinquent"])
-    _apply(row, result)
+    if _apply(row, result):
+        stages.restore_one(row, profile.delinquent_kinds)
     row.src_system_type, row.src_installed_on, row.src_last_serviced_on = system.system_type, system.installed_on, system.last_serviced_on
     if created:
         row.failure_reported = Report.objects.filter(system=system, failure_flag=True, failure_reviewed_at__isnull=True).exists()
@@ -188,6 +190,7 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
             _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
                                 events=events.get(pk, []), status=status))
             objs.append(s)
+        stages.restore(objs, profile.delinquent_kinds)  # a system whose schedule row was removed and made again
         with transaction.atomic():
             Schedule.objects.bulk_create(objs, batch_size=1000, ignore_conflicts=True)
         created += len(objs)
@@ -196,11 +199,14 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
         events = events_for([r[0] for r in part])
         with transaction.atomic():
             rows = Schedule.objects.select_for_update().in_bulk([r[0] for r in part])
+            moved = []
             for pk, ref, stype, inst, serv, muni, _, _, _, _, status, _ in part:
                 s = rows[pk]
-                _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
-                                    events=events.get(pk, []), status=status))
+                if _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
+                                       events=events.get(pk, []), status=status)):
+                    moved.append(s)
                 s.src_system_type, s.src_installed_on, s.src_last_serviced_on, s.system_ref = stype, inst, serv, ref
+            stages.restore(moved, profile.delinquent_kinds)
             Schedule.objects.bulk_update(list(rows.values()), [*SCHEDULE_FIELDS, "due_extended_from", "stage", "stage_on", "delinquent", "system_ref",
                                                                "src_system_type", "src_installed_on", "src_last_serviced_on"], batch_size=1000)
         updated += len(part)

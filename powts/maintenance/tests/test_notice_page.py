@@ -40,7 +40,7 @@ ROWS = [
     ("GONE", AS_OF - 5 * DAY, "", None),               # abandoned: no letter
     ("HELD", AS_OF - 5 * DAY, "", None),               # no usable mailing address
     ("HELD-2", AS_OF + 30 * DAY, "", None),            # one line only
-    ("ALREADY", AS_OF - 5 * DAY, "", None),            # a reminder recorded for this due date, stage not yet moved
+    ("ALREADY", AS_OF - 5 * DAY, "reminder", AS_OF - DAY),  # its reminder on file, sent yesterday: nothing yet
 ]
 
 
@@ -132,7 +132,7 @@ def test_with_statistics_a_later_step_is_found_through_the_notices_index_not_eve
         cursor.executemany("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('maintenance_schedule', %s, %s)", list(measured.items()))
         cursor.execute("ANALYZE sqlite_schema")  # reload the statistics
         for kind, _cite, condition in notice_page.conditions(profile_for(dane), as_of)[1:]:
-            sql, params = notice_page._due(dane, condition, kind).query.sql_with_params()
+            sql, params = notice_page._due(dane, condition).query.sql_with_params()
             cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
             first = [row[-1] for row in cursor.fetchall()][0]
             assert re.match(r"SEARCH maintenance_schedule USING (COVERING )?INDEX maint_sched_notices", first), (kind, first)

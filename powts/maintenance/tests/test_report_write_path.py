@@ -31,12 +31,14 @@ def _post(client, **kw):
     return r, [q["sql"] for q in ctx.captured_queries]
 
 
-def test_a_new_report_takes_twelve_statements_and_a_duplicate_nine(dane, make_system, pumper_license):
+def test_a_new_report_takes_thirteen_statements_and_a_duplicate_nine(dane, make_system, pumper_license):
     """Token and person (1), county (1), license (1), system with its parcel (1); in the transaction: the
-    report (1), the system's last service (1), the schedule row and the system's events (2), the schedule
-    (1), and the three audit rows (report, system, schedule) in one INSERT (1). A duplicate: the four
-    reads, the refused insert, the stored report. Before: 20 and 12 (knox read all the person's tokens,
-    the events were read twice, two savepoints), then 14 with an INSERT per audit row."""
+    report (1), the system's last service (1), the schedule row and the system's events (2), the letters
+    already sent for the new due date (1: a due date that comes back takes back its stage,
+    powts.maintenance.stages), the schedule (1), and the three audit rows (report, system, schedule) in one
+    INSERT (1). A duplicate: the four reads, the refused insert, the stored report. Before: 20 and 12 (knox
+    read all the person's tokens, the events were read twice, two savepoints), then 14 with an INSERT per
+    audit row, then 12 before the letters were read."""
     make_system()
     client = _client(pumper_license.user)
     AuthToken.objects.create(user=pumper_license.user)  # another token of the same person: not read per request
@@ -44,7 +46,7 @@ def test_a_new_report_takes_twelve_statements_and_a_duplicate_nine(dane, make_sy
     events = AuditEvent.objects.count()
     r, queries = _post(client)
     assert r.status_code == 201, r.content
-    assert len(queries) == 12, "\n".join(queries)
+    assert len(queries) == 13, "\n".join(queries)
     audit_inserts = [q for q in queries if q.startswith('INSERT INTO "audit_auditevent"')]
     assert len(audit_inserts) == 1 and AuditEvent.objects.count() - events == 3
     if connection.vendor == "postgresql":  # the schedule row is locked before the events are read
@@ -176,7 +178,7 @@ def test_a_report_builds_no_insert_or_update_statement_after_the_first(dane, mak
 
     assert System.objects.get(system_id="DA-2").last_serviced_on == D(2026, 1, 5)
     assert Schedule.objects.get(system__system_id="DA-2").basis_on == D(2026, 1, 5)
-    assert len(queries) == 12
+    assert len(queries) == 13
 
 
 def test_on_postgresql_a_reports_statements_are_parsed_and_planned_once_per_connection(dane, make_system, pumper_license):
