@@ -28,7 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
+# This checkout's code first, then its bench folder: an A/B run from another checkout measures that one's
+# code, not whichever checkout the virtualenv installed.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 TRACE_SAMPLE = 40
 
