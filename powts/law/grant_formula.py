@@ -38,8 +38,7 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
     one = seg.shape[0] == 1
     s = int(seg[0]) if one else seg
     all_decided = bool(decided.all())
-    biz = business
-    res = ~biz
+    biz = business  # (residences are not kept as ~biz, a fresh array: "a residence and x" is x > biz)
     t, u = np.empty(n, dtype=bool), np.empty(n, dtype=bool)  # scratch, then below_zero and eligible
     amount = np.empty(n, dtype=np.int64)
     bits = amount.view(np.uint16)[:n]  # scratch of the tests' bits, in the amount's memory until it is computed
@@ -63,9 +62,9 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
     fail(SMALL_COMMERCIAL, np.greater(biz, t, out=t))  # biz and not flow < limit (a > b: a and not b)
     np.greater(revenue, revenue_limit[s], out=t)
     fail(REVENUE_LIMIT, np.logical_and(t, biz, out=t))
-    fail(PRINCIPAL_RESIDENCE, np.greater(res, principal, out=t))
+    fail(PRINCIPAL_RESIDENCE, np.logical_not(np.logical_or(biz, principal, out=t), out=t))
     np.greater(income, income_limit[s], out=t)
-    fail(INCOME_LIMIT, np.logical_and(t, res, out=t))
+    fail(INCOME_LIMIT, np.greater(t, biz, out=t))
     fail(NOT_SEWERED, sewer)
     # work started (not NAT) on or before the determination
     np.greater_equal(determined, work, out=t)
@@ -83,7 +82,8 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
         per_unit = np.where(experimental, exp_max_share[s], max_share[s])
     cap = per_unit * units
     base = np.minimum(table, cap)
-    reduce = np.greater(res, np.greater(experimental, exp_reduce[s], out=t))  # not experimental without it
+    # a residence, and not an experimental system where the reduction does not apply to those
+    reduce = np.logical_not(np.logical_or(biz, np.greater(experimental, exp_reduce[s], out=t), out=t))
     reduced = np.greater(income, threshold[s])
     reduced &= reduce
     # (income - threshold) * rate + 5000, as income * rate + (5000 - threshold * rate): the same
@@ -106,7 +106,7 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
         if cost_limit.shape[0] == 1:  # one value for every row, as given
             cost_limit, cost_capped = cost_limit[:1], cost_capped[:1]
     np.less(share, minimum[s], out=u)
-    fail(MINIMUM_GRANT, np.logical_and(u, res, out=u))
+    fail(MINIMUM_GRANT, np.greater(u, biz, out=u))
     out = {"category": category, "failed": failed, "share": share, "per_unit": per_unit, "cap": cap,
            "base": base, "reduce": reduce, "reduced": reduced, "cut": cut, "below_zero": below_zero,
            "last_day": last_day}
