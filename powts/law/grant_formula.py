@@ -42,12 +42,15 @@ def decide(seg, decided, business, cond_mask, installed, determined, applied, wo
     t, u = np.empty(n, dtype=bool), np.empty(n, dtype=bool)  # scratch, then below_zero and eligible
     amount = np.empty(n, dtype=np.int64)
     bits = amount.view(np.uint16)[:n]  # scratch of the tests' bits, in the amount's memory until it is computed
-    # category and its test, looked up by the set of conditions (tables of 256 entries: the mask's
-    # upper bits are not read, as with cond_mask & 31, and no masked copy is made)
-    category = np.tile(np.where(cat_lut != none, cat_lut, 0).astype(np.int8), 8)
-    failing = np.tile(np.where(ok_lut, 0, CATEGORY).astype(np.uint16), 8)
-    category = category[s].take(cond_mask) if one else category[s, cond_mask]
-    failed = failing[s].take(cond_mask) if one else failing[s, cond_mask]
+    # category and its test, in one lookup by the set of conditions: the category in the low byte,
+    # the test's bit in the high one (tables of 256 entries: the mask's upper bits are not read, as
+    # with cond_mask & 31, and no masked copy is made); a lookup of a million rows costs more than
+    # the two passes that split it
+    both = np.where(cat_lut != none, cat_lut, 0).astype(np.uint16) | np.where(ok_lut, 0, CATEGORY << 8).astype(np.uint16)
+    both = np.tile(both, 8)
+    failed = both[s][cond_mask] if one else both[s, cond_mask]
+    category = failed.astype(np.int8)  # the low byte (a category number, below 128)
+    failed >>= 8
     # the last day of the window; `day` is then the buffer of the income reduction
     day = np.subtract(determined, ld_lo)
     if not all_decided:
