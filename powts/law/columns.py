@@ -99,8 +99,6 @@ def dates(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
           where: np.ndarray | None = None) -> np.ndarray:
     """int64 day numbers since 1970-01-01; NAT where blank and optional."""
     n = len(values)
-    out = np.full(n, NAT, dtype=np.int64)
-    todo = np.arange(n)
     if n and _is_pl(values):
         # not stripped: a value with spaces around it is rare, and the reference parser reads it
         s, codes = distinct(values)
@@ -110,14 +108,18 @@ def dates(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
         # nulls filled before leaving polars: a column with nulls would come out as floats (a copy)
         days = np.where(good_np, parsed.cast(pl.Int64).fill_null(NAT).to_numpy(), NAT)
         done = good_np | ((s == "").to_numpy() & (not required))
-        out[:], done = _spread(codes, days, done)
+        out, done = _spread(codes, days, done)  # (fresh arrays: no column of NAT filled to be overwritten)
         todo = np.flatnonzero(~done)
     elif n > FEW and _all_str(values):
+        out = np.full(n, NAT, dtype=np.int64)
         s = _as_str_array(values)
         days, good = iso_days(s)
         out[good] = days[good]
         done = good | ((s == "") & (not required))
         todo = np.flatnonzero(~done)
+    else:  # few values, or not all strings: each by the reference parser
+        out, todo = np.full(n, NAT, dtype=np.int64), np.arange(n)
+
     def parse(f, v):
         return (F.parse_date(f, v, required))
     _fallback(name, values, todo, parse, out, errors, where,
@@ -186,7 +188,6 @@ def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
           where: np.ndarray | None = None) -> np.ndarray:
     n = len(values)
     out = np.full(n, MISSING, dtype=np.int64)
-    todo = np.arange(n)
     if n and _is_pl(values):
         s = values  # not stripped: the reference parser reads the rare value with spaces around it
         good = s.str.contains(r"^\d{1,12}(\.\d{1,2})?$").fill_null(False)
@@ -207,6 +208,8 @@ def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = Tru
         if good.any():
             out[good] = whole[good].astype(np.int64) * 100 + np.strings.ljust(frac[good], 2, "0").astype(np.int64)
         todo = np.flatnonzero(~(good | ((s == "") & (not required))))
+    else:  # (an index of every row, made only when needed: 8 MB a million)
+        todo = np.arange(n)
     _fallback(name, values, todo, lambda f, v: F.parse_cents(f, v, required), out, errors, where,
               lambda c: MISSING if c is None else c)
     return out
@@ -312,8 +315,6 @@ def bools(name: str, values: Sequence[Any], errors: Errors, default: bool = Fals
 def ints(name: str, values: Sequence[Any], errors: Errors, default: int, minimum: int,
          where: np.ndarray | None = None) -> np.ndarray:
     n = len(values)
-    out = np.full(n, default, dtype=np.int64)
-    todo = np.arange(n)
     if n and _is_pl(values):
         s, codes = distinct(values)
         s = s.str.strip_chars()
@@ -321,9 +322,10 @@ def ints(name: str, values: Sequence[Any], errors: Errors, default: int, minimum
         d = digits.to_numpy()
         value = np.full(len(s), default, dtype=np.int64)
         value[d] = s.filter(digits).cast(pl.Int64).to_numpy()
-        out[:], done = _spread(codes, value, (d & (value >= minimum)) | (s == "").to_numpy())
+        out, done = _spread(codes, value, (d & (value >= minimum)) | (s == "").to_numpy())
         todo = np.flatnonzero(~done)
     elif n > FEW and _all_str(values):
+        out = np.full(n, default, dtype=np.int64)
         s = _as_str_array(values)
         sl = np.strings.str_len(s)
         digits = np.strings.isdigit(s) & (sl > 0) & (sl <= 15)
@@ -331,6 +333,8 @@ def ints(name: str, values: Sequence[Any], errors: Errors, default: int, minimum
             out[digits] = s[digits].astype(np.int64)
         good = (digits & (out >= minimum)) | (s == "")
         todo = np.flatnonzero(~good)
+    else:
+        out, todo = np.full(n, default, dtype=np.int64), np.arange(n)
     _fallback(name, values, todo, lambda f, v: F.parse_int(f, v, default, minimum), out, errors, where)
     return out
 
@@ -338,8 +342,6 @@ def ints(name: str, values: Sequence[Any], errors: Errors, default: int, minimum
 def numbers(name: str, values: Sequence[Any], errors: Errors, required: bool = True, positive: bool = False,
             where: np.ndarray | None = None) -> np.ndarray:
     n = len(values)
-    out = np.full(n, np.nan)
-    todo = np.arange(n)
     if n and _is_pl(values):
         s, codes = distinct(values)
         s = s.str.strip_chars()
@@ -349,9 +351,10 @@ def numbers(name: str, values: Sequence[Any], errors: Errors, required: bool = T
         value[g] = s.filter(good).cast(pl.Float64).to_numpy()
         if positive:
             g &= value > 0
-        out[:], done = _spread(codes, value, g | ((s == "").to_numpy() & (not required)))
+        out, done = _spread(codes, value, g | ((s == "").to_numpy() & (not required)))
         todo = np.flatnonzero(~done)
     elif n > FEW and _all_str(values):
+        out = np.full(n, np.nan)
         s = _as_str_array(values)
         whole, _, frac = np.strings.partition(s, ".")
         good = (np.strings.str_len(whole) > 0) & np.strings.isdigit(whole) & (np.strings.isdigit(frac) | (frac == ""))
@@ -361,6 +364,8 @@ def numbers(name: str, values: Sequence[Any], errors: Errors, required: bool = T
         if positive:
             good &= out > 0
         todo = np.flatnonzero(~(good | ((s == "") & (not required))))
+    else:
+        out, todo = np.full(n, np.nan), np.arange(n)
     _fallback(name, values, todo, lambda f, v: F.parse_number(f, v, required, positive), out, errors, where,
               lambda v: np.nan if v is None else v)
     return out

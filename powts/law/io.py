@@ -118,7 +118,7 @@ def _read_plain_csv(data: bytes) -> Table | None:
                             raise_if_empty=False)
     except (pl.exceptions.PolarsError, UnicodeDecodeError):
         return None
-    if frame.width != width or frame.height != data.count(b"\n") - 1:
+    if frame.width != width or frame.height != _count(data, 10) - 1:
         return None
     if width == 1 or frame[frame.columns[-1]].null_count():
         # a blank last cell: a short line or an empty field? count the delimiters to tell
@@ -130,6 +130,14 @@ def _read_plain_csv(data: bytes) -> Table | None:
                   for name in frame.columns}, frame.height)
 
 
+def _count(data: bytes, byte: int, block: int = 1 << 20) -> int:
+    """data.count(bytes([byte])), a megabyte at a time with numpy: bytes.count compares a byte at a
+    time (46 ms for a 131 MB file here, this 13 ms), and a comparison of the whole file at once
+    would be a fresh array of its size."""
+    a = np.frombuffer(data, dtype=np.uint8)
+    return sum(int(np.count_nonzero(a[i:i + block] == byte)) for i in range(0, a.shape[0], block))
+
+
 def _whole_lines(data: bytes, width: int, rows: int) -> bool:
     """Every line of a file of `rows` rows has `width` fields (none blank)."""
     lines = rows + 1
@@ -139,7 +147,7 @@ def _whole_lines(data: bytes, width: int, rows: int) -> bool:
         fields = _fields_per_line(data)
         if fields is None or (fields != width).any():
             return False
-    elif data.count(b",") != (width - 1) * lines:
+    elif _count(data, 44) != (width - 1) * lines:
         # (only empty quoted fields: every comma and line break is a delimiter)
         return False  # some line has too few fields, or a blank line (polars refuses a line with too many)
     return not (width == 1 and b"\n\n" in data)  # a blank line: the csv module names it
