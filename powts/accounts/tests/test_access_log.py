@@ -80,3 +80,15 @@ def test_client_address_behind_a_proxy(rf, settings):
     assert client_ip(rf.get("/", **forwarded)) == "192.0.2.7"
     assert client_ip(rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR='x" user="admin')) == "10.0.0.2"
     assert client_ip(rf.get("/", REMOTE_ADDR="10.0.0.2")) == "10.0.0.2"
+
+
+def test_lines_written_across_the_rotation_at_midnight_are_all_read_whole(client, staff, access_log):
+    """The daily log is renamed at midnight (UTC) and a new one begun: a test running then reads both."""
+    import logging
+
+    client.force_login(staff)
+    client.get("/inventory/")
+    [handler] = [h for h in logging.getLogger("powts.access").handlers if hasattr(h, "doRollover")]
+    handler.doRollover()  # what the handler does on the first line after midnight
+    client.get("/no-such-page/")
+    assert [parse(line)[4:6] for line in access_log()] == [("/inventory/", "200"), ("/no-such-page/", "404")]
