@@ -190,7 +190,7 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
             _apply(s, _computed(profile, pk=pk, system_type=stype, installed_on=inst, last_serviced_on=serv, municipality=muni,
                                 events=events.get(pk, []), status=status))
             objs.append(s)
-        stages.restore(objs, profile.delinquent_kinds)  # a system whose schedule row was removed and made again
+        stages.restore(objs, profile.delinquent_kinds)  # a schedule row deleted (the admin) and made again: its letters stay
         with transaction.atomic():
             Schedule.objects.bulk_create(objs, batch_size=1000, ignore_conflicts=True)
         created += len(objs)
