@@ -36,6 +36,12 @@ def _is_date(value) -> bool:
     return isinstance(value, dt.date) and not isinstance(value, dt.datetime)
 
 
+def _as_passed(args: tuple, dated: tuple, using: str) -> tuple:
+    """The values as the backend passes them: the dates at positions `dated` adapted (SQLite: ISO text)."""
+    adapt = connections[using].ops.adapt_datefield_value
+    return tuple(adapt(a) if k in dated else a for k, a in enumerate(args))
+
+
 class Prepared:
     def __init__(self, build: Callable):
         """build(*args) -> the queryset for those values (called once per database, and when unsupported)."""
@@ -49,9 +55,8 @@ class Prepared:
             return None
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
-        adapt = connections[using].ops.adapt_datefield_value
         types, dated = tuple(map(type, args)), tuple(k for k, a in enumerate(args) if _is_date(a))
-        args = tuple(adapt(a) if k in dated else a for k, a in enumerate(args))
+        args = _as_passed(args, dated, using)
         # values_list(...) of plain columns (not flat or named): Django 5.2 lists them in annotation_col_map
         # too, so "no annotations" is asked of the query itself.
         rows_as_tuples = queryset._iterable_class is ValuesListIterable and not queryset.query.annotations
@@ -76,8 +81,7 @@ class Prepared:
             return list(self.build(*args).using(using))
         _, sql, compiler, converters, model, start, end, init_list, populators, dated = plan
         if dated:
-            adapt = connections[using].ops.adapt_datefield_value
-            args = tuple(adapt(a) if k in dated else a for k, a in enumerate(args))
+            args = _as_passed(args, dated, using)
         with server_prepared.cursor(using) as cursor:
             cursor.execute(sql, args)
             rows = cursor.fetchall()

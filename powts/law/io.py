@@ -118,7 +118,7 @@ def _read_plain_csv(data: bytes) -> Table | None:
                             raise_if_empty=False)
     except (pl.exceptions.PolarsError, UnicodeDecodeError):
         return None
-    if frame.width != width or frame.height != _count(data, 10) - 1:
+    if frame.width != width or frame.height != _count(data, ord("\n")) - 1:
         return None
     if width == 1 or frame[frame.columns[-1]].null_count():
         # a blank last cell: a short line or an empty field? count the delimiters to tell
@@ -147,7 +147,7 @@ def _whole_lines(data: bytes, width: int, rows: int) -> bool:
         fields = _fields_per_line(data)
         if fields is None or (fields != width).any():
             return False
-    elif _count(data, 44) != (width - 1) * lines:
+    elif _count(data, ord(",")) != (width - 1) * lines:
         # (only empty quoted fields: every comma and line break is a delimiter)
         return False  # some line has too few fields, or a blank line (polars refuses a line with too many)
     return not (width == 1 and b"\n\n" in data)  # a blank line: the csv module names it

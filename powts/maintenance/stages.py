@@ -13,9 +13,11 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
 
+from django.db.models import Exists, OuterRef
+
 from powts.core.prepared import Prepared
 from powts.maintenance.choices import STAGE_ORDER
-from powts.maintenance.models import Notice
+from powts.maintenance.models import Notice, Schedule
 
 FIELDS = ("system_id", "due_on", "stage", "stage_on", "delinquent")
 RANK = {kind.value: k for k, kind in enumerate(STAGE_ORDER)}  # the holding tank's own letter is not a stage
@@ -46,11 +48,10 @@ def restore_one(row, delinquent_kinds) -> None:
         row.stage, row.stage_on, row.delinquent = reached(_letters_for_due(row.due_on, row.system_id), delinquent_kinds)
 
 
-def restore(rows: list, delinquent_kinds, chunk: int = 5000) -> int:
+def restore(rows: list, delinquent_kinds, chunk: int = 5000) -> None:
     """The same for many schedules whose due dates changed (a sync, a migration): one read per chunk of
-    schedules. Returns how many came back to a due date with letters sent."""
+    schedules."""
     rows = [r for r in rows if r.due_on is not None]
-    came_back = 0
     for start in range(0, len(rows), chunk):
         wanted = {(r.system_id, r.due_on): r for r in rows[start:start + chunk]}
         found = defaultdict(list)
@@ -62,33 +63,25 @@ def restore(rows: list, delinquent_kinds, chunk: int = 5000) -> int:
         for key, letters in found.items():
             row = wanted[key]
             row.stage, row.stage_on, row.delinquent = reached(letters, delinquent_kinds)
-        came_back += len(found)
-    return came_back
 
 
 def repair(jurisdiction_id: int, delinquent_kinds, chunk: int = 5000) -> int:
     """Schedules whose stage lags behind the letters sent for their due date (due dates that came back before
     stages were restored) brought up to those letters; never lowered. Returns how many moved. One pass over the
     schedules that have any letter for their due date."""
-    from django.db.models import Exists, OuterRef
-
-    from powts.maintenance.models import Schedule
-
     sent = Notice.objects.filter(system_id=OuterRef("system_id"), due_on=OuterRef("due_on"), kind__in=list(RANK))
     ids = list(Schedule.objects.filter(Exists(sent), jurisdiction_id=jurisdiction_id).order_by("pk").values_list("pk", flat=True))
     moved = 0
     for start in range(0, len(ids), chunk):
         rows = list(Schedule.objects.filter(pk__in=ids[start:start + chunk]).only(*FIELDS))  # only: run by a migration
-        was = {r.pk: (r.stage, r.stage_on, r.delinquent) for r in rows}
+        was = {r.pk: (r.stage, r.delinquent) for r in rows}
         restore(rows, delinquent_kinds, chunk=chunk)
-        lagging = []
+        lagging = []  # only these are written: the others keep their stage
         for r in rows:
-            stage, stage_on, delinquent = was[r.pk]
+            stage, delinquent = was[r.pk]
             if RANK.get(r.stage, -1) > RANK.get(stage, -1):
                 r.delinquent = r.delinquent or delinquent
                 lagging.append(r)
-            else:
-                r.stage, r.stage_on, r.delinquent = stage, stage_on, delinquent
         Schedule.objects.bulk_update(lagging, ["stage", "stage_on", "delinquent"], batch_size=1000)
         moved += len(lagging)
     return moved
