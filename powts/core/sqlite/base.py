@@ -5,17 +5,33 @@ Why: SQLite's own busy handler makes a waiting writer sleep and retry, so under 
 `powts serve`, each with threads) a writer can lose the race again and again and give up with "database is
 locked" after the busy timeout, though the database is free most of the time. A blocking flock() is a queue
 the kernel keeps: a waiting writer wakes as soon as the one before it commits. Readers are untouched (WAL).
-Each connection (one per thread) opens the file itself: flock() excludes between open files, not processes."""
+Each connection (one per thread) opens the file itself: flock() excludes between open files, not processes.
+
+The tests' database is in memory, shared between threads (the live server, a job consumer). There SQLite does
+not wait at all: a second writer gets "database table is locked" at once. Its writers queue on a lock in the
+process instead (one process holds an in-memory database)."""
 from __future__ import annotations
 
 import fcntl
 import os
+import threading
 
+from django.db import OperationalError
 from django.db.backends.sqlite3 import base
+
+_MEMORY_LOCKS: dict[str, threading.Lock] = {}
+_MEMORY_WAIT = 60  # seconds; a writer that waits longer is stuck behind one that never ends: say so, not hang
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
     _write_lock_file = None
+    _memory_lock = None  # the in-memory database's lock, while this connection holds it
+
+    def _take_memory_lock(self) -> None:
+        lock = _MEMORY_LOCKS.setdefault(os.fspath(self.settings_dict["NAME"]), threading.Lock())
+        if not lock.acquire(timeout=_MEMORY_WAIT):
+            raise OperationalError("database is locked: another thread's write transaction did not end")
+        self._memory_lock = lock
 
     def _write_lock(self) -> int | None:
         if self.is_in_memory_db():
@@ -28,11 +44,16 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _release_write_lock(self) -> None:
         if self._write_lock_file is not None:
             fcntl.flock(self._write_lock_file, fcntl.LOCK_UN)
+        if self._memory_lock is not None:
+            lock, self._memory_lock = self._memory_lock, None
+            lock.release()
 
     def _start_transaction_under_autocommit(self):
         handle = self._write_lock()
         if handle is not None:
             fcntl.flock(handle, fcntl.LOCK_EX)
+        elif self.is_in_memory_db():
+            self._take_memory_lock()
         try:
             super()._start_transaction_under_autocommit()
         except BaseException:
@@ -58,3 +79,4 @@ class DatabaseWrapper(base.DatabaseWrapper):
             if self._write_lock_file is not None:
                 os.close(self._write_lock_file)  # closing the file also releases its lock
                 self._write_lock_file = None
+            self._release_write_lock()  # an in-memory database's lock, if closed mid-transaction

@@ -5,6 +5,10 @@ they wait their turn on the lock file, and every write is stored once."""
 import json
 import subprocess
 import sys
+import threading
+import time
+
+import pytest
 
 WRITER = r"""
 import json, sys, threading, time
@@ -83,3 +87,36 @@ def test_the_lock_is_released_after_a_failed_transaction(tmp_path):
         db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, who TEXT UNIQUE)")
     out = subprocess.run([sys.executable, "-c", FAILING, str(path)], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "free", out.stderr[-2000:]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_threads_writing_the_in_memory_test_database_wait_their_turn():
+    """The tests' in-memory database: a job consumer's thread writes while another thread's write transaction is
+    open. Without the queue SQLite refuses the second at once ("database table is locked", CI at stop 25)."""
+    from django.db import connection, transaction
+
+    from powts.jurisdictions.services import jurisdiction_ensure
+
+    if connection.vendor != "sqlite" or not connection.is_in_memory_db():
+        pytest.skip("the in-memory SQLite test database only")
+    inside, errors = threading.Event(), []
+
+    def hold():
+        try:
+            with transaction.atomic():
+                jurisdiction_ensure(slug="dane")
+                inside.set()
+                time.sleep(0.5)  # the write transaction held open while the other thread starts its own
+        except Exception as exc:  # noqa: BLE001 - the thread's failure is the test's to report
+            errors.append(repr(exc))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert inside.wait(10)
+    jurisdiction_ensure(slug="lincoln")  # waits for the other transaction, then writes
+    thread.join(10)
+    assert errors == []
+    from powts.jurisdictions.models import Jurisdiction
+    assert set(Jurisdiction.objects.values_list("slug", flat=True)) >= {"dane", "lincoln"}
