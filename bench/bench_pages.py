@@ -86,10 +86,10 @@ def notices_sent_until(day) -> None:
 def letters_on_file(dane) -> None:
     """The letters those batches mailed, which `notices_sent_until` advanced the stages for without writing:
     for each schedule past stage "", one letter of each kind up to its stage for its due date, and two earlier
-    cycles' (three and six years before: a first notice each, a reminder for a third of them). Without them the
-    notices page's check that a letter was not already sent (the `maint_notice_once` index) ran against an empty
-    table: on PostgreSQL each kind's count took 14-20 ms where, with these 4.3 million letters, it takes
-    76-131 ms. Once."""
+    cycles' (three and six years before: a first notice each, a reminder for a third of them). The page's
+    counts no longer read the letters (a schedule's stage is restored from them when a due date comes back), but
+    the send, the letters tab and the owner's page do, and a county's database holds them: the pages are timed
+    with them on file. Made once."""
     from django.db import connection, transaction
     from django.utils import timezone
 
