@@ -129,7 +129,6 @@ def summary(*, jurisdiction, as_of: dt.date) -> PageSummary:
     out._conditions = conditions(profile, as_of)
     problems: dict[str, str] = {}
     for (kind, _cite, condition), (due, held_back, not_checked) in zip(out._conditions, _counted(jurisdiction, out._conditions)):
-        rows = _due(jurisdiction, condition)
         ready = due - held_back - not_checked
         if held_back:
             _add(out.held_by_kind, kind, held_back)
@@ -138,6 +137,7 @@ def summary(*, jurisdiction, as_of: dt.date) -> PageSummary:
         if not not_checked:
             continue
         out.unchecked.add(kind)
+        rows = _due(jurisdiction, condition)
         # letters whose owner's address was written since its check: grouped by address, checked here
         no_owner = ExpressionWrapper(Q(**{f"{OWNER}__isnull": True}), output_field=BooleanField())
         for no_owner, address, n in (rows.filter(held__isnull=True).annotate(no_owner=no_owner).values("no_owner", ADDRESS)
