@@ -22,9 +22,10 @@ every date the sequence has; `test_notice_flags.py` the flags against the source
 from __future__ import annotations
 
 import datetime as dt
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.db.models import BooleanField, Count, DateField, ExpressionWrapper, F, Func, Q
 from django.db.models.lookups import LessThanOrEqual
 
@@ -104,8 +105,7 @@ def _add(counts: dict, kind: str, n: int) -> None:
 
 def _counted(jurisdiction, kinds: list) -> list[tuple[int, int, int]]:
     """(letters, held back, not checked yet) of each kind, in one statement: a count per kind over the notices
-    index, joined with UNION ALL. One statement is planned once where five were planned apart (about 8 ms on
-    PostgreSQL at 1,000,000 systems), and PostgreSQL may read the kinds side by side (Parallel Append).
+    index, joined with UNION ALL (one round trip and one compiled statement, where there were five).
     Counted side by side, not grouped: SQLite's GROUP BY sorts every row read (about a third of the query)."""
     using = Schedule.objects.db
     parts, params = [], []
@@ -114,7 +114,14 @@ def _counted(jurisdiction, kinds: list) -> list[tuple[int, int, int]]:
         parts.append(f"SELECT {k} AS k, COUNT(*), COALESCE(SUM(CASE WHEN held THEN 1 ELSE 0 END), 0), "
                      f"COALESCE(SUM(CASE WHEN held IS NULL THEN 1 ELSE 0 END), 0) FROM ({sql}) AS kind{k}")
         params += values
-    with connections[using].cursor() as cursor:
+    connection = connections[using]
+    on_postgresql = connection.vendor == "postgresql"
+    with transaction.atomic(using=using) if on_postgresql else nullcontext(), connection.cursor() as cursor:
+        if on_postgresql:
+            # PostgreSQL reads the five counts side by side in worker processes if let. Each is a small index-only
+            # scan: at 1,000,000 systems on two cores starting the workers cost more than they saved (today's
+            # counts 15 ms in parallel, 9 ms one after another). For this statement only (SET LOCAL).
+            cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
         cursor.execute(" UNION ALL ".join(parts), params)
         found = {row[0]: row[1:] for row in cursor.fetchall()}
     return [found[k] for k in range(len(kinds))]
