@@ -8,7 +8,7 @@ import datetime as dt
 import re
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -304,3 +304,14 @@ def test_postgresql_counts_each_kind_from_the_notices_index_though_most_schedule
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert plan.count("maint_sched_notices") == len(found._conditions), plan  # each kind from the index
     assert "Seq Scan on maintenance_schedule" not in plan, plan
+    # the plan the page keeps, made without the day's dates (a generic plan): also each kind from the index
+    sql, params = notice_page.count_statement(county, found._conditions, "default")
+    numbers = iter(range(1, len(params) + 1))
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cursor.execute("PREPARE page_counts AS " + re.sub("%s", lambda _: f"${next(numbers)}", sql))
+        cursor.execute(f"EXPLAIN EXECUTE page_counts ({', '.join(['%s'] * len(params))})", params)
+        generic = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("DEALLOCATE page_counts")
+    assert "$1" in generic and generic.count("maint_sched_notices") == len(found._conditions), generic
+    assert "Seq Scan on maintenance_schedule" not in generic, generic
