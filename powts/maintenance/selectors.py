@@ -168,10 +168,12 @@ def morning_lists(*, jurisdiction, as_of: dt.date, limit: int = 25) -> dict:
     return {
         "review_queue": list(base.filter(review_status=ReviewStatus.PENDING).order_by("filed_at")[:limit]),
         "failures": list(base.filter(failure_flag=True, failure_reviewed_at__isnull=True).order_by("filed_at")[:limit]),
+        # the schedule alone: its list shows the system's link from the schedule's key (system, parcel and owner
+        # were read for each row and not shown)
         "delinquent": list(Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, delinquent=True, due_on__lte=as_of)
-                           .select_related("system__parcel__owner").order_by("due_on")[:limit]),
+                           .order_by("due_on")[:limit]),
         "pumping_required": list(Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, pumping_required=True)
-                                 .select_related("system__parcel").order_by("due_on")[:limit]),
+                                 .order_by("due_on")[:limit]),
         "late_reports": list(base.filter(late=True).order_by("-filed_at")[:limit]),
     }
 
@@ -188,13 +190,27 @@ def holding_reports_overdue(*, jurisdiction, as_of: dt.date, limit: int = 200):
     """The county's semiannual holding tank servicing reports overdue (holding_tanks.report_periods): the last
     period whose due day has passed, and the active holding tanks installed by its end with no report covering it.
     One query (no per-system reading): (None, []) where the county's ordinance has no such periods."""
+    period = _last_overdue_period(jurisdiction, as_of)
+    if period is None:
+        return None, []
+    return period, list(holding_overdue_rows(jurisdiction=jurisdiction, period=period)[:limit])
+
+
+def holding_overdue_lines(*, jurisdiction, as_of: dt.date, limit: int = 200):
+    """The same list as the dashboard shows it: (pk, POWTS id, site address, owner's name or None) a tank. Only
+    those columns: three model objects a tank (system, parcel, owner) were a tenth of the page's CPU."""
+    period = _last_overdue_period(jurisdiction, as_of)
+    if period is None:
+        return None, []
+    rows = holding_overdue_rows(jurisdiction=jurisdiction, period=period)
+    return period, list(rows.values_list("pk", "system_id", "parcel__site_address", "parcel__owner__name")[:limit])
+
+
+def _last_overdue_period(jurisdiction, as_of: dt.date):
     from powts.maintenance import holding_periods
 
     r = holding_periods.rule(maintenance_profile(jurisdiction.profile_slug).raw)
-    if r is None:
-        return None, []
-    period = holding_periods.last_overdue(r, as_of)
-    return period, list(holding_overdue_rows(jurisdiction=jurisdiction, period=period)[:limit])
+    return None if r is None else holding_periods.last_overdue(r, as_of)
 
 
 def holding_overdue_rows(*, jurisdiction, period):
