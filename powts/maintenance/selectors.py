@@ -5,6 +5,7 @@ import datetime as dt
 
 from django.db.models import Count, Exists, OuterRef, Q
 
+from powts.core.prepared import Prepared
 from powts.inventory.choices import RETIRED_STATUSES
 from powts.inventory.models import System
 from powts.maintenance import rules
@@ -163,18 +164,35 @@ def _by_month(as_of: dt.date, months: int, rows) -> list[dict]:
              "notices": sums[(d.year, d.month)][2]} for d in labels]
 
 
-def morning_lists(*, jurisdiction, as_of: dt.date, limit: int = 25) -> dict:
-    base = Report.objects.filter(jurisdiction_id=jurisdiction.pk).select_related("license", "system")
+LIST_LENGTH = 25  # the morning's lists show the first 25 of each
+
+
+def _reports(unit_id):
+    return Report.objects.filter(jurisdiction_id=unit_id).select_related("license", "system")
+
+
+# The morning's lists, each compiled once (powts.core.prepared): compiling them was most of their cost (about
+# 1 ms of CPU a list, the database's part a fraction of it). The same rows, in the same order, as the ORM reads.
+_review_queue = Prepared(lambda unit_id, pending: _reports(unit_id).filter(review_status=pending).order_by("filed_at")[:LIST_LENGTH])
+_failures = Prepared(lambda unit_id: _reports(unit_id).filter(failure_flag=True, failure_reviewed_at__isnull=True)
+                     .order_by("filed_at")[:LIST_LENGTH])
+_late_reports = Prepared(lambda unit_id: _reports(unit_id).filter(late=True).order_by("-filed_at")[:LIST_LENGTH])
+# the schedule alone: its list shows the system's link from the schedule's key (system, parcel and owner were
+# read for each row and not shown)
+_delinquent = Prepared(lambda unit_id, as_of: Schedule.objects.filter(jurisdiction_id=unit_id)  # its values in this order
+                       .filter(delinquent=True, due_on__lte=as_of).order_by("due_on")[:LIST_LENGTH])
+_pumping_required = Prepared(lambda unit_id: Schedule.objects.filter(jurisdiction_id=unit_id, pumping_required=True)
+                             .order_by("due_on")[:LIST_LENGTH])
+
+
+def morning_lists(*, jurisdiction, as_of: dt.date) -> dict:
+    unit_id = jurisdiction.pk
     return {
-        "review_queue": list(base.filter(review_status=ReviewStatus.PENDING).order_by("filed_at")[:limit]),
-        "failures": list(base.filter(failure_flag=True, failure_reviewed_at__isnull=True).order_by("filed_at")[:limit]),
-        # the schedule alone: its list shows the system's link from the schedule's key (system, parcel and owner
-        # were read for each row and not shown)
-        "delinquent": list(Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, delinquent=True, due_on__lte=as_of)
-                           .order_by("due_on")[:limit]),
-        "pumping_required": list(Schedule.objects.filter(jurisdiction_id=jurisdiction.pk, pumping_required=True)
-                                 .order_by("due_on")[:limit]),
-        "late_reports": list(base.filter(late=True).order_by("-filed_at")[:limit]),
+        "review_queue": _review_queue(unit_id, ReviewStatus.PENDING.value),
+        "failures": _failures(unit_id),
+        "delinquent": _delinquent(unit_id, as_of),
+        "pumping_required": _pumping_required(unit_id),
+        "late_reports": _late_reports(unit_id),
     }
 
 
