@@ -55,4 +55,6 @@ def dashboard_new_parcels(unit, user) -> dict:
 
     rows = (Permit.objects.filter(jurisdiction_id=unit.pk, parcel__pending=True, status__in=OPEN_STATUSES)
             .select_related("parcel").order_by("filed_on", "id"))
-    return {"new_parcels": list(rows[:25]), "new_parcels_count": rows.count()}
+    first = list(rows[:25])
+    # fewer than a page: that is all of them, and the count needs no query of its own
+    return {"new_parcels": first, "new_parcels_count": len(first) if len(first) < 25 else rows.count()}
