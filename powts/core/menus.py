@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.module_loading import import_string
 
 
@@ -113,6 +114,7 @@ def home_for(user) -> str:
 
 
 def menu(request) -> dict:
-    """Context processor: `menu` for base.html."""
+    """Context processor: `menu` for base.html, worked out when a template first reads it. A fragment rendered
+    with the request (each panel of the dashboard) runs every context processor and never shows the menu."""
     user = getattr(request, "user", None)
-    return {"menu": menu_for(user, request.path) if user is not None else []}
+    return {"menu": SimpleLazyObject(lambda: menu_for(user, request.path)) if user is not None else []}

@@ -6,8 +6,8 @@ time, keeps the SQL and the compiler's plan for turning rows into model instance
 select_related), and afterwards only executes. The instances are the ones the ORM would have built.
 
 Only for querysets whose SQL parameters are exactly the arguments in order, unchanged (a date as the
-backend passes it: SQLite's ISO text): equality
-lookups (`field=value`), no `__iexact`/`__contains` (Django rewrites those values), no values in
+backend passes it: SQLite's ISO text): equality lookups (`field=value`), comparisons (`__lte`...) and
+`__isnull`, no `__iexact`/`__contains` (Django rewrites those values), no values in
 LIMIT/slices. Rows come back as model instances, or as tuples for `values_list(...)`. This is checked when it compiles: anything else runs through the ORM every time, as does
 a call whose values are not of the types it was compiled with (a number where text was, say).
 """
@@ -18,18 +18,23 @@ import threading
 from collections.abc import Callable
 
 from django.db import connections
-from django.db.models.lookups import Exact
+from django.db.models.lookups import Exact, GreaterThan, GreaterThanOrEqual, IsNull, LessThan, LessThanOrEqual
 from django.db.models.query import ValuesListIterable, get_related_populators
 from django.db.models.sql.where import WhereNode
 
 from powts.core import server_prepared
 
 
-def _only_equalities(node) -> bool:
-    """True when every condition is `column = value` (a value Django passes to the database unchanged)."""
+# Lookups that pass their value to the database as given: `column = value` (also a foreign key by its id,
+# RelatedExact), the four comparisons, and IS [NOT] NULL (no value at all).
+_PASSED_AS_GIVEN = (Exact, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, IsNull)
+
+
+def _values_as_given(node) -> bool:
+    """True when every condition is one of _PASSED_AS_GIVEN on a value (Django passes it unchanged)."""
     if isinstance(node, WhereNode):
-        return all(_only_equalities(child) for child in node.children)
-    return isinstance(node, Exact) and node.rhs_is_direct_value()  # also a foreign key by its id (RelatedExact)
+        return all(_values_as_given(child) for child in node.children)
+    return isinstance(node, _PASSED_AS_GIVEN) and node.rhs_is_direct_value()
 
 
 def _is_date(value) -> bool:
@@ -51,7 +56,7 @@ class Prepared:
 
     def _plan(self, using: str, args: tuple):
         queryset = self.build(*args)
-        if not _only_equalities(queryset.query.where):
+        if not _values_as_given(queryset.query.where):
             return None
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()

@@ -35,14 +35,18 @@ class DashboardLinks:
 
     def __init__(self, *, unit, as_of: dt.date):
         self.unit, self.as_of = unit, as_of
+        # a page has about a hundred of these links: each view reversed, and the query's shared part encoded, once
+        self._systems, self._reports = reverse("inventory:system-list"), reverse("maintenance:reports")
+        self._day_unit = urlencode({"as_of": as_of.isoformat(), "jurisdiction": unit.slug})
+        self._unit = urlencode({"jurisdiction": unit.slug})
 
     def standing(self, key: str, **more) -> str:
-        query = {"standing": key, "as_of": self.as_of.isoformat(), "jurisdiction": self.unit.slug, **more}
-        return f"{reverse('inventory:system-list')}?{urlencode(query)}"
+        """The inventory list of `key` (then any filters in `more`), in the query's order: standing, as_of, jurisdiction."""
+        tail = f"&{urlencode(more)}" if more else ""
+        return f"{self._systems}?{urlencode({'standing': key})}&{self._day_unit}{tail}"
 
     def reports(self, *, month: str, late: bool = False) -> str:
-        query = {"month": month, "jurisdiction": self.unit.slug, **({"late": "true"} if late else {})}
-        return f"{reverse('maintenance:reports')}?{urlencode(query)}"
+        return f"{self._reports}?{urlencode({'month': month})}&{self._unit}{'&late=true' if late else ''}"
 
 
 def _as_of(request) -> dt.date:
@@ -86,7 +90,7 @@ def dashboard(request):
                    "late_links": [links.reports(month=t["month"], late=True) for t in trend]}),
         "lists": selectors.morning_lists(jurisdiction=unit, as_of=as_of),
         "no_contract": selectors.holding_tanks_without_contract(jurisdiction=unit, as_of=as_of),
-        "holding_overdue": (holding := selectors.holding_reports_overdue(jurisdiction=unit, as_of=as_of)),
+        "holding_overdue": (holding := selectors.holding_overdue_lines(jurisdiction=unit, as_of=as_of)),
         "holding_letters": selectors.holding_letters_sent(jurisdiction=unit, period=holding[0]),
         "can_send_notices": policies.can_send_notices(user),
         "can_manage": policies.can_manage(user),

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from powts.audit.context import current
 from powts.audit.services import audit_create, audit_update, snapshot
 from powts.core import fields
+from powts.core.prepared import Prepared
 from powts.oversight import choices as c
 from powts.oversight import sampling
 from powts.oversight.errors import OversightRefused
@@ -170,8 +171,12 @@ def audit_close(*, audit: ProgramAudit, on: dt.date, note: str) -> ProgramAudit:
 
 # -- the hold on issuance and exemptions (s. 145.20(3)(a)2., (c)) ------------------------------------------
 
+# compiled once (powts.core.prepared): read on every dashboard and permit page; first() in the model's order
+_holds_standing = Prepared(lambda unit_id: IssuanceHold.objects.filter(jurisdiction_id=unit_id, lifted_on__isnull=True)[:1])
+
+
 def standing_hold(jurisdiction_id) -> IssuanceHold | None:
-    return IssuanceHold.objects.filter(jurisdiction_id=jurisdiction_id, lifted_on__isnull=True).first()
+    return next(iter(_holds_standing(jurisdiction_id)), None)
 
 
 @transaction.atomic

@@ -1,4 +1,5 @@
 """The permits section of the inventory's system page (registered in PermitsConfig.ready)."""
+from powts.core.prepared import Prepared
 
 
 def system_context(system) -> dict:
@@ -20,16 +21,27 @@ def system_complaints(system) -> dict:
     return {"system": system, "system_complaints": rows}
 
 
+def _open_complaints(unit_id, status):
+    from powts.permits.models import Complaint
+
+    return Complaint.objects.filter(jurisdiction_id=unit_id, status=status)
+
+
+# the dashboard's two lists of complaints, compiled once (powts.core.prepared): read on every visit
+_complaints_to_link = Prepared(lambda unit_id, status, queued: _open_complaints(unit_id, status).filter(link=queued)
+                               .order_by("requested_at")[:25])
+_complaints_linked = Prepared(lambda unit_id, status: _open_complaints(unit_id, status).filter(system__isnull=False)
+                              .select_related("system").order_by("-requested_at")[:25])
+
+
 def dashboard_complaints(unit, user) -> dict:
     """The dashboard's complaints: those staff must link to a system, and open ones already linked."""
     from powts.permits import policies
     from powts.permits.choices import ComplaintLink, ComplaintStatus
-    from powts.permits.models import Complaint
 
     names = _service_names()
-    base = Complaint.objects.filter(jurisdiction_id=unit.pk, status=ComplaintStatus.OPEN)
-    to_link = list(base.filter(link=ComplaintLink.QUEUED).order_by("requested_at")[:25])
-    linked = list(base.filter(system__isnull=False).select_related("system").order_by("-requested_at")[:25])
+    to_link = _complaints_to_link(unit.pk, ComplaintStatus.OPEN.value, ComplaintLink.QUEUED.value)
+    linked = _complaints_linked(unit.pk, ComplaintStatus.OPEN.value)
     for row in [*to_link, *linked]:
         row.service_name = names.get(row.service_code, row.service_code)
     return {"complaints_to_link": to_link, "complaints_linked": linked,
@@ -43,4 +55,6 @@ def dashboard_new_parcels(unit, user) -> dict:
 
     rows = (Permit.objects.filter(jurisdiction_id=unit.pk, parcel__pending=True, status__in=OPEN_STATUSES)
             .select_related("parcel").order_by("filed_on", "id"))
-    return {"new_parcels": list(rows[:25]), "new_parcels_count": rows.count()}
+    first = list(rows[:25])
+    # fewer than a page: that is all of them, and the count needs no query of its own
+    return {"new_parcels": first, "new_parcels_count": len(first) if len(first) < 25 else rows.count()}

@@ -119,3 +119,21 @@ def test_500_page_needs_no_request_context_and_says_what_to_do(db):
     response = views.server_error(RequestFactory().get("/inventory/"))
     page = response.content.decode()
     assert response.status_code == 500 and "Something went wrong" in page and 'href="/"' in page
+
+
+def test_the_menu_is_worked_out_only_for_a_page_that_shows_it(client, make_user, dane):
+    """The dashboard renders each app's panel with the request, which runs every context processor: the menu was
+    worked out for each panel too (three times for nothing a visit). Now only when a template reads it."""
+    from unittest import mock
+
+    from django.template.loader import render_to_string
+
+    from powts.core import menus
+
+    client.force_login(_user(make_user, dane, "county_staff"))
+    request = client.get("/accounts/me/").wsgi_request
+    with mock.patch.object(menus, "menu_for", wraps=menus.menu_for) as worked_out:
+        render_to_string("oversight/_dashboard_oversight.html", {"audits_to_answer": []}, request=request)
+        assert worked_out.call_count == 0
+        page = render_to_string("base.html", {}, request=request)
+        assert worked_out.call_count == 1 and 'href="/maintenance/"' in page

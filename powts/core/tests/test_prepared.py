@@ -103,3 +103,25 @@ def test_a_date_is_passed_as_the_database_takes_it_and_compiled_once(dane):
     assert compiled.call_count == 0
     # a date and time is not a date: it is another type, and goes through the ORM
     assert installed._plans["default"][0] == (dt.date,)
+
+
+def test_a_comparison_and_is_null_are_compiled_once_and_give_the_orms_rows(dane):
+    """The dashboard's lists read `due_on <= as_of` and `reviewed IS NULL`: each is compiled once (before, any
+    lookup but `=` went through the ORM on every call), and reads what the ORM reads for each value."""
+    _system(dane, "DA-1"), _system(dane, "DA-2", installed_on=None), _system(dane, "DA-3", installed_on=dt.date(2001, 5, 1))
+
+    def orm(on):
+        return list(System.objects.filter(installed_on__lte=on, parcel__owner__isnull=False).order_by("system_id")
+                    .values_list("system_id"))
+
+    by_day = Prepared(lambda on: System.objects.filter(installed_on__lte=on, parcel__owner__isnull=False).order_by("system_id")
+                      .values_list("system_id"))
+    assert by_day(dt.date(2001, 5, 1)) == orm(dt.date(2001, 5, 1)) == [("DA-1",), ("DA-3",)]
+    days = (dt.date(1987, 12, 30), dt.date(1987, 12, 31), dt.date(2001, 4, 30))
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql) as compiled:
+        got = [by_day(on) for on in days]
+    assert compiled.call_count == 0
+    assert got == [orm(on) for on in days] == [[], [("DA-1",)], [("DA-1",)]]
+    unowned = Prepared(lambda ref: System.objects.filter(system_id=ref, installed_on__isnull=True).values_list("system_id"))
+    assert unowned("DA-2") == [("DA-2",)] and unowned("DA-1") == []
+    assert unowned._plans["default"] is not None and by_day._plans["default"] is not None

@@ -2,15 +2,14 @@
 
 The page shows up to 200 rows; through the template engine each row's ~20 lookups, filters and escapes
 cost about 55 µs (11 ms a page, a sixth of the page as of 30 days on). Here each row is one format_html
-(as `_row`) with the same filters, so the HTML is the same, byte for byte (test_notice_page.py compares them)."""
-import html
-
+(as powts.core.rows.row) with the same filters, so the HTML is the same, byte for byte (test_notice_page.py compares them)."""
 from django import template
 from django.template.defaultfilters import capfirst, date, linebreaksbr
-from django.utils.functional import Promise
 from django.utils.safestring import mark_safe
 
 from powts.core.links import id_urls
+from powts.core.rows import iso as _iso
+from powts.core.rows import row as _row
 
 register = template.Library()
 
@@ -18,23 +17,6 @@ _LETTER = ('<tr>\n      <td><a href="{}">{}</a></td><td>{}</td><td>{}</td>\n    
            '      <td><a href="{}?as_of={}" aria-label="View the letter to {} for {}">View letter</a></td></tr>')
 _HELD = ('<tr>\n      <td><a href="{}">{}</a></td><td>{}</td>\n      <td>{}</td><td>{}</td>\n'
          '      <td><a href="{}?as_of={}">View ({})</a></td></tr>')
-
-
-def _escaped(value) -> str:
-    """django.utils.html.conditional_escape without its lazy-argument wrapper (half the rows' cost): the same text."""
-    if isinstance(value, Promise):
-        value = str(value)
-    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
-
-
-def _row(pattern: str, *values) -> str:
-    """format_html(pattern, *values), as a plain string (the rows are marked safe once, joined)."""
-    return pattern.format(*map(_escaped, values))
-
-
-def _iso(day) -> str:
-    """{{ day|date:"Y-m-d" }} for a date (the filter's "Y" is the year in four digits, as isoformat's)."""
-    return day.isoformat() if day else ""
 
 
 def _links(as_of):

@@ -225,3 +225,17 @@ def test_confirming_imported_parcels_reads_the_pending_ones_once_however_many_nu
     assert [p.pk for p in found] == [permit.parcel_id]
     assert not Parcel.objects.get(pk=permit.parcel_id).pending
     assert Parcel.objects.get(pk=other.parcel_id).pending
+
+
+def test_the_dashboards_count_of_new_parcels_goes_past_its_page_of_25(dane, master, plumber_user, staff):
+    """The panel counts from its page when the page is not full (no second query); a full page still counts all."""
+    from powts.permits.panels import dashboard_new_parcels
+
+    for n in range(26):
+        _apply(plumber_user, dane, parcel_number=f"0608-222-{n:04d}-0", site_address=f"{n} Meadow Lane")
+    got = dashboard_new_parcels(dane, staff)
+    assert (len(got["new_parcels"]), got["new_parcels_count"]) == (25, 26)
+    pending.parcel_confirm(parcel=got["new_parcels"][0].parcel, reason="")
+    pending.parcel_confirm(parcel=got["new_parcels"][1].parcel, reason="")
+    got = dashboard_new_parcels(dane, staff)
+    assert (len(got["new_parcels"]), got["new_parcels_count"]) == (24, 24)
