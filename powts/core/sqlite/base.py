@@ -27,19 +27,18 @@ class DatabaseWrapper(base.DatabaseWrapper):
     _write_lock_file = None
     _memory_lock = None  # the in-memory database's lock, while this connection holds it
 
-    def _take_memory_lock(self) -> None:
-        lock = _MEMORY_LOCKS.setdefault(os.fspath(self.settings_dict["NAME"]), threading.Lock())
-        if not lock.acquire(timeout=_MEMORY_WAIT):
-            raise OperationalError("database is locked: another thread's write transaction did not end")
-        self._memory_lock = lock
-
-    def _write_lock(self) -> int | None:
+    def _take_write_lock(self) -> None:
+        """In line for the right to write: the lock file's, or, for an in-memory database, the process's lock."""
         if self.is_in_memory_db():
-            return None
+            lock = _MEMORY_LOCKS.setdefault(os.fspath(self.settings_dict["NAME"]), threading.Lock())
+            if not lock.acquire(timeout=_MEMORY_WAIT):
+                raise OperationalError("database is locked: another thread's write transaction did not end")
+            self._memory_lock = lock
+            return
         if self._write_lock_file is None:
             path = f"{os.fspath(self.settings_dict['NAME'])}-writelock"
             self._write_lock_file = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        return self._write_lock_file
+        fcntl.flock(self._write_lock_file, fcntl.LOCK_EX)
 
     def _release_write_lock(self) -> None:
         if self._write_lock_file is not None:
@@ -49,11 +48,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             lock.release()
 
     def _start_transaction_under_autocommit(self):
-        handle = self._write_lock()
-        if handle is not None:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        elif self.is_in_memory_db():
-            self._take_memory_lock()
+        self._take_write_lock()
         try:
             super()._start_transaction_under_autocommit()
         except BaseException:
