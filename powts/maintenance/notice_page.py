@@ -104,17 +104,24 @@ def _add(counts: dict, kind: str, n: int) -> None:
     counts[kind] = counts.get(kind, 0) + n
 
 
+def _union_all(querysets: list, select: str, using: str) -> tuple[str, list]:
+    """One statement of several querysets: `select` over each (its `{k}` the part's number, its `{sql}` the
+    queryset's compiled SQL), joined with UNION ALL, and their values in order."""
+    parts, params = [], []
+    for k, queryset in enumerate(querysets):
+        sql, values = queryset.query.get_compiler(using=using).as_sql()
+        parts.append(select.format(k=k, sql=sql))
+        params += values
+    return " UNION ALL ".join(parts), params
+
+
 def count_statement(jurisdiction, kinds: list, using: str) -> tuple[str, list]:
     """One statement counting each kind's letters, held back and not checked yet: a count per kind over the
     notices index, joined with UNION ALL (one round trip and one compiled statement, where there were five).
     Counted side by side, not grouped: SQLite's GROUP BY sorts every row read (about a third of the query)."""
-    parts, params = [], []
-    for k, (_kind, _cite, condition) in enumerate(kinds):
-        sql, values = _due(jurisdiction, condition).values("held").query.get_compiler(using=using).as_sql()
-        parts.append(f"SELECT {k} AS k, COUNT(*), COALESCE(SUM(CASE WHEN held THEN 1 ELSE 0 END), 0), "
-                     f"COALESCE(SUM(CASE WHEN held IS NULL THEN 1 ELSE 0 END), 0) FROM ({sql}) AS kind{k}")
-        params += values
-    return " UNION ALL ".join(parts), params
+    return _union_all([_due(jurisdiction, condition).values("held") for _kind, _cite, condition in kinds],
+                      "SELECT {k} AS k, COUNT(*), COALESCE(SUM(CASE WHEN held THEN 1 ELSE 0 END), 0), "
+                      "COALESCE(SUM(CASE WHEN held IS NULL THEN 1 ELSE 0 END), 0) FROM ({sql}) AS kind{k}", using)
 
 
 def _counted(jurisdiction, kinds: list) -> list[tuple[int, int, int]]:
@@ -206,14 +213,10 @@ class Letters:
             kind, condition, low, high = spans[0]
             return [(0, pk) for pk in self._rows(kind, condition).values_list("pk", flat=True)[low:high]]
         using = Schedule.objects.db
-        parts, params = [], []
-        for k, (kind, condition, low, high) in enumerate(spans):
-            rows = self._rows(kind, condition).values_list("pk", "notice_on", "due_on")[low:high]
-            sql, values = rows.query.get_compiler(using=using).as_sql()
-            parts.append(f"SELECT {k} AS k, span{k}.* FROM ({sql}) AS span{k}")
-            params += values
+        sql, params = _union_all([self._rows(kind, condition).values_list("pk", "notice_on", "due_on")[low:high]
+                                  for kind, condition, low, high in spans], "SELECT {k} AS k, span{k}.* FROM ({sql}) AS span{k}", using)
         with connections[using].cursor() as cursor:
-            cursor.execute(" UNION ALL ".join(parts), params)
+            cursor.execute(sql, params)
             found = cursor.fetchall()
         # in each kind's order again: a union keeps no order (PostgreSQL may read its parts side by side)
         found.sort(key=lambda row: (row[0], row[2], row[3], row[1]))
