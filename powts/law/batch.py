@@ -24,15 +24,10 @@ from . import grant_formula
 from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
 from .explain import Test
 from .funding_tables import table_amount_cents
+from .grant_tests import BIT, TESTS
 
 PROGRAM = "wisconsin-fund-grant"
 APPLICANT_TYPES = {"residence", "business"}
-TESTS = ["category", "installed_before", "principal_residence", "small_commercial", "income_limit",
-         "revenue_limit", "not_sewered", "determined_before_work", "application_window", "one_grant",
-         "not_intentional", "support_lien", "minimum_grant"]
-BIT = {k: 1 << i for i, k in enumerate(TESTS)}
-RESIDENCE_TESTS = [k for k in TESTS if k not in ("small_commercial", "revenue_limit")]
-BUSINESS_TESTS = [k for k in TESTS if k not in ("principal_residence", "income_limit", "minimum_grant")]
 EPOCH = dt.date(1970, 1, 1)
 
 

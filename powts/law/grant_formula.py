@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .grant_tests import BIT, TESTS
+
 NAT = np.iinfo(np.int64).min
-# bit of each failed test, in batch.TESTS order
+# bit of each failed test (grant_tests.TESTS names them in this order)
 CATEGORY, INSTALLED_BEFORE, PRINCIPAL_RESIDENCE, SMALL_COMMERCIAL, INCOME_LIMIT, REVENUE_LIMIT, NOT_SEWERED, \
     DETERMINED_BEFORE_WORK, APPLICATION_WINDOW, ONE_GRANT, NOT_INTENTIONAL, SUPPORT_LIEN, MINIMUM_GRANT = \
-    (1 << i for i in range(13))
+    (BIT[k] for k in TESTS)
 
 
 def decide(seg, decided, business, cond_mask, installed, determined, applied, work, sewer, principal, units,

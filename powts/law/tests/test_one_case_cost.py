@@ -36,9 +36,9 @@ def test_one_case_is_one_polars_query(raw):
         nonlocal d
         d = grants.decide_row(raw)
 
-    # at most the one collect_all and the collect it runs (there were 14 before: each date,
-    # money and flow column of one row was worded by its own query)
-    assert _polars_queries(run) <= 2
+    # one query: the words selected from the case's one-row frame (there were 14 once: each date,
+    # money and flow column of one row was worded by its own query; then a collect_all and a drop)
+    assert _polars_queries(run) == 1
     assert d.explanation
 
 
@@ -51,9 +51,9 @@ def test_money_words_of_a_few_rows_match_the_batch_formatter():
 
 def test_dates_of_a_few_rows_match_the_batch_formatter():
     days = np.array([-354285, -1, 0, 11016, 19797, 2932896], dtype=np.int32)
-    assert render._iso_small(days).to_list() == render.iso_dates(pl.Series(days)).to_list()
+    assert render._iso_small(days) == render.iso_dates(pl.Series(days)).to_list()
     far = np.array([-354286, 0], dtype=np.int32)  # before the year 1000: polars words it
-    assert render._iso_small(far).to_list() == render.iso_dates(pl.Series(far)).to_list()
+    assert render._iso_small(far) == render.iso_dates(pl.Series(far)).to_list()
 
 
 def test_words_of_a_large_batch_equal_each_case_alone_with_and_without_cost_limits():
@@ -72,3 +72,21 @@ def test_words_of_a_large_batch_equal_each_case_alone_with_and_without_cost_limi
         assert len(batch) > render.SMALL
         assert words == [grants.decide_row(r).explanation for r in batch]
         assert any("limited by the allowable costs" in w for w in words) is with_costs
+
+
+def test_a_few_rows_of_every_kind_get_the_words_a_large_batch_gives_them():
+    """The few-row path (a frame built row by row, the words selected without a query plan) writes
+    what the column-wise path writes, residences, businesses and rows not decided mixed, in order."""
+    from powts.law.batch import evaluate_rows
+
+    rows = [{**ONE, "id": f"R{i}", "annual_family_income": str(30000 + 4000 * i)} for i in range(4)]
+    rows += [{**ONE, "id": f"B{i}", "applicant_type": "business", "annual_gross_revenue": "100000",
+              "daily_flow_gpd": str(1000 + i)} for i in range(3)]
+    rows.insert(2, {**ONE, "id": "X1", "applied_on": "2024-13-01"})
+    copies = render.SMALL // len(rows) + 1
+    for kwargs in ({"explain": True}, {"explain": False, "detail": True, "reason_list": False},
+                   {"explain": True, "reason_text": True, "reason_list": False}):
+        few = render.grant_frame(evaluate_rows(rows), **kwargs)
+        many = render.grant_frame(evaluate_rows(rows * copies), **kwargs)
+        assert len(rows) <= render.SMALL < len(rows) * copies
+        assert few.equals(many.head(len(rows))), kwargs
