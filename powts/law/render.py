@@ -7,6 +7,7 @@ day of the window...). No arithmetic is redone here and no per-row Python runs o
 """
 from __future__ import annotations
 
+import datetime as dt
 import string
 from typing import Any
 
@@ -209,11 +210,14 @@ _DTYPES = {np.dtype(np.int64): pl.Int64, np.dtype(np.int32): pl.Int32, np.dtype(
 
 
 def _iso_small(days: np.ndarray) -> list[str]:
-    """iso_dates of a few rows from their code points (columns.iso_strings), no polars operation;
-    polars formats the rare date outside the years 1000-9999."""
+    """iso_dates of a few rows, one Python date each (no polars operation, no numpy arrays: each
+    costs more than a few dates); polars formats the rare date outside the years 1000-9999."""
     if days.size and (days.min() < _YEAR_1000 or days.max() > _YEAR_9999):
         return iso_dates(pl.Series(days)).to_list()
-    return C.iso_strings(days).tolist()
+    return [(_EPOCH + dt.timedelta(days=d)).isoformat() for d in days.tolist()]
+
+
+_EPOCH = dt.date(1970, 1, 1)
 
 
 _YEAR_1000, _YEAR_9999 = -354285, 2932896  # day numbers of 1000-01-01 and 9999-12-31
