@@ -201,12 +201,19 @@ def _base_frame(r, idx: np.ndarray | slice | None) -> tuple[pl.DataFrame, dict]:
 def _small_frame(data: dict) -> pl.DataFrame:
     """The frame of a few rows from their arrays and lists of words, built row by row with a known
     schema: one conversion (0.12 ms for one case), where a Series per column costs 0.8 ms."""
-    schema = {k: _DTYPES[v.dtype] if isinstance(v, np.ndarray) else S for k, v in data.items()}
+    schema = {k: _dtype(v.dtype) if isinstance(v, np.ndarray) else S for k, v in data.items()}
     columns = [v.tolist() if isinstance(v, np.ndarray) else v for v in data.values()]
     return pl.from_dicts([dict(zip(schema, row)) for row in zip(*columns)], schema=schema)
 
 
-_DTYPES = {np.dtype(np.int64): pl.Int64, np.dtype(np.int32): pl.Int32, np.dtype(np.bool_): pl.Boolean}
+_DTYPES: dict[np.dtype, Any] = {}
+
+
+def _dtype(numpy_dtype: np.dtype):
+    """The polars type of a numpy array's values (the one polars gives the array), kept per type."""
+    if numpy_dtype not in _DTYPES:
+        _DTYPES[numpy_dtype] = pl.Series(np.empty(0, dtype=numpy_dtype)).dtype
+    return _DTYPES[numpy_dtype]
 
 
 def _iso_small(days: np.ndarray) -> list[str]:
@@ -244,7 +251,7 @@ def iso_dates(days: pl.Series) -> pl.Series:
 
 _PLANS: dict[tuple, tuple] = {}
 MONEY = ["income", "revenue", "table", "share", "per_unit", "cap", "base", "cut", "allowable", "cost_limit"]
-SMALL = 64  # rows up to which the words are written without query optimisation (one case on the web or API)
+SMALL = 64  # rows up to which the words are written eagerly from a frame built row by row (one case on the web or API)
 
 
 def _money_small(data: dict) -> dict:
@@ -395,8 +402,8 @@ def grant_frame(r, rows=None, *, explain: bool = True, detail: bool = False, rea
                 reason_text: bool = False) -> pl.DataFrame:
     """id, eligible, amount, category, version, reasons (reason_list: [{test, citation, text}];
     reason_text: 'sentence (citation); ...') and explanation of the given rows of a GrantResults.
-    detail=True adds failed (the bits of the failed tests), sentence_<test>, cite_<test>, arithmetic and outcome (for one case,
-    which assembles its explanation with `case_words`).
+    detail=True adds failed (the bits of the failed tests), sentence_<test>, cite_<test>, arithmetic and
+    outcome (for one case, which assembles its explanation with `case_words`).
 
     Residence and business rows are written apart (each has its own list of tests), every
     explanation as one concatenation of literal words and value columns."""
@@ -461,7 +468,7 @@ def case_words(row: dict) -> tuple[list, str, str, list[dict], str]:
     if row["outcome"] is None:  # not decided: the row's error
         return [], "", "", [{"test": "input", "citation": "", "text": row["error"]}], \
             GRANT_OUTCOME["not_decided"].format(error=row["error"])
-    tests = [(k, row[f"cite_{k}"], not row["failed"] & BIT[k], row[f"sentence_{k}"]) for k in ALL_TESTS
+    tests = [(k, row[f"cite_{k}"], not (row["failed"] & BIT[k]), row[f"sentence_{k}"]) for k in ALL_TESTS
              if row[f"sentence_{k}"] is not None]
     reasons = [{"test": k, "citation": c, "text": t} for k, c, p, t in tests if not p]
     lines = [f"{'PASS' if p else 'FAIL'} {t} ({c})" for _, c, p, t in tests]
