@@ -10,8 +10,8 @@ import numpy as np
 import polars as pl
 
 from . import columns as C
-from .explain import WELL_ARITHMETIC, WELL_OUTCOME, WELL_PROOF, WELL_SENTENCES
-from .render import _add, _choice, _concat, _fill, _pieces, amount_expr, iso_dates, money_expr
+from .explain import WELL_ARITHMETIC, WELL_OUTCOME, WELL_PROOF, WELL_SENTENCES, money
+from .render import _add, _choice, _concat, _fill, _iso_small, _pieces, _small_frame, amount_expr, iso_dates, money_expr
 from .well_choices import CLAIMANTS, KINDS
 
 S = pl.String
@@ -31,6 +31,8 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
     failed."""
     c, t = r.cols, r.trace
     n = c.n
+    if n <= SMALL and r.tests:
+        return _few_claims_frame(r, items_words)
     ids = c.id if isinstance(c.id, pl.Series) else pl.Series("id", c.id, dtype=S)
     frame = pl.DataFrame({"row": np.arange(n, dtype=np.int64), "decided": r.decided, "eligible": r.eligible,
                           "award": r.award}).with_columns(ids.alias("id"))
@@ -68,6 +70,52 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
             "cite": col("item").replace_strict(list(items), list(items.values()), default="", return_dtype=S)})),
         "listed", " + ", n)
     return frame.with_columns(shown, listed)
+
+
+SMALL = 64  # claims up to which the base frame is built in Python, row by row (one claim on the web or the API)
+
+
+def _few_claims_frame(r, items_words: bool) -> pl.DataFrame:
+    """_base_frame of a few claims: the same columns and words, each value taken or worded in Python
+    and the frame built row by row (render._small_frame), where each polars operation costs ~0.1 ms
+    however few the rows (a claim's frame took a dozen). The samples' dates and the cost items are
+    joined per claim in the order the column-wise path sorts them (row, then day or position)."""
+    c, t = r.cols, r.trace
+    n = c.n
+    decided = r.decided
+
+    def cents(a):  # rows not read may hold "missing" (-1): no words are written for them
+        return np.where(decided, a, 0)
+
+    data = {"row": np.arange(n, dtype=np.int64), "decided": decided, "eligible": r.eligible, "award": r.award,
+            "id": (c.id if isinstance(c.id, pl.Series) else pl.Series("id", c.id, dtype=S)).to_list(),
+            "error": [None if d else str(e) for d, e in zip(decided.tolist(), r.error)],
+            "claimant": c.claimant.astype(np.uint32), "residential": c.residential, "units": c.units,
+            "kind": [KINDS[k] for k in c.kind.tolist()], "advisory": c.advisory, "lab": c.lab,
+            "income": cents(c.income), **{f"t_{k}": v for k, v in r.tests.items()}}
+    if items_words:
+        data.update({k: cents(t[k]) for k in ARITHMETIC})
+        data.update({k: t[k] for k in ("reduced", "below_zero")})
+    data.update({k: t[k] for k in ("count", "later", "span", "enough", "apart", "barred")})
+    if items_words:
+        data["award_trace"] = cents(t["award"])
+    claimed = np.where(c.claimed == np.iinfo(np.int64).min, 0, c.claimed).astype(np.int32).tolist()
+    worded = None if items_words else (~r.tests["contamination_proof"]).tolist()
+    days: dict[int, list[int]] = {}
+    for row, day in zip(c.samples["row"].to_list(), c.samples["day"].to_list()):
+        if day <= claimed[row] and (worded is None or worded[row]):
+            days.setdefault(row, []).append(day)
+    data["shown"] = [", ".join(_iso_small(np.array(sorted(days[i]), dtype=np.int32))) if i in days else None
+                     for i in range(n)]
+    listed: dict[int, list[tuple[int, str]]] = {}
+    if items_words:
+        items, template = r.snap["eligible_cost_items"], WELL_ARITHMETIC["item"]
+        for row, pos, item, amount in zip(*(c.costs[k].to_list() for k in ("row", "pos", "item", "cents"))):
+            if item is not None:
+                listed.setdefault(row, []).append((pos, template.format(
+                    item=item.replace("_", " "), amount=money(amount), cite=items.get(item, ""))))
+    data["listed"] = [" + ".join(w for _, w in sorted(listed[i])) if i in listed else None for i in range(n)]
+    return _small_frame(data)
 
 
 def _joined(long: pl.DataFrame, name: str, sep: str, n: int) -> pl.Series:
@@ -291,10 +339,14 @@ def well_frames(r, *, chunk: int | None = None, explain: bool = True, detail: bo
         return
     out, failed = _plan(r.snap, explain, detail, reason_list, reason_text)
     # a few claims (one on the web or the API): planning the query would cost more than running it
-    flags = pl.QueryOptFlags.none() if len(frame) <= 64 else pl.QueryOptFlags()
+    flags = pl.QueryOptFlags.none() if len(frame) <= SMALL else pl.QueryOptFlags()
     sparse = {k for k, passed in r.tests.items() if (r.decided & ~passed).sum() * 2 < r.cols.n}
     for lo in range(0, max(len(frame), 1), chunk):
-        part = frame.slice(lo, chunk).lazy().with_columns(prelude(frame))
+        part = frame.slice(lo, chunk)
+        if len(frame) <= SMALL and not failed:  # a few claims: run eagerly, no query to plan
+            yield part.with_columns(prelude(frame)).select(out)
+            continue
+        part = part.lazy().with_columns(prelude(frame))
         words = part.select(out).collect(optimizations=flags)
         if failed:
             words = words.insert_column(len(common), _reason_texts(part, failed, sparse, lo,

@@ -90,3 +90,23 @@ def test_a_few_rows_of_every_kind_get_the_words_a_large_batch_gives_them():
         many = render.grant_frame(evaluate_rows(rows * copies), **kwargs)
         assert len(rows) <= render.SMALL < len(rows) * copies
         assert few.equals(many.head(len(rows))), kwargs
+
+
+def test_one_well_claim_is_worded_in_two_polars_queries():
+    """A well claim through the web or the API (s. 281.75): its frame is built in Python, then its amounts
+    and its words are two eager selects (there were 19-20 queries: each column added, list joined and frame
+    sorted was a query of its own, ~0.4 ms each). A claim not decided is worded as before (four)."""
+    import csv
+    from pathlib import Path
+
+    from powts.law import wells
+
+    with (Path(__file__).parent / "fixtures" / "wells_edge_in.csv").open(encoding="utf-8", newline="") as f:
+        claims = list(csv.DictReader(f))[:60]
+    decided = 0
+    for raw in claims:
+        r = wells.evaluate_rows([raw])
+        wells.decisions(r)  # the words' expressions are built once per law version and process
+        decided += int(r.decided[0])
+        assert _polars_queries(lambda r=r: wells.decisions(r)) <= (2 if r.decided[0] else 4), raw
+    assert decided >= 20

@@ -131,3 +131,36 @@ def test_sample_dates_in_a_large_file_are_read_as_one_claim_reads_them():
             continue
         assert not got.errors.any[j]
         assert sorted(days.get(j, [])) == claim.sample_dates, texts[j]
+
+
+@pytest.mark.parametrize("kwargs", [{"detail": True, "reason_list": False}, {"explain": True, "reason_list": True},
+                                    {"explain": True, "reason_list": False, "reason_text": True},
+                                    {"explain": False, "reason_list": True},
+                                    {"explain": False, "reason_list": False, "reason_text": True}])
+def test_a_few_claims_get_the_words_a_large_batch_gives_them(kwargs):
+    """The few-claims path (a frame built in Python row by row, the words selected eagerly) writes what
+    the column-wise path writes for the same claims, in every output: the edge cases' samples dated
+    after the claim, totals and cost items in a person's words, claims not decided."""
+    from powts.law import well_render
+
+    with (FIXTURES / "wells_edge_in.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    size = well_render.SMALL - 1
+    assert len(rows) > well_render.SMALL
+    many = well_render.well_frame(wells.evaluate_rows(rows), **kwargs)
+    few = pl.concat([well_render.well_frame(wells.evaluate_rows(rows[lo:lo + size]), **kwargs)
+                     for lo in range(0, len(rows), size)])
+    assert few.equals(many)
+
+
+def test_a_few_claims_written_in_chunks_are_each_written_once():
+    """Ten claims, chunks of seven: the few-claims path writes each chunk's claims, not the whole frame
+    each time."""
+    from powts.law import well_render
+
+    with (FIXTURES / "wells_edge_in.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))[:10]
+    r = wells.evaluate_rows(rows)
+    chunks = list(well_render.well_frames(r, chunk=7))
+    assert [len(c) for c in chunks] == [7, 3]
+    assert pl.concat(chunks).equals(well_render.well_frame(r))
