@@ -5,13 +5,15 @@ formatters the batch uses."""
 from __future__ import annotations
 
 import cProfile
+import csv
 import pstats
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
 
-from powts.law import explain, grants, render
+from powts.law import explain, grants, render, wells
 
 ONE = {"id": "A1", "applicant_type": "residence", "failure_conditions": "a;d", "failure_determined_on": "2024-03-15",
        "applied_on": "2024-04-01", "system_installed_on": "1970-05-01", "annual_family_income": "38000",
@@ -96,11 +98,6 @@ def test_one_well_claim_is_worded_in_two_polars_queries():
     """A well claim through the web or the API (s. 281.75): its frame is built in Python, then its amounts
     and its words are two eager selects (there were 19-20 queries: each column added, list joined and frame
     sorted was a query of its own, ~0.4 ms each). A claim not decided is worded as before (four)."""
-    import csv
-    from pathlib import Path
-
-    from powts.law import wells
-
     with (Path(__file__).parent / "fixtures" / "wells_edge_in.csv").open(encoding="utf-8", newline="") as f:
         claims = list(csv.DictReader(f))[:60]
     decided = 0
