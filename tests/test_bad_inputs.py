@@ -67,8 +67,9 @@ FREEZERS = ["1e1000000", "9e999999999", "9" * 100_000, "NaN", "Infinity"]
 @pytest.mark.parametrize("value", FREEZERS)
 def test_api_report_number_bombs_are_400_within_a_second(world, field, value):
     """Issue 8 "One request freezes the whole server": gallons_pumped "1e1000000" blocked every thread 25 s."""
+    client = _api(world["pumper"])  # (signing in is not the request timed)
     started = time.perf_counter()
-    r = _api(world["pumper"]).post("/api/maintenance/reports/", {**REPORT, field: value}, format="json")
+    r = client.post("/api/maintenance/reports/", {**REPORT, field: value}, format="json")
     assert time.perf_counter() - started < 1.0
     _assert_4xx_json(r, field)
     assert r.status_code == 400 and field in r.json()["errors"]
@@ -78,8 +79,9 @@ def test_api_report_number_bombs_are_400_within_a_second(world, field, value):
 @pytest.mark.parametrize("value", FREEZERS[:3])
 def test_web_report_form_number_bomb_is_a_form_error(world, value):
     """Issue 8: the web form shares the code; a form error, within a second, nothing stored."""
+    client = _web(world["pumper"])  # (signing in, a session written, is not the request timed)
     started = time.perf_counter()
-    r = _web(world["pumper"]).post("/maintenance/report/", {**REPORT, "gallons_pumped": value})
+    r = client.post("/maintenance/report/", {**REPORT, "gallons_pumped": value})
     assert time.perf_counter() - started < 1.0
     assert r.status_code == 200 and b"gallons_pumped" in r.content
     assert Report.objects.count() == 0
@@ -88,9 +90,10 @@ def test_web_report_form_number_bomb_is_a_form_error(world, value):
 def test_csv_upload_number_bomb_is_that_rows_reject(world):
     """Issue 8: the CSV upload shares the code: the row is rejected with the field named, the others stored."""
     data = CSV_HEADER + "DA-1,pumping,2026-01-05,SSO-1,1e1000000,\nDA-1,pumping,2026-01-06,SSO-1,900,\n"
+    client = _api(world["pumper"])
     started = time.perf_counter()
-    r = _api(world["pumper"]).post("/api/maintenance/reports/upload/",
-                                   {"jurisdiction": "dane", "file": io.BytesIO(data.encode())}, format="multipart")
+    r = client.post("/api/maintenance/reports/upload/",
+                    {"jurisdiction": "dane", "file": io.BytesIO(data.encode())}, format="multipart")
     assert time.perf_counter() - started < 1.0
     assert r.status_code == 200, r.content
     assert r.json()["stored"] == 1 and "gallons_pumped" in r.json()["rejected"][0]["reason"]
@@ -334,9 +337,10 @@ def test_import_preview_with_nan_is_that_rows_reject(world, write_csv, column, v
     """Issue 8 "500s": NaN in bedrooms or latitude in an import preview."""
     header = ["system_id", "parcel_id", "system_type", "owner_name", column]
     path = write_csv([header, ["IM-1", "P-IM-1", "conventional", "Ann", value], ["IM-2", "P-IM-2", "conventional", "Bo", ""]])
+    client = _web(world["staff"])
     started = time.perf_counter()
     with open(path, "rb") as handle:
-        r = _web(world["staff"]).post("/inventory/import/", {"file": handle})
+        r = client.post("/inventory/import/", {"file": handle})
     assert time.perf_counter() - started < 5.0
     assert r.status_code == 200, r.content[:500]
     assert column.encode() in r.content
