@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .batch import GrantResults
+from .columns import EPOCH
 from .engine import ParameterSet, default_parameters
 from .explain import money
 from .grants import PROGRAM
@@ -81,7 +82,7 @@ def allocate(results: GrantResults, funds_cents: int, fiscal_year: str | None = 
         snap = params.snapshot(PROGRAM, start)
     else:
         days = cols.applied[results.decided]
-        on = dt.date(1970, 1, 1) + dt.timedelta(days=int(days.max())) if days.size else dt.date.today()
+        on = EPOCH + dt.timedelta(days=int(days.max())) if days.size else dt.date.today()
         snap = params.snapshot(PROGRAM, on)
     cites = snap["test_citations"]
     status = ["not eligible"] * n
@@ -95,7 +96,7 @@ def allocate(results: GrantResults, funds_cents: int, fiscal_year: str | None = 
     if fiscal_year:
         m, d = snap["gu_application_deadline"]
         deadline = dt.date(start.year, m, d)
-        dl = (deadline - dt.date(1970, 1, 1)).days
+        dl = (deadline - EPOCH).days
         late = counted & ((cols.gu_received == np.iinfo(np.int64).min) | (cols.gu_received >= dl))
         for i in np.flatnonzero(late):
             counted[i], status[i] = False, "not counted"

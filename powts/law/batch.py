@@ -24,11 +24,11 @@ from . import grant_formula
 from .engine import LawDateError, ParameterSet, Snapshot, default_parameters
 from .explain import Test
 from .funding_tables import table_amount_cents
+from .columns import EPOCH
 from .grant_tests import BIT, TESTS
 
 PROGRAM = "wisconsin-fund-grant"
 APPLICANT_TYPES = {"residence", "business"}
-EPOCH = dt.date(1970, 1, 1)
 
 
 def _day(d: int) -> dt.date:

@@ -8,6 +8,7 @@ the same messages. Errors are kept per row: `errors[i]` holds the first error of
 """
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ import polars as pl
 from . import fields as F
 
 NAT = np.iinfo(np.int64).min  # "no date" in int64 day numbers
+EPOCH = dt.date(1970, 1, 1)  # day number 0
 MISSING = -1  # "no amount" in cents columns
 FEW = 16  # up to this many values (one case from the web or the API) the reference parser reads each:
 # numpy's string functions cost more to set up than fields.py costs per value
@@ -157,31 +159,6 @@ def iso_days(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     doy = (153 * ((m + 9) % 12) + 2) // 5 + day - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     return era * 146097 + doe - 719468, good
-
-
-def iso_strings(days: np.ndarray) -> np.ndarray:
-    """Day numbers to 'YYYY-MM-DD' (U10) from code points: the inverse of iso_days (years 1-9999)."""
-    z = np.asarray(days, dtype=np.int64) + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    day = doy - (153 * mp + 2) // 5 + 1
-    month = np.where(mp < 10, mp + 3, mp - 9)
-    year = yoe + era * 400 + (month <= 2)
-    out = np.empty((len(z), 10), dtype=np.uint32)
-    out[:, 0] = year // 1000 % 10
-    out[:, 1] = year // 100 % 10
-    out[:, 2] = year // 10 % 10
-    out[:, 3] = year % 10
-    out[:, 5] = month // 10
-    out[:, 6] = month % 10
-    out[:, 8] = day // 10
-    out[:, 9] = day % 10
-    out += 48
-    out[:, 4] = out[:, 7] = 45
-    return out.view("U10").ravel()
 
 
 def cents(name: str, values: Sequence[Any], errors: Errors, required: bool = True,

@@ -111,7 +111,7 @@ def parse_application(raw: dict[str, Any]) -> GrantApplication:
 def _columns(app: GrantApplication) -> GrantColumns:
     """A parsed application as typed columns of length 1."""
     def day(d):
-        return np.array([C.NAT if d is None else (d - dt.date(1970, 1, 1)).days], dtype=np.int64)
+        return np.array([C.NAT if d is None else (d - C.EPOCH).days], dtype=np.int64)
 
     def flag(b):
         return np.array([bool(b)])

@@ -221,10 +221,7 @@ def _iso_small(days: np.ndarray) -> list[str]:
     costs more than a few dates); polars formats the rare date outside the years 1000-9999."""
     if days.size and (days.min() < _YEAR_1000 or days.max() > _YEAR_9999):
         return iso_dates(pl.Series(days)).to_list()
-    return [(_EPOCH + dt.timedelta(days=d)).isoformat() for d in days.tolist()]
-
-
-_EPOCH = dt.date(1970, 1, 1)
+    return [(C.EPOCH + dt.timedelta(days=d)).isoformat() for d in days.tolist()]
 
 
 _YEAR_1000, _YEAR_9999 = -354285, 2932896  # day numbers of 1000-01-01 and 9999-12-31
