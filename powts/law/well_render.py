@@ -29,7 +29,7 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
     left out (only the explanation words them), and the samples are worded only for claims that failed
     the proof of contamination, the one sentence that quotes them and that a reason carries only when
     failed."""
-    c, t = r.cols, r.trace
+    c = r.cols
     n = c.n
     if n <= SMALL and r.tests:
         return _few_claims_frame(r, items_words)
@@ -43,18 +43,9 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
     frame = frame.with_columns(error)
     if not r.tests:  # nothing decided
         return frame
-    def cents(a):  # rows not read may hold "missing" (-1): no words are written for them
-        return np.where(r.decided, a, 0)
-
-    frame = frame.with_columns(
-        claimant=c.claimant.astype(np.uint32), residential=c.residential,
-        units=c.units, kind=pl.Series(KINDS, dtype=S).gather(c.kind.astype(np.uint32)), advisory=c.advisory, lab=c.lab, income=cents(c.income),
-        **{f"t_{k}": v for k, v in r.tests.items()},
-        **{k: cents(t[k]) for k in ARITHMETIC if items_words},
-        **{k: t[k] for k in ("reduced", "below_zero") if items_words},
-        **{k: t[k] for k in ("count", "later", "span", "enough", "apart", "barred")},
-        **({"award_trace": cents(t["award"])} if items_words else {}))
-    claimed = pl.Series(np.where(c.claimed == np.iinfo(np.int64).min, 0, c.claimed).astype(np.int32))
+    frame = frame.with_columns(kind=pl.Series(KINDS, dtype=S).gather(c.kind.astype(np.uint32)),
+                               **_values(r, items_words))
+    claimed = pl.Series(_claimed_days(c))
     # each value is worded on the long frames first; the lists are then joined per row
     samples = c.samples if items_words else \
         c.samples.filter(pl.lit(pl.Series(~r.tests["contamination_proof"])).gather(col("row")))
@@ -72,6 +63,31 @@ def _base_frame(r, items_words: bool = True) -> pl.DataFrame:
     return frame.with_columns(shown, listed)
 
 
+def _values(r, items_words: bool) -> dict[str, np.ndarray]:
+    """The decided claims' values and trace that the words read, as numpy columns (both paths build
+    their frame from these)."""
+    c, t = r.cols, r.trace
+
+    def cents(a):  # rows not read may hold "missing" (-1): no words are written for them
+        return np.where(r.decided, a, 0)
+
+    data = {"claimant": c.claimant.astype(np.uint32), "residential": c.residential, "units": c.units,
+            "advisory": c.advisory, "lab": c.lab, "income": cents(c.income),
+            **{f"t_{k}": v for k, v in r.tests.items()}}
+    if items_words:
+        data.update({k: cents(t[k]) for k in ARITHMETIC})
+        data.update({k: t[k] for k in ("reduced", "below_zero")})
+    data.update({k: t[k] for k in ("count", "later", "span", "enough", "apart", "barred")})
+    if items_words:
+        data["award_trace"] = cents(t["award"])
+    return data
+
+
+def _claimed_days(c) -> np.ndarray:
+    """Each claim's date as int32 day numbers, 0 where it has none (its samples are then not counted)."""
+    return np.where(c.claimed == C.NAT, 0, c.claimed).astype(np.int32)
+
+
 SMALL = 64  # claims up to which the base frame is built in Python, row by row (one claim on the web or the API)
 
 
@@ -80,26 +96,13 @@ def _few_claims_frame(r, items_words: bool) -> pl.DataFrame:
     and the frame built row by row (render._small_frame), where each polars operation costs ~0.1 ms
     however few the rows (a claim's frame took a dozen). The samples' dates and the cost items are
     joined per claim in the order the column-wise path sorts them (row, then day or position)."""
-    c, t = r.cols, r.trace
+    c = r.cols
     n = c.n
-    decided = r.decided
-
-    def cents(a):  # rows not read may hold "missing" (-1): no words are written for them
-        return np.where(decided, a, 0)
-
-    data = {"row": np.arange(n, dtype=np.int64), "decided": decided, "eligible": r.eligible, "award": r.award,
+    data = {"row": np.arange(n, dtype=np.int64), "decided": r.decided, "eligible": r.eligible, "award": r.award,
             "id": (c.id if isinstance(c.id, pl.Series) else pl.Series("id", c.id, dtype=S)).to_list(),
-            "error": [None if d else str(e) for d, e in zip(decided.tolist(), r.error)],
-            "claimant": c.claimant.astype(np.uint32), "residential": c.residential, "units": c.units,
-            "kind": [KINDS[k] for k in c.kind.tolist()], "advisory": c.advisory, "lab": c.lab,
-            "income": cents(c.income), **{f"t_{k}": v for k, v in r.tests.items()}}
-    if items_words:
-        data.update({k: cents(t[k]) for k in ARITHMETIC})
-        data.update({k: t[k] for k in ("reduced", "below_zero")})
-    data.update({k: t[k] for k in ("count", "later", "span", "enough", "apart", "barred")})
-    if items_words:
-        data["award_trace"] = cents(t["award"])
-    claimed = np.where(c.claimed == np.iinfo(np.int64).min, 0, c.claimed).astype(np.int32).tolist()
+            "error": [None if d else str(e) for d, e in zip(r.decided.tolist(), r.error)],
+            "kind": [KINDS[k] for k in c.kind.tolist()], **_values(r, items_words)}
+    claimed = _claimed_days(c).tolist()
     worded = None if items_words else (~r.tests["contamination_proof"]).tolist()
     days: dict[int, list[int]] = {}
     for row, day in zip(c.samples["row"].to_list(), c.samples["day"].to_list()):
