@@ -15,7 +15,8 @@ from powts.accounts.models import License
 from powts.audit.models import AuditEvent
 from powts.core import prepared_writes
 from powts.inventory.services import system_create
-from powts.maintenance.models import Schedule
+from powts.inventory.models import System
+from powts.maintenance.models import Report, Schedule
 from powts.maintenance.services import _ROW_FIELDS, schedule_refresh
 
 pytestmark = pytest.mark.django_db
@@ -126,3 +127,38 @@ def test_an_update_of_a_row_no_longer_there_is_an_error_as_with_save(dane):
     Schedule.objects.filter(pk=row.pk).delete()
     with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
         prepared_writes.update(row, ("stage",))
+
+
+def _sample(python_type):
+    return {str: "Dane WWTP", bool: True, int: 1987, type(None): None}[python_type]
+
+
+@pytest.mark.parametrize("model", [AuditEvent, Schedule, Report, System, License])
+def test_a_value_sent_as_it_is_is_what_the_field_would_send(model):
+    """The short cut skips a field's conversion only where Django's own conversion gives the value back unchanged."""
+    from django.db import connection
+
+    skipped = 0
+    for field in model._meta.local_concrete_fields:
+        for python_type in prepared_writes._as_is(field, connection):
+            value = _sample(python_type)
+            assert field.get_db_prep_save(value, connection=connection) is value, (field, python_type)
+            skipped += 1
+    assert skipped, "no field of a hot-path model takes the short cut"
+
+
+def test_a_field_class_with_its_own_conversion_is_converted_by_it():
+    from django.db import connection
+    from django.db.models import CharField, IntegerField
+
+    class Upper(CharField):
+        def to_python(self, value):
+            return value.upper() if isinstance(value, str) else value
+
+    class Cents(IntegerField):
+        def get_prep_value(self, value):
+            return None if value is None else int(value * 100)
+
+    assert prepared_writes._as_is(Upper(max_length=5), connection) == ()
+    assert prepared_writes._as_is(Cents(), connection) == ()
+    assert prepared_writes._as_is(CharField(max_length=5), connection) == (str, type(None))
