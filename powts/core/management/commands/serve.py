@@ -31,21 +31,24 @@ def _on_postgresql() -> bool:
 
 
 def default_processes() -> int:
-    """At least two (a worker restarting never leaves the port unanswered). On SQLite one per core, at most
-    eight (it writes one at a time; more processes would only wait for it). On PostgreSQL two per core, at
-    most sixteen, of one thread each (default_threads)."""
+    """Two per core, of one thread each (default_threads), and at least two (a worker restarting never leaves
+    the port unanswered); at most sixteen on PostgreSQL and eight on SQLite, which writes one at a time."""
     cores = os.cpu_count() or 1
-    return max(2, min(2 * cores, 16)) if _on_postgresql() else max(2, min(cores, 8))
+    return max(2, min(2 * cores, 16 if _on_postgresql() else 8))
 
 
 def default_threads() -> int:
-    """On PostgreSQL one: a request waiting for the database then leaves its core to another process, where
-    a second thread of the same process would wait for Python's lock when the answer came. 200 reports a
-    second through the API on two cores (bench/bench_maintenance.py, quiet): 2 processes x 8 threads
-    sustained 174-177 a second, median latency 4-6 s; 4 x 1 sustained 185-200, median 10-44 ms in four runs
-    of five (p99 under 200 ms in two). On SQLite
-    eight: there four single-thread processes did no better (p99 0.4 and 16 s, against 1.6 and 2.3 s)."""
-    return 1 if _on_postgresql() else 8
+    """One: a request waiting for the database (or, on SQLite, for its turn to write) then leaves its core to
+    another process, where a second thread of the same process would wait for Python's lock when the answer
+    came. 200 reports a second for 60 s through the API on two cores (bench/bench_maintenance.py, quiet):
+    - PostgreSQL: 2 processes x 8 threads sustained 174-177 a second, median latency 4-6 s; 4 x 1 sustained
+      185-200, median 10-44 ms in four runs of five (p99 under 200 ms in two).
+    - SQLite, 100,000 systems, the day's sweeps run first (stop 28): 2 x 8 sustained 155 and 191 a second,
+      p99 20.7 and 3.0 s; 4 x 1 sustained 200, p99 131 and 48 ms; 6 x 1 sustained 200, p99 464, 191, 162
+      and 55 ms. 5.7-7.6 ms of server CPU a report in all. The earlier figure on SQLite (four single-thread
+      processes no better than 2 x 8) was taken before the benchmark ran the day's sweeps ahead of the
+      load: the embedded queue may have been running them in one of the processes."""
+    return 1
 
 
 def _take_consumer_lock():
@@ -121,9 +124,9 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
         parser.add_argument("--processes", type=int, default=default_processes(),
                             help=f"worker processes sharing the port (default here {default_processes()}: on "
-                                 "PostgreSQL two per core, 2 to 16; on SQLite one per core, 2 to 8)")
+                                 "two per core, 2 to 16 on PostgreSQL and 2 to 8 on SQLite)")
         parser.add_argument("--threads", type=int, default=default_threads(),
-                            help=f"threads per process (default here {default_threads()}: 1 on PostgreSQL, 8 on SQLite)")
+                            help=f"threads per process (default here {default_threads()})")
         parser.add_argument("--no-worker", action="store_true",
                             help="do not run background jobs here (separate `powts worker` processes do)")
         parser.add_argument("--no-setup", action="store_true",
