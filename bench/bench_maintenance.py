@@ -376,9 +376,9 @@ def _today_sweeps_first() -> None:
     """Today's daily sweeps (schedule sync, notices due, map cells, statistics: settings.POWTS_SWEEPS) run here,
     before the server starts, as a county's night would have run them. Otherwise the embedded queue in `powts
     serve` starts them all within its first minute on a database built today, over every system, in one of
-    the processes answering the reports: on 100,000 systems they took 36 s of CPU and made /healthz cost
-    7.2 ms of server CPU instead of 2.1 (SQLite, 150 a second). The figure would then be of reports during
-    the night's batch, not of reports."""
+    the processes answering the reports: on 100,000 systems they took 28-36 s and made /healthz cost 7.2 ms
+    of server CPU instead of 2.1 (SQLite, 150 a second, beside a CI run). The figure would then be of reports
+    during the night's batch, not of reports."""
     from django.utils import timezone
     from huey.contrib.djhuey import HUEY
 

@@ -38,7 +38,8 @@ def _plain_model(model) -> bool:
 def _as_is(field, connection) -> tuple[type, ...]:
     """The types of value that `field` sends to `connection` unchanged: Django's own conversion of text,
     yes/no and (where the database adapts none) whole numbers, not overridden by the field's class. Most
-    of a report's 70 values are such; converting each through four or five calls was most of this module's cost."""
+    of a report's 70 values are such; converting each through four or five calls was about half the time of
+    turning a report or audit row into parameters (timeit: 46 against 23 µs for a report)."""
     cls, ops = type(field), type(connection.ops)
     if cls.get_db_prep_save is ForeignKey.get_db_prep_save:
         return _as_is(field.target_field, connection)
@@ -192,11 +193,11 @@ def update(obj, fields: tuple[str, ...], using: str | None = None) -> None:
     connection = connections[using]
     sql = None
     if _plain_model(model) and not obj._state.adding:
-        conversions = _plans.get(("conversions", model, fields, using))
+        conversions_key = ("conversions", model, fields, using)
+        conversions = _plans.get(conversions_key)
         if conversions is None:
             with _lock:
-                conversions = _plans[("conversions", model, fields, using)] = _conversions(
-                    [model._meta.get_field(name) for name in fields], connection)
+                conversions = _plans[conversions_key] = _conversions([model._meta.get_field(name) for name in fields], connection)
         values = _values(conversions, obj, False, connection)
         if values is not None:
             key = ("update", model, fields, using, tuple(v is None for v in values))

@@ -123,7 +123,7 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
         parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
         parser.add_argument("--processes", type=int, default=default_processes(),
-                            help=f"worker processes sharing the port (default here {default_processes()}: on "
+                            help=f"worker processes sharing the port (default here {default_processes()}: "
                                  "two per core, 2 to 16 on PostgreSQL and 2 to 8 on SQLite)")
         parser.add_argument("--threads", type=int, default=default_threads(),
                             help=f"threads per process (default here {default_threads()})")
