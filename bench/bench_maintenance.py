@@ -372,7 +372,7 @@ def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1
     return res
 
 
-def _today_sweeps_first() -> None:
+def today_sweeps_first() -> None:
     """Today's daily sweeps (schedule sync, notices due, map cells, statistics: settings.POWTS_SWEEPS) run here,
     before the server starts, as a county's night would have run them. Otherwise the embedded queue in `powts
     serve` starts them all within its first minute on a database built today, over every system, in one of
@@ -423,7 +423,7 @@ def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, c
         schedule_refresh(system=system)  # as after an import: every system has its schedule row
     Report.objects.filter(license__number__startswith="BENCH-SSO-").delete()
     before = Report.objects.count()
-    _today_sweeps_first()
+    today_sweeps_first()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
