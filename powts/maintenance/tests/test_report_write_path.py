@@ -172,7 +172,7 @@ def test_a_report_builds_no_insert_or_update_statement_after_the_first(dane, mak
             mock.patch.object(SQLUpdateCompiler, "as_sql", autospec=True, side_effect=SQLUpdateCompiler.as_sql) as updates:
         r, queries = _post(client, system_id="DA-2")
     compiled = [(c.args[0].query.model.__name__, len(c.args[0].query.objs)) for c in inserts.call_args_list]
-    # PostgreSQL's INSERT of several rows sends one array per column (UNNEST): compiled once too (it was not, before).
+    # The INSERT of the three audit rows is compiled once too (it was not, before).
     assert r.status_code == 201 and updates.call_count == 0 and compiled == []
     from powts.inventory.models import System
 
