@@ -319,7 +319,9 @@ def worker(k):
 ts = [threading.Thread(target=worker, args=(gen * threads + k,)) for k in range(threads)]
 [t.start() for t in ts]; [t.join() for t in ts]
 elapsed = time.perf_counter() - start
-print(json.dumps({"latencies": lat, "codes": {str(k): v for k, v in codes.items()}, "elapsed": elapsed}))
+import resource
+ru = resource.getrusage(resource.RUSAGE_SELF)  # its own CPU: it shares this machine's cores with the server
+print(json.dumps({"latencies": lat, "codes": {str(k): v for k, v in codes.items()}, "elapsed": elapsed, "cpu": ru.ru_utime + ru.ru_stime}))
 """
 
 
@@ -347,6 +349,28 @@ def _server_cpu(pid: int) -> float:
     return one(pid) + sum(one(c) for c in children)
 
 
+def _postgres_cpu() -> float:
+    """CPU seconds used so far by PostgreSQL on this machine: every process named postgres (backends, WAL
+    writer, checkpointer...), plus what its exited backends used, which the postmaster (the one whose parent
+    is not postgres) holds as its children's time; a web process reconnects every CONN_MAX_AGE seconds.
+    Divided by a phase's requests: the database's CPU per request, when nothing else uses it meanwhile."""
+    tick, procs = os.sysconf("SC_CLK_TCK"), {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                head, _, rest = f.read().rpartition(")")
+            if head.partition("(")[2] == "postgres":
+                procs[int(pid)] = rest.split()
+        except (OSError, ValueError):
+            continue
+    total = 0.0
+    for fields in procs.values():
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+        if int(fields[1]) not in procs:  # the postmaster: cutime, cstime of the backends it reaped
+            total += int(fields[13]) + int(fields[14])
+    return total / tick
+
+
 def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1):
     """`loadgens` processes of `connections` keep-alive connections each (two machines' worth of clients
     with 2), sharing one schedule of `rate` requests a second in all."""
@@ -354,7 +378,7 @@ def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1
     procs = [subprocess.Popen([sys.executable, "-c", LOADGEN, str(port), token, str(rate), str(seconds), str(connections),
                                json.dumps(systems), mode, str(g), str(loadgens), repr(start_epoch)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ)) for g in range(loadgens)]
-    res = {"latencies": [], "codes": {}, "elapsed": 0.0}
+    res = {"latencies": [], "codes": {}, "elapsed": 0.0, "cpu": 0.0}
     for proc in procs:
         out, err = proc.communicate()
         if proc.returncode:
@@ -362,6 +386,7 @@ def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1
         one = json.loads(out)
         res["latencies"] += one["latencies"]
         res["elapsed"] = max(res["elapsed"], one["elapsed"])
+        res["cpu"] += one["cpu"]
         for k, v in one["codes"].items():
             res["codes"][k] = res["codes"].get(k, 0) + v
     lat = sorted(res["latencies"])
@@ -369,6 +394,7 @@ def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1
     res["max"] = lat[-1] * 1000
     res["sent"] = len(lat)
     res["achieved"] = len(lat) / res["elapsed"]
+    res["client_cpu"] = res["cpu"] / len(lat) * 1000  # ms a request
     return res
 
 
@@ -443,11 +469,13 @@ def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, c
         base = _run_load(port, token, rate, baseline_seconds, connections, systems, "healthz", loadgens)
         base_cpu = (_server_cpu(server.pid) - cpu0) / base["sent"] * 1000
         print(f"   baseline GET /healthz for {baseline_seconds:.0f} s: {base['achieved']:.0f} req/s; p50 {base['p'](0.5):.0f} ms  "
-              f"p99 {base['p'](0.99):.0f} ms  max {base['max']:.0f} ms; responses {base['codes']}; server CPU {base_cpu:.2f} ms a request   "
+              f"p99 {base['p'](0.99):.0f} ms  max {base['max']:.0f} ms; responses {base['codes']}; server CPU {base_cpu:.2f} ms, load generator {base['client_cpu']:.2f} ms a request   "
               f"({load0} before, {_load()} after)")
-        load0, cpu0 = _load(), _server_cpu(server.pid)
+        pg = connection.vendor == "postgresql"
+        load0, cpu0, db0 = _load(), _server_cpu(server.pid), _postgres_cpu() if pg else 0.0
         res = _run_load(port, token, rate, seconds, connections, systems, "report", loadgens)
         res_cpu = (_server_cpu(server.pid) - cpu0) / res["sent"] * 1000
+        db_cpu = f", PostgreSQL {(_postgres_cpu() - db0) / res['sent'] * 1000:.2f} ms" if pg else ""
         load1 = _load()
     finally:
         server.terminate()
@@ -458,7 +486,7 @@ def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, c
     stored = Report.objects.count() - before
     p99 = res["p"](0.99)
     print(f"   reports for {seconds:.0f} s: sent {res['sent']:,} in {res['elapsed']:.1f} s = {res['achieved']:.0f} req/s; responses {codes}; "
-          f"server CPU {res_cpu:.2f} ms a report   "
+          f"server CPU {res_cpu:.2f} ms{db_cpu}, load generator {res['client_cpu']:.2f} ms a report   "
           f"({load0} before, {load1} after)")
     print(f"   latency p50 {res['p'](0.5):.0f} ms  p99 {p99:.0f} ms  max {res['max']:.0f} ms   target p99 < 200 ms: {'met' if p99 < 200 else 'MISSED'}; "
           f"rate {'met' if res['achieved'] >= rate * 0.98 and accepted + dup == res['sent'] else 'MISSED'}")
