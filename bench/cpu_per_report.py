@@ -3,6 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:54330/<work db> \
       .venv/bin/python bench/cpu_per_report.py --template <built db> [--reports 2000] [--rounds 3]
     .venv/bin/python bench/cpu_per_report.py --build            # once: the template (100,000 systems)
+    ... --by-statement 2000                                     # then each statement's share of the client's CPU
 
 Not a test. A load test on a shared machine cannot tell a change of a few hundred microseconds from
 noise; this can. Reports go through Django's whole WSGI handler and middleware in this process (the
@@ -84,6 +85,29 @@ def _wire_counts(trace: str) -> dict:
     return counts
 
 
+def by_statement(post, connection, n: int) -> None:
+    """This process's CPU inside each statement's execute, per report, by verb and first table named."""
+    spent, count = {}, {}
+
+    def timed(execute, sql, params, many, context):
+        t = time.process_time()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            words = sql.split(None, 1)
+            key = words[0] + (" " + sql.split('"')[1] if '"' in sql else "")
+            spent[key] = spent.get(key, 0.0) + time.process_time() - t
+            count[key] = count.get(key, 0) + 1
+
+    c0 = time.process_time()
+    with connection.execute_wrapper(timed):
+        post(n)
+    total = (time.process_time() - c0) / n * 1000
+    print(f"client CPU per report over {n} more: {total:.3f} ms, inside execute {sum(spent.values()) / n * 1000:.3f} ms:")
+    for key, seconds in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"  {seconds / n * 1e6:7.0f} µs  x{count[key] / n:.2f}  {key}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", action="store_true", help="build the database named by DATABASE_URL (or the SQLite file) "
@@ -92,6 +116,9 @@ def main(argv=None) -> int:
     ap.add_argument("--systems", type=int, default=100_000)
     ap.add_argument("--reports", type=int, default=2000, help="reports per round")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--by-statement", type=int, default=0, metavar="N",
+                    help="then N more reports, this process's CPU inside each statement's execute (Django's and the "
+                         "driver's side of it: sending, waiting excluded, reading), by statement kind and table")
     ap.add_argument("--interleave-unprepared", action="store_true",
                     help="PostgreSQL: every other round with POWTS_PG_PREPARE off, in this one process (an A/B that "
                          "the machine's load drifts through equally)")
@@ -174,6 +201,8 @@ def main(argv=None) -> int:
     with connection.execute_wrapper(lambda execute, sql, params, many, context: (executed.append(sql), execute(sql, params, many, context))[1]):
         post(TRACE_SAMPLE)
     print(f"statements Django sends per report: {len(executed) / TRACE_SAMPLE:.2f}")
+    if args.by_statement:
+        by_statement(post, connection, args.by_statement)
     if pg:
         import psycopg.pq
 
