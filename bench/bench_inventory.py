@@ -71,7 +71,7 @@ def baseline_insert(path: Path, db: Path) -> tuple[float, int]:
     return elapsed, len(rows)
 
 
-def floor_copy(imported: Path, empty: Path) -> tuple[float, float, int, int]:
+def floor_copy(imported: Path, empty: Path) -> tuple[float, float, int, dict]:
     """The least the import can cost on SQLite: every row it stored, copied by executemany into an empty
     database of the same schema (its indexes included), then the search index built from the systems in
     one statement; in one transaction, on the connection settings of the baseline. No file to read, no
@@ -213,8 +213,7 @@ def floor_copy_pg(url: str) -> tuple[float, float, int, dict]:
                 with src.cursor().copy(f'COPY "{table}" TO STDOUT (FORMAT BINARY)') as out:
                     data[table] = (n, b"".join(bytes(chunk) for chunk in out))
                 dst.execute(f'DELETE FROM "{table}"')  # what migrate put there, copied back with the rest
-        dst.commit()
-        dst.execute("SET session_replication_role = replica")
+        dst.commit()  # the SET above holds for the session, past this commit
         pid = dst.execute("SELECT pg_backend_pid()").fetchone()[0]
         server, t, cpu = backend_cpu(pid), time.perf_counter(), time.process_time()
         each = {}
@@ -230,6 +229,11 @@ def floor_copy_pg(url: str) -> tuple[float, float, int, dict]:
         db.execute(f'DROP DATABASE IF EXISTS "{name}_floor" WITH (FORCE)')
     server_used = 0.0 if server is None or after is None else after - server
     return elapsed, used + server_used, sum(n for n, _ in data.values()), each
+
+
+def _by_table(each: dict) -> str:
+    """A floor's tables, slowest first: name, rows, seconds."""
+    return "    " + "; ".join(f"{name} {n:,} rows {sec:.1f} s" for name, (n, sec) in sorted(each.items(), key=lambda kv: -kv[1][1]))
 
 
 def fresh_postgres(url: str) -> None:
@@ -525,7 +529,7 @@ def main() -> None:
             print(f"  floor: what the import stored ({f_rows:,} rows in {len(each)} tables), COPYed into the same schema with its "
                   f"indexes, no triggers  {f_wall:8.1f} s   CPU, client + server, {f_cpu:.1f} s: {f_wall / base:.1f} x COPY's time, "
                   f"{f_cpu / copy_cpu:.1f} x its CPU; the import is {elapsed / f_wall:.1f} x this floor")
-            print("    " + "; ".join(f"{name} {n:,} rows {sec:.1f} s" for name, (n, sec) in sorted(each.items(), key=lambda kv: -kv[1][1])))
+            print(_by_table(each))
         else:
             empty = args.workdir / "floor-data"
             shutil.rmtree(empty, ignore_errors=True)
@@ -535,7 +539,7 @@ def main() -> None:
             print(f"  floor: what the import stored ({f_rows:,} rows in {len(each) - 1} tables, with their indexes, and the search "
                   f"index), copied by executemany  {f_wall:8.1f} s   CPU {f_cpu:.1f} s: {f_wall / base:.1f} x the baseline's time, "
                   f"{f_cpu / baseline_insert.cpu:.1f} x its CPU; the import is {elapsed / f_wall:.1f} x this floor")
-            print("    " + "; ".join(f"{name} {n:,} rows {sec:.1f} s" for name, (n, sec) in sorted(each.items(), key=lambda kv: -kv[1][1])))
+            print(_by_table(each))
             shutil.rmtree(empty, ignore_errors=True)
 
     if args.import_only:

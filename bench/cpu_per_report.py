@@ -94,9 +94,9 @@ def by_statement(post, connection, n: int) -> None:
         try:
             return execute(sql, params, many, context)
         finally:
-            words = sql.split(None, 1)
-            key = words[0] + (" " + sql.split('"')[1] if '"' in sql else "")
-            spent[key] = spent.get(key, 0.0) + time.process_time() - t
+            used = time.process_time() - t  # before naming the statement, which is not its cost
+            key = sql.split(None, 1)[0] + (" " + sql.split('"')[1] if '"' in sql else "")
+            spent[key] = spent.get(key, 0.0) + used
             count[key] = count.get(key, 0) + 1
 
     c0 = time.process_time()
