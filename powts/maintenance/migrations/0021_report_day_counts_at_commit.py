@@ -1,0 +1,27 @@
+"""PostgreSQL: the dashboard chart's count of a county's reports per day is written when a report's transaction
+commits, not when its row is inserted (powts.maintenance.activity_counts.DEFERRED says why). The counts
+themselves do not change. SQLite keeps its row triggers."""
+
+from django.db import migrations
+
+
+def forwards(apps, schema_editor):
+    from powts.maintenance import activity_counts, standing_counts
+
+    conn = schema_editor.connection
+    if conn.vendor != "postgresql":
+        return
+    with conn.cursor() as cursor:
+        for sql in standing_counts.install_sql(conn.vendor, [t for t in standing_counts.TRIGGERS if t[0] in activity_counts.DEFERRED]):
+            cursor.execute(sql)
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('maintenance', '0020_stages_caught_up_with_letters_sent'),
+    ]
+
+    operations = [
+        migrations.RunPython(forwards, migrations.RunPython.noop),
+    ]
