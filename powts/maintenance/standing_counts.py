@@ -165,6 +165,17 @@ def drop_sql(vendor: str) -> list[str]:
             for s in (f"DROP TRIGGER IF EXISTS {name} ON {table}", f"DROP FUNCTION IF EXISTS {name}()")]
 
 
+def reinstall_on_postgresql(schema_editor, names) -> None:
+    """A migration's forwards: these triggers created again as this module now writes them, on PostgreSQL
+    only (SQLite's are put back whole after every `migrate`, powts.core.migrate_triggers)."""
+    conn = schema_editor.connection
+    if conn.vendor != "postgresql":
+        return
+    with conn.cursor() as cursor:
+        for sql in install_sql(conn.vendor, [t for t in TRIGGERS if t[0] in names]):
+            cursor.execute(sql)
+
+
 def _with_activity(conn) -> bool:
     """Whether the chart's table is there yet (a migration before maintenance 0014 runs without it)."""
     return activity_counts.TABLE in conn.introspection.table_names()

@@ -11,12 +11,7 @@ NAMES = ("maint_standing_sched_ins", "maint_standing_sched_del",
 def forwards(apps, schema_editor):
     from powts.maintenance import standing_counts
 
-    conn = schema_editor.connection
-    if conn.vendor != "postgresql":
-        return
-    with conn.cursor() as cursor:
-        for sql in standing_counts.install_sql(conn.vendor, [t for t in standing_counts.TRIGGERS if t[0] in NAMES]):
-            cursor.execute(sql)
+    standing_counts.reinstall_on_postgresql(schema_editor, NAMES)
 
 
 class Migration(migrations.Migration):

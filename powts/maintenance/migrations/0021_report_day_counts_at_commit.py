@@ -8,12 +8,7 @@ from django.db import migrations
 def forwards(apps, schema_editor):
     from powts.maintenance import activity_counts, standing_counts
 
-    conn = schema_editor.connection
-    if conn.vendor != "postgresql":
-        return
-    with conn.cursor() as cursor:
-        for sql in standing_counts.install_sql(conn.vendor, [t for t in standing_counts.TRIGGERS if t[0] in activity_counts.DEFERRED]):
-            cursor.execute(sql)
+    standing_counts.reinstall_on_postgresql(schema_editor, activity_counts.DEFERRED)
 
 
 class Migration(migrations.Migration):
