@@ -118,8 +118,6 @@ PER_STATEMENT = {
 
 # The dashboard chart's counts by day, installed and counted again with these (powts.maintenance.activity_counts).
 TRIGGERS += activity_counts.TRIGGERS
-# PostgreSQL fires these at the COMMIT (activity_counts.DEFERRED says why); they are per row.
-DEFERRED = frozenset(activity_counts.DEFERRED)
 # The notices page's flags on each schedule, likewise (powts.maintenance.notice_flags).
 TRIGGERS += notice_flags.TRIGGERS
 
@@ -150,7 +148,7 @@ def install_sql(vendor: str, triggers: list | None = None) -> list[str]:
             out.append(f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
                        + "; ".join(body) + "; RETURN NULL; END $$")
             out.append(f"DROP TRIGGER IF EXISTS {name} ON {table}")
-            if name in DEFERRED:
+            if name in activity_counts.DEFERRED:  # fired at the COMMIT (activity_counts.DEFERRED says why)
                 out.append(f"CREATE CONSTRAINT TRIGGER {name} AFTER {event} ON {table} DEFERRABLE INITIALLY DEFERRED "
                            f"{each} EXECUTE FUNCTION {name}()")
             else:
