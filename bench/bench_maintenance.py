@@ -287,7 +287,7 @@ LOADGEN = r"""
 import http.client, json, sys, threading, time
 port, token, rate, seconds, threads, systems, mode = int(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), json.loads(sys.argv[6]), sys.argv[7]
 gen, gens, start_epoch = int(sys.argv[8]), int(sys.argv[9]), float(sys.argv[10])  # this generator of `gens`, all on one schedule
-lat, codes, lock = [], {}, threading.Lock()
+lat, codes, lock, slow = [], {}, threading.Lock(), {}
 start = time.perf_counter() + (start_epoch - time.time())
 total = int(rate * seconds)
 stride = threads * gens  # request i is sent by thread i % stride of all generators' threads
@@ -315,14 +315,26 @@ def worker(k):
         # latency from the scheduled send time, so a queue behind a slow server counts (no coordinated omission)
         with lock:
             lat.append(time.perf_counter() - min(due, t0)); codes[code] = codes.get(code, 0) + 1
+            if lat[-1] > 0.2: slow[int(due - start)] = slow.get(int(due - start), 0) + 1  # over target, by second of the run
         i += stride
 ts = [threading.Thread(target=worker, args=(gen * threads + k,)) for k in range(threads)]
 [t.start() for t in ts]; [t.join() for t in ts]
 elapsed = time.perf_counter() - start
 import resource
 ru = resource.getrusage(resource.RUSAGE_SELF)  # its own CPU: it shares this machine's cores with the server
-print(json.dumps({"latencies": lat, "codes": {str(k): v for k, v in codes.items()}, "elapsed": elapsed, "cpu": ru.ru_utime + ru.ru_stime}))
+print(json.dumps({"latencies": lat, "codes": {str(k): v for k, v in codes.items()}, "elapsed": elapsed, "cpu": ru.ru_utime + ru.ru_stime, "slow": slow}))
 """
+
+
+def _slow_seconds(res, seconds: float) -> str:
+    """Where the requests over 200 ms fell, by second of the run: bunched in a few seconds, something stalled
+    the server (a reconnect, a vacuum, another program); spread over many, the machine is short of CPU."""
+    slow = res["slow"]
+    if not slow:
+        return "   no request over 200 ms"
+    worst = ", ".join(f"{s} s: {n}" for s, n in sorted(sorted(slow.items(), key=lambda kv: -kv[1])[:5]))
+    return (f"   requests over 200 ms: {sum(slow.values()):,}, sent in {len(slow)} of the run's {seconds:.0f} seconds; "
+            f"the worst seconds (from the start): {worst}")
 
 
 def _load() -> str:
@@ -378,7 +390,7 @@ def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1
     procs = [subprocess.Popen([sys.executable, "-c", LOADGEN, str(port), token, str(rate), str(seconds), str(connections),
                                json.dumps(systems), mode, str(g), str(loadgens), repr(start_epoch)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ)) for g in range(loadgens)]
-    res = {"latencies": [], "codes": {}, "elapsed": 0.0, "cpu": 0.0}
+    res = {"latencies": [], "codes": {}, "elapsed": 0.0, "cpu": 0.0, "slow": {}}
     for proc in procs:
         out, err = proc.communicate()
         if proc.returncode:
@@ -389,6 +401,8 @@ def _run_load(port, token, rate, seconds, connections, systems, mode, loadgens=1
         res["cpu"] += one["cpu"]
         for k, v in one["codes"].items():
             res["codes"][k] = res["codes"].get(k, 0) + v
+        for k, v in one["slow"].items():
+            res["slow"][int(k)] = res["slow"].get(int(k), 0) + v
     lat = sorted(res["latencies"])
     res["p"] = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
     res["max"] = lat[-1] * 1000
@@ -490,6 +504,7 @@ def bench_api(unit, rate: float, seconds: float, processes: int, threads: int, c
           f"({load0} before, {load1} after)")
     print(f"   latency p50 {res['p'](0.5):.0f} ms  p99 {p99:.0f} ms  max {res['max']:.0f} ms   target p99 < 200 ms: {'met' if p99 < 200 else 'MISSED'}; "
           f"rate {'met' if res['achieved'] >= rate * 0.98 and accepted + dup == res['sent'] else 'MISSED'}")
+    print(_slow_seconds(res, seconds))
     print(f"   stored reports {stored:,} == accepted (201) {accepted:,}: {stored == accepted}; recognised duplicates (200) {dup:,}; "
           f"server errors {sum(v for k, v in codes.items() if k.startswith('5'))}")
 
