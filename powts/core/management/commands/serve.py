@@ -4,7 +4,8 @@ of them (issue 13, item 4).
 
 Why gunicorn (27, pinned): a master process that binds the port once, forks N workers that share it,
 restarts a worker that dies and reloads on HUP; its `gthread` worker keeps HTTP/1.1 connections alive
-(API clients send many reports on one connection) and leaves an idle one to a poller, not a thread. N
+(API clients send many reports on one connection) and leaves an idle one to a poller, not a thread. Ours
+(powts.core.gunicorn_worker) takes a new connection only while it has a thread free. N
 waitress processes on SO_REUSEPORT would have no supervisor and the kernel's hash can give one process
 most of the connections.
 
@@ -31,23 +32,28 @@ def _on_postgresql() -> bool:
 
 
 def default_processes() -> int:
-    """Two per core, of one thread each (default_threads), and at least two (a worker restarting never leaves
-    the port unanswered); at most sixteen on PostgreSQL and eight on SQLite, which writes one at a time."""
+    """One per core, of one thread each (default_threads), and at least two (a worker restarting never leaves
+    the port unanswered); at most sixteen on PostgreSQL and eight on SQLite, which writes one at a time.
+
+    Why not more: a process that answers requests back to back keeps its code and data in the core's caches,
+    and one woken every few milliseconds does not (/healthz costs 0.32-0.36 ms of CPU in a loop, 1.23 ms
+    with 5 ms pauses between requests). 200 reports a second for 60 s through the API on two cores
+    (bench/bench_maintenance.py, 100,000 systems, 40 s quiet before each run, stop 31):
+    - PostgreSQL on the same machine: 2 x 1 met the p99 target in both runs (57 and 96 ms) with the least
+      CPU (web 5.7 ms, PostgreSQL 1.6 ms a report); 3 x 1 in one of two (83, 437 ms), 4 x 1 in none of
+      three (223, 610 ms, 2.1 s), 2 x 2 in one of two (95 ms, 1.4 s); web 5.9-6.6 ms a report for those.
+    - SQLite: all met; 2 x 1 p99 18 and 30 ms (web 5.4-6.0 ms), 4 x 1 25 and 73 ms (5.9-6.3 ms).
+    A web machine whose database is on another machine waits longer for each query: give it more
+    (--processes) so its cores stay busy meanwhile."""
     cores = os.cpu_count() or 1
-    return max(2, min(2 * cores, 16 if _on_postgresql() else 8))
+    return max(2, min(cores, 16 if _on_postgresql() else 8))
 
 
 def default_threads() -> int:
     """One: a request waiting for the database (or, on SQLite, for its turn to write) then leaves its core to
     another process, where a second thread of the same process would wait for Python's lock when the answer
-    came. 200 reports a second for 60 s through the API on two cores (bench/bench_maintenance.py, quiet):
-    - PostgreSQL: 2 processes x 8 threads sustained 174-177 a second, median latency 4-6 s; 4 x 1 sustained
-      185-200, median 10-44 ms in four runs of five (p99 under 200 ms in two).
-    - SQLite, 100,000 systems, the day's sweeps run first (stop 28): 2 x 8 sustained 155 and 191 a second,
-      p99 20.7 and 3.0 s; 4 x 1 sustained 200, p99 131 and 48 ms; 6 x 1 sustained 200, p99 464, 191, 162
-      and 55 ms. 5.7-7.6 ms of server CPU a report in all. The earlier figure on SQLite (four single-thread
-      processes no better than 2 x 8) was taken before the benchmark ran the day's sweeps ahead of the
-      load: the embedded queue may have been running them in one of the processes."""
+    came. 200 reports a second for 60 s on two cores: 2 x 8 sustained 155-191 a second with p99 in seconds on
+    both databases (earlier stops); 2 x 2 on PostgreSQL met the target in one run of two (above)."""
     return 1
 
 
@@ -98,7 +104,7 @@ def run_gunicorn(application, *, bind: str, processes: int, threads: int, consum
     class PowtsServer(BaseApplication):
         def load_config(self):
             for key, value in {
-                "bind": [bind], "workers": processes, "threads": threads, "worker_class": "gthread",
+                "bind": [bind], "workers": processes, "threads": threads, "worker_class": "powts.core.gunicorn_worker.FreeThreadWorker",
                 "keepalive": 30,  # seconds an idle client connection stays open
                 "timeout": 120, "graceful_timeout": 30, "proc_name": "powts",
                 "loglevel": "warning" if quiet else "info", "errorlog": "-", "accesslog": None,
@@ -124,7 +130,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
         parser.add_argument("--processes", type=int, default=default_processes(),
                             help=f"worker processes sharing the port (default here {default_processes()}: "
-                                 "two per core, 2 to 16 on PostgreSQL and 2 to 8 on SQLite)")
+                                 "one per core, 2 to 16 on PostgreSQL and 2 to 8 on SQLite)")
         parser.add_argument("--threads", type=int, default=default_threads(),
                             help=f"threads per process (default here {default_threads()})")
         parser.add_argument("--no-worker", action="store_true",
