@@ -39,16 +39,16 @@ def test_no_consumer_when_the_queue_has_its_own_workers(served, settings, how):
     assert [kw["consumer"] for kw in served if isinstance(kw, dict)] == [False]
 
 
-def test_the_default_on_sqlite_is_two_single_thread_processes_per_core_two_to_eight(monkeypatch):
+def test_the_default_on_sqlite_is_one_single_thread_process_per_core_two_to_eight(monkeypatch):
     monkeypatch.setattr(serve, "_on_postgresql", lambda: False)
-    for cores, expected in [(1, 2), (2, 4), (4, 8), (5, 8), (None, 2)]:
+    for cores, expected in [(1, 2), (2, 2), (3, 3), (8, 8), (9, 8), (None, 2)]:
         monkeypatch.setattr(os, "cpu_count", lambda c=cores: c)
         assert (serve.default_processes(), serve.default_threads()) == (expected, 1)
 
 
-def test_the_default_on_postgresql_is_two_single_thread_processes_per_core_two_to_sixteen(monkeypatch):
+def test_the_default_on_postgresql_is_one_single_thread_process_per_core_two_to_sixteen(monkeypatch):
     monkeypatch.setattr(serve, "_on_postgresql", lambda: True)
-    for cores, expected in [(1, 2), (2, 4), (4, 8), (8, 16), (9, 16), (None, 2)]:
+    for cores, expected in [(1, 2), (2, 2), (3, 3), (16, 16), (17, 16), (None, 2)]:
         monkeypatch.setattr(os, "cpu_count", lambda c=cores: c)
         assert (serve.default_processes(), serve.default_threads()) == (expected, 1)
 
