@@ -37,4 +37,3 @@ class FreeThreadWorker(ThreadWorker):
         self.in_hand -= 1
         super().finish_request(conn, fs)  # may hand the connection straight back to a thread (enqueue_req)
         self._listen_if_free()
-

@@ -39,9 +39,9 @@ def default_processes() -> int:
     and one woken every few milliseconds does not (/healthz costs 0.32-0.36 ms of CPU in a loop, 1.23 ms
     with 5 ms pauses between requests). 200 reports a second for 60 s through the API on two cores
     (bench/bench_maintenance.py, 100,000 systems, 40 s quiet before each run, stop 31):
-    - PostgreSQL on the same machine: 2 x 1 met the p99 target in both runs (57 and 96 ms) with the least
-      CPU (web 5.7 ms, PostgreSQL 1.6 ms a report); 3 x 1 in one of two (83, 437 ms), 4 x 1 in none of
-      three (223, 610 ms, 2.1 s), 2 x 2 in one of two (95 ms, 1.4 s); web 5.9-6.6 ms a report for those.
+    - PostgreSQL on the same machine: 2 x 1 met the p99 target in all five runs (40-96 ms) with the least
+      CPU (web 5.4-5.7 ms, PostgreSQL 1.5-1.6 ms a report); 3 x 1 in one of two (83, 437 ms), 4 x 1 in none
+      of four (223 ms to 8.6 s), 2 x 2 in one of two (95 ms, 1.4 s); web 5.9-6.8 ms a report for those.
     - SQLite: all met; 2 x 1 p99 18 and 30 ms (web 5.4-6.0 ms), 4 x 1 25 and 73 ms (5.9-6.3 ms).
     A web machine whose database is on another machine waits longer for each query: give it more
     (--processes) so its cores stay busy meanwhile."""
