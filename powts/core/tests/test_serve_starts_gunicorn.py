@@ -9,7 +9,6 @@ The app is powts' own WSGI application; /healthz reads no database, so an empty 
 import http.client
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,18 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from powts.jobs.tests.ports import free_port
+
 SERVE = """
 import sys
 from powts.core.management.commands.serve import run_gunicorn
 from powts.wsgi import application
 run_gunicorn(application, bind=sys.argv[1], processes=2, threads=1, consumer=False)
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _healthz(conn: http.client.HTTPConnection) -> int:
@@ -41,7 +36,7 @@ def _healthz(conn: http.client.HTTPConnection) -> int:
 
 @pytest.fixture
 def server(tmp_path):
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "POWTS_QUEUE_URL")}
     env["POWTS_DATA_DIR"] = str(tmp_path)
     log = Path(tmp_path, "gunicorn.log")
