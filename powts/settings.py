@@ -12,7 +12,7 @@ POWTS_SESSION_HOURS  sign-in lasts this long, default 8
 POWTS_PUBLIC_POST_RATE  public complaints per address, default "10/hour"
 POWTS_PROXY_COUNT  how many proxies in front add X-Forwarded-For (default 0: the socket's address counts)
 POWTS_QUEUE_URL  the task queue; default (empty): Huey on SQLite in $POWTS_DATA_DIR/queue.sqlite3, consumed by
-                 `powts serve` itself. Reserved for redis://... (separate workers, a later issue).
+                 `powts serve` itself. redis://host:6379/0 for separate `powts worker` processes.
 POWTS_BOUNCE_WEBHOOK_SECRET  the secret shared with a mail provider that posts bounce reports to
                 /api/maintenance/bounces/ (HMAC-signed; powts.maintenance.bounce_webhook); unset: refused
 POWTS_EMAIL_BACKEND  default: files in $POWTS_DATA_DIR/outbox; "django.core.mail.backends.smtp.EmailBackend" with EMAIL_HOST ...
@@ -34,7 +34,7 @@ BASE_DIR = Path(__file__).resolve().parent
 DATA_DIR = Path(os.environ.get("POWTS_DATA_DIR") or Path.home() / ".local" / "share" / "powts")
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 try:
-    DATA_DIR.chmod(0o700)  # owners' names and addresses: for the service account only (issue 8)
+    DATA_DIR.chmod(0o700)  # owners' names and addresses: for the service account only
 except OSError:  # a directory the service account does not own; its owner set its mode
     pass
 
@@ -102,8 +102,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
     "powts.attachments.middleware.UploadSizeMiddleware",  # an oversized upload is refused before its body is read
-    "powts.core.middleware.RefuseNulMiddleware",  # issue 8: NUL in a query or form field is a 400, not a 500
-    "powts.core.middleware.DatabaseUnavailableMiddleware",  # issue 13: the database restarting is a 503 to retry, not a 500
+    "powts.core.middleware.RefuseNulMiddleware",  # NUL in a query or form field is a 400, not a 500
+    "powts.core.middleware.DatabaseUnavailableMiddleware",  # the database restarting is a 503 to retry, not a 500
     "axes.middleware.AxesMiddleware",  # turns a lockout into the lockout page (web) or JSON (API)
 ]
 
@@ -128,10 +128,10 @@ WSGI_APPLICATION = "powts.wsgi.application"
 _default_db = f"sqlite:///{DATA_DIR / 'powts.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", _default_db), conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Django's SQLite, its write transactions queued on a lock file: no "database is locked" under load (issue 13)
+    # Django's SQLite, its write transactions queued on a lock file: no "database is locked" under load
     DATABASES["default"]["ENGINE"] = "powts.core.sqlite"
     # Kept open across requests (each thread its own), as on PostgreSQL: opening one per request re-ran the
-    # PRAGMAs and re-read the schema, and its page cache started cold (issue 13: a tenth of a report's CPU).
+    # PRAGMAs and re-read the schema, and its page cache started cold (a tenth of a report's CPU).
     DATABASES["default"]["CONN_MAX_AGE"] = 60
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets readers run while an import writes; IMMEDIATE avoids "database is locked"
@@ -143,6 +143,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
                         "PRAGMA mmap_size=2147483648;",
         "transaction_mode": "IMMEDIATE",
     }
+    # The tests' database in memory, one per test worker (pytest-xdist): pytest-django does not know this engine
+    # for SQLite and would otherwise name each worker's database after the file ("powts.sqlite3_gw0").
+    DATABASES["default"]["TEST"] = {"NAME": ":memory:"}
 
 # PostgreSQL: the report path's fixed statements are parsed and planned once per connection (powts.core.server_prepared).
 # 0 turns it off, for a pooler in transaction mode that does not carry prepared statements (PgBouncer before 1.21).
@@ -187,7 +190,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "powts.core.pagination.BoundedLimitOffsetPagination",  # max 1000 a page
-    "DEFAULT_PARSER_CLASSES": [  # issue 8: a JSON body is an object, bounded in depth, without NUL
+    "DEFAULT_PARSER_CLASSES": [  # a JSON body is an object, bounded in depth, without NUL
         "powts.core.parsers.ObjectJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
@@ -206,7 +209,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # axe-core (issue 10): no deep-link anchor inside each operation's toggle button (nested-interactive),
+    # axe-core: no deep-link anchor inside each operation's toggle button (nested-interactive),
     # and examples as plain text (the highlighter's theme has tokens under 4.5:1 contrast).
     "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": False},
 }
@@ -246,7 +249,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "powts@localhost")
 
 # Background work (notice batches): Huey. The embedded default keeps its queue in a SQLite file in the
 # data directory and `powts serve` runs the consumer in the same process, so one command still does
-# everything. POWTS_QUEUE_URL is reserved for a Redis queue with separate workers (a later issue): only
+# everything. POWTS_QUEUE_URL is reserved for a Redis queue with separate workers: only
 # this block changes then. Tests switch the queue to immediate mode (conftest.py).
 POWTS_QUEUE_URL = os.environ.get("POWTS_QUEUE_URL", "")
 if POWTS_QUEUE_URL.startswith(("redis://", "rediss://", "unix://")):
@@ -259,7 +262,7 @@ elif POWTS_QUEUE_URL:
 else:
     HUEY = {"huey_class": "huey.SqliteHuey", "name": "powts", "filename": str(DATA_DIR / "queue.sqlite3"), "immediate": False,
             "consumer": {"workers": 2, "worker_type": "thread"}}
-# The daily sweeps (issue 13): each runs once a day as a background job at or after its local time (a
+# The daily sweeps: each runs once a day as a background job at or after its local time (a
 # worker down at that minute runs it when it is back); `powts worker --no-periodic` leaves them to another.
 # A running job silent this long had its worker killed: it is queued again (powts.jobs.services.requeue_stale).
 POWTS_SWEEPS = {
@@ -284,7 +287,7 @@ LOGGING = {
 }
 
 
-# -- Deployment hardening (issue 8, item 8) ---------------------------------------------------
+# -- Deployment hardening ------------------------------------------------------------------------
 # Off by default so `powts serve` on a laptop works over plain HTTP; a county server sets POWTS_HTTPS=1.
 _HTTPS = os.environ.get("POWTS_HTTPS") == "1"
 SESSION_COOKIE_SECURE = _HTTPS
@@ -343,7 +346,7 @@ CACHES = {
     }
 }
 
-# -- Sign-in, tokens, access log, passwords (issue 8, item 6) ------------------------------------
+# -- Sign-in, tokens, access log, passwords ------------------------------------------------------
 # POWTS_LOGIN_FAILURE_LIMIT     wrong passwords before a lockout (default 5), counted per account and per address
 # POWTS_LOGIN_COOLOFF_MINUTES   how long a lockout lasts (default 15)
 # POWTS_PROXY_COUNT             reverse proxies in front of powts; the client address is then read from
@@ -394,7 +397,7 @@ LOGGING["handlers"]["access"] = {
 LOGGING["loggers"] = {"powts.access": {"handlers": ["access"], "level": "INFO", "propagate": False}}
 
 
-# -- Documents and photos (issue 10, item 5) ----------------------------------------------------------
+# -- Documents and photos ------------------------------------------------------------------------------
 # Kept outside STATIC and MEDIA (nothing serves them directly): powts.attachments.views streams a file to
 # those who may see its record. Locally in the data directory (0600 files, 0700 directories); in an
 # S3-compatible bucket with POWTS_STORAGE=s3 (django-storages), private, under the "attachments/" prefix.
