@@ -5,6 +5,16 @@ from pathlib import Path
 import pytest
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """Argon2 (production's first hasher) costs about a quarter of a second of CPU per user, and the fixtures make
+    thousands of users: tests hash with MD5. powts/accounts/tests/test_passwords.py checks production's order."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture
 def dane(db):
     from powts.jurisdictions.services import jurisdiction_ensure
@@ -99,7 +109,7 @@ def _queue_immediate():
     HUEY.immediate = was
 
 
-# -- no test leaves a session on the PostgreSQL test database (issue 13: CI's "database "test_powts" is being
+# -- no test leaves a session on the PostgreSQL test database (CI once failed with "database "test_powts" is being
 # accessed by other users" when the test database was dropped at the end) --------------------------------
 
 _OPENED = None  # a weakref.WeakSet once tracking starts

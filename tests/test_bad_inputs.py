@@ -23,7 +23,6 @@ CSV_HEADER = "system_id,kind,work_date,license_number,gallons_pumped,notes\n"
 @pytest.fixture
 def world(settings, dane, lincoln, make_user):
     """A Dane system, a pumper with a license, Dane staff, and a Dane permit with an invoice."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # four users a test: keep setup quick
     from powts.accounts.services import license_create
     from powts.inventory.services import system_create
     from powts.permits.tests.conftest import file_complete

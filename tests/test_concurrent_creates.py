@@ -19,7 +19,6 @@ THREADS = 8
 def test_concurrent_creates_of_one_system_answer_201_or_409(settings, dane, make_user):
     if connection.vendor != "postgresql":
         pytest.skip("concurrent writers race on the constraints on PostgreSQL; see the module docstring")
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     key = AuthToken.objects.create(user=make_user("sam", "county_staff", dane))[1]
     barrier = threading.Barrier(THREADS)
     statuses, errors = [], []

@@ -83,3 +83,13 @@ def test_web_sign_in_lasts_eight_hours(client, staff):
     r = client.post("/accounts/login/", {"username": "sam", "password": PASSWORD})
     assert r.status_code == 302
     assert int(r.cookies[settings.SESSION_COOKIE_NAME]["max-age"]) == 8 * 3600
+
+
+def test_production_hashes_passwords_with_argon2_first():
+    """The test run hashes with MD5 for speed (conftest.py); the settings a county runs put Argon2 first
+    and never accept MD5."""
+    import powts.settings as production
+
+    assert production.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    assert "django.contrib.auth.hashers.MD5PasswordHasher" not in production.PASSWORD_HASHERS
+    assert settings.PASSWORD_HASHERS == ["django.contrib.auth.hashers.MD5PasswordHasher"]  # the override is in force
