@@ -1,4 +1,4 @@
-"""Issue 8, item 2: "Who may write what, decided in one place per app and tested as a matrix."
+"""Who may read and write what: every role against every URL in the URL conf, one test per URL pattern.
 
 Every role (anonymous, staff of county A (Dane) and of county B (Lincoln), county administrator of
 A, state auditor, plumber, pumper, soil tester, owner, DSPS, DNR) against every URL in the URL conf,
@@ -15,7 +15,8 @@ in one table, TABLE, below. The test fails:
 - when any 2xx response shows the owner's name of a county-A system to a role that may not read it
   (the pumper who filed a report on that system among them).
 
-Every request runs in a savepoint that is rolled back, so each one meets the same records.
+The world (county A with one of everything) is built once per module and test worker; every request runs in a
+savepoint that is rolled back, so each one meets the same records.
 
 To classify a new URL: add `"<namespace:name>": Case(read=..., write=..., kwargs=..., body=...)`.
 """
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from django.apps import apps
+from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client
@@ -160,7 +162,7 @@ TABLE: dict[str, Case | list[Case]] = {
     "inventory:import-confirm": Case(write=frozenset({SA}), kwargs=lambda w: {"token": w.token}, a_object=True,
                                      note="only the uploader, in the county the file was previewed for"),
     "inventory:import-rejects": Case(read=frozenset({SA}), kwargs=lambda w: {"token": w.token}, a_object=True),
-    # -- background jobs (issue 13): the one who started it and staff of its county
+    # -- background jobs: the one who started it and staff of its county
     "jobs:job": Case(read=STAFF_A, kwargs=lambda w: {"pk": w.job.pk}, a_object=True),
     "jobs:job-retry": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.job.pk}, a_object=True,
                            note="a failed import of county A, queued again"),
@@ -175,7 +177,7 @@ TABLE: dict[str, Case | list[Case]] = {
     "api:system-history": Case(read=SYSTEM_READERS, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True),
     # -- maintenance
     "maintenance:dashboard": Case(read=STAFF | {AU, DS}),
-    # -- the map (issue 10, item 6): staff their county's, the state's readers every county's
+    # -- the map: staff their county's, the state's readers every county's
     "maps:map": Case(read=STAFF | {AU, DS}),
     "maps-api:systems": Case(read=STAFF | {AU, DS}, query="?bbox=-180,-90,180,90&zoom=16",
                              note="staff of B get B's rows only: the marker check covers it"),
@@ -195,7 +197,7 @@ TABLE: dict[str, Case | list[Case]] = {
                                          body=lambda w: {"note": "called the owner"}),
     "maintenance:match": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.pending_report.pk}, a_object=True,
                               body=lambda w: {"system_id": "DA-1"}),
-    # notices (issue 10, item 2): each county's staff preview and send their own county's batch; a sent letter is read
+    # notices: each county's staff preview and send their own county's batch; a sent letter is read
     # by the county's staff (reprint), the state's readers and the owner it was sent to
     "maintenance:notices": Case(read=STAFF),
     "maintenance:notices-send": Case(write=STAFF, body=lambda w: {"as_of": _iso()}),
@@ -286,7 +288,7 @@ TABLE: dict[str, Case | list[Case]] = {
                                           body=lambda w: {"result": "passed"}),
     "permits-api-payment": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.invoice.pk}, a_object=True, api=True,
                                 body=lambda w: {"amount": "1.00"}),
-    # -- edits from each record's page (issue 10, item 1): staff of the record's county; users: its administrator
+    # -- edits from each record's page: staff of the record's county; users: its administrator
     "inventory:system-edit": Case(read=STAFF_A, write=STAFF_A, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True,
                                   body=lambda w: _edit(system_type="conventional", status="active", installed_on="2015-05-01")),
     "inventory:component-add": Case(read=STAFF_A, write=STAFF_A, kwargs=lambda w: {"pk": w.marked.pk}, a_object=True,
@@ -359,7 +361,7 @@ TABLE: dict[str, Case | list[Case]] = {
         Case(write=frozenset({DS}), kwargs=lambda w: {"what": "rescind"},
              body=lambda w: {"variance": w.granted_variance.pk, "ground": "failing", "reason": "failed", "on": _iso()}),
     ],
-    # -- documents and photos (issue 10, item 5): a file is seen by those who see its record
+    # -- documents and photos: a file is seen by those who see its record
     "attachments:upload": [
         Case(write=STAFF_A | {PL}, kwargs=lambda w: {"record": "permit", "pk": w.permit.pk}, a_object=True,
              body=lambda w: {"kind": "plan", "file": _pdf()}, note="the permit's plumber and its county's staff"),
@@ -390,7 +392,7 @@ TABLE: dict[str, Case | list[Case]] = {
     "attachments-api-detail": Case(read=PERMIT_READERS, write=STAFF_A | {PL}, kwargs=lambda w: {"pk": w.attachment.pk},
                                    a_object=True, method="delete"),
     "attachments-api-download": Case(read=PERMIT_READERS, kwargs=lambda w: {"pk": w.attachment.pk}, a_object=True),
-    # -- the Wisconsin Fund program (issue 11, items 2-3): county staff for their county; DSPS acts, auditors read
+    # -- the Wisconsin Fund program (s. 145.246): county staff for their county; DSPS acts, auditors read
     "grants_program:county": Case(read=STAFF, note="each county's own certification, submission and payments"),
     "grants_program:certify": Case(write=STAFF, body=lambda w: {
         "fiscal_year": "2027-28", "official_name": "Sam", "official_title": "Sanitarian", "eligibility_and_costs": "1",
@@ -425,7 +427,7 @@ TABLE: dict[str, Case | list[Case]] = {
     "grants-api-allocation": Case(read=frozenset({AU, DS}), kwargs=lambda w: {"pk": w.allocation.pk}),
     "grants-api-what-if": Case(write=frozenset({DS}), api=True, body=lambda w: {"fiscal_year": "2026-27", "funds": "5000"}),
     "grants_program:whatif": Case(read=frozenset({DS}), query="?fiscal_year=2026-27&funds=5000&income_limit=50000"),
-    # -- Wisconsin Fund grant applications (issue 11, items 1 and 6)
+    # -- Wisconsin Fund grant applications (s. 145.246)
     "grants:list": Case(read=STAFF | {AU, DS, OW}, note="staff their county's, the state all, an owner their own"),
     "grants:new": Case(read=STAFF | {OW}, write=STAFF_A | {OW}, body=lambda w: _grant_form(w),
                        note="the owner online, staff from a paper form; B's staff cannot apply on A's determination"),
@@ -439,7 +441,7 @@ TABLE: dict[str, Case | list[Case]] = {
     "grants-api-application": Case(read=GRANT_READERS, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True),
     "grants-api-decide": Case(write=STAFF_A, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True, api=True),
     "grants-api-withdraw": Case(write=STAFF_A | {OW}, kwargs=lambda w: {"pk": w.grant.pk}, a_object=True, api=True),
-    # -- well compensation claims (issue 11, item 4): DNR receives, completes and pays them (s. 281.75)
+    # -- well compensation claims: DNR receives, completes and pays them (s. 281.75)
     "wells:claim-list": Case(read=frozenset({DN})),
     "wells:claim-new": Case(read=frozenset({DN}), write=frozenset({DN}), body=lambda w: {
         "id": "MX-W-NEW", "supply_id": "MX-S-NEW", "claimant_type": "landowner", "supply_use": "residential",
@@ -461,7 +463,7 @@ TABLE: dict[str, Case | list[Case]] = {
                                    body=lambda w: {"on": _iso()}),
     "wells-api-runs": Case(read=frozenset({DN}), write=frozenset({DN}), api=True, body=lambda w: {"funds": "100"}),
     "wells-api-run": Case(read=frozenset({DN}), kwargs=lambda w: {"pk": w.well_run.pk}),
-    # -- oversight (issue 12, items 1-4): the department (DSPS) audits, holds and exempts; the state's readers read the
+    # -- oversight (s. 145.20(3)): the department (DSPS) audits, holds and exempts; the state's readers read the
     # state view; a county's staff answer its audits, flag reports, refer licence holders and record special charges;
     # its administrator reassigns an inspection (s. 145.20(6))
     "oversight:state": Case(read=frozenset({AU, DS})),
@@ -665,8 +667,42 @@ class World:
     job: object = None
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """County A with one of everything, built once for the module (the services take most of a minute) inside a
+    transaction rolled back when the module ends. Each URL's test runs in a savepoint of it, and each request in
+    a savepoint of that, so every request meets the same records."""
+    from django.test import override_settings
+    from huey.contrib.djhuey import HUEY
+
+    tmp_path = tmp_path_factory.mktemp("matrix")
+    files = override_settings(MEDIA_ROOT=tmp_path / "media", STORAGES={**django_settings.STORAGES, "attachments": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(tmp_path / "attachments"), "base_url": "/nowhere/"}}})
+    files.enable()
+    immediate, HUEY.immediate = HUEY.immediate, True  # as conftest.py's per-test fixture does, for the build
+    atomic, entered = transaction.atomic(), False
+    try:
+        with django_db_blocker.unblock():
+            atomic.__enter__()
+            entered = True
+            built = _build_world(tmp_path, django_settings)
+        yield built
+    finally:
+        if entered:
+            with django_db_blocker.unblock():
+                transaction.set_rollback(True)
+                atomic.__exit__(None, None, None)
+        HUEY.immediate = immediate
+        files.disable()
+
+
 @pytest.fixture
-def world(db, tmp_path, settings):
+def attachment_dir():
+    """Here the world's attachments stay where it stored them (conftest.py gives every other test its own)."""
+
+
+def _build_world(tmp_path, settings) -> World:
     from powts.accounts.services import license_create, user_create
     from powts.inventory.models import Component, System
     from powts.inventory.services import system_create
@@ -678,7 +714,6 @@ def world(db, tmp_path, settings):
     from powts.permits.services import enforcement as enf
     from powts.permits.models import Complaint, CorrectionOrder, Permit, SoilEvaluation
 
-    settings.MEDIA_ROOT = tmp_path / "media"
     dane, lincoln = jurisdiction_ensure(slug="dane"), jurisdiction_ensure(slug="lincoln")
     w = World()
 
@@ -758,7 +793,7 @@ def world(db, tmp_path, settings):
     w.attachment = attachment_add(record=w.permit, kind="plan", upload=_pdf(), uploaded_by=w.users[PL])
     w.report_photo = attachment_add(record=w.failure_report, kind="photo", upload=_jpeg(), uploaded_by=w.users[PU])
     w.complaint_photo = attachment_add(record=w.complaint, kind="photo", upload=_jpeg(), public=True)
-    # The Wisconsin Fund program (issue 11): county A certified and applied for 2026-27, DSPS allocated and paid A.
+    # The Wisconsin Fund program: county A certified and applied for 2026-27, DSPS allocated and paid A.
     from powts.grants import allocating, participation
     from powts.grants.tests.program_helpers import application
 
@@ -789,7 +824,7 @@ def world(db, tmp_path, settings):
     w.well_claim.supply.save()
     w.claim_doc = attachment_add(record=w.well_claim, kind="other", upload=_pdf("returns.pdf"), uploaded_by=w.users[DN])
     w.well_run = wells.payment_run(funds=0, on=TODAY)
-    # Oversight (issue 12): an audit of county A with a requested response, a hold and an exemption, a flagged report
+    # Oversight: an audit of county A with a requested response, a hold and an exemption, a flagged report
     # referred to its licensing agency (and a second flag still open).
     from powts.oversight import services as oversight
 
@@ -919,37 +954,40 @@ def quiet_refusals():
     logger.setLevel(level)
 
 
-def test_access_matrix(world, capsys, quiet_refusals):
-    """Item 2: every role against every URL, read and write; prints the number of role-by-URL pairs tested."""
+URLS = {url.key: url for url in url_conf()}
+
+
+@pytest.mark.parametrize("key", sorted(URLS))
+def test_each_role_reads_and_writes_only_what_it_may(key, world, db, quiet_refusals):
+    """One URL pattern, every role, GET and its write: each answer checked against the URL's entry in TABLE. A
+    failure names the request, the role and what was wrong."""
+    url = URLS[key]
+    cases = case_for(url)
+    assert cases is not None, f"{url.key} (/{url.route}) is not in TABLE: say which roles may read and write it"
     clients = {}
     for role in ROLES:
         clients[role] = Client(raise_request_exception=False)
         if role != AN:
             clients[role].force_login(world.users[role])
     failures, pairs = [], 0
-    for url in url_conf():
-        cases = case_for(url)
-        assert cases is not None, f"{url.key} is not in TABLE"
-        for case in cases:
-            query = case.query(world) if callable(case.query) else case.query
-            path = build_path(url.route, {**DEFAULT_KWARGS, **case.kwargs(world)}) + query
-            for role in ROLES:
-                for method in ("get", case.method):
-                    with rolled_back():
-                        before = fingerprint() if method != "get" else None
-                        response = send(clients[role], case, path, world, method)
-                        changed = method != "get" and fingerprint() != before
-                    pairs += 1
-                    problem = check(role, case, method, response, changed)
-                    if problem:
-                        failures.append(f"{method.upper():5} {path:55} {role:12} {problem}")
-                    if url.key.startswith("inventory:import"):  # files are not rolled back: put the preview back
-                        shutil.rmtree(world.uploads)
-                        shutil.copytree(world.uploads.parent.parent / "uploads-as-previewed", world.uploads)
-                    if method != "get" and url.key in ("logout", "admin:logout") and role != AN:
-                        clients[role].force_login(world.users[role])  # signed out by the write: sign in again
-    with capsys.disabled():
-        print(f"\naccess matrix: {pairs} role-by-URL requests ({len(ROLES)} roles, {len(url_conf())} URL patterns)")
+    for case in cases:
+        query = case.query(world) if callable(case.query) else case.query
+        path = build_path(url.route, {**DEFAULT_KWARGS, **case.kwargs(world)}) + query
+        for role in ROLES:
+            for method in ("get", case.method):
+                with rolled_back():
+                    before = fingerprint() if method != "get" else None
+                    response = send(clients[role], case, path, world, method)
+                    changed = method != "get" and fingerprint() != before
+                pairs += 1
+                problem = check(role, case, method, response, changed)
+                if problem:
+                    failures.append(f"{method.upper():5} {path:55} {role:12} {problem}")
+                if url.key.startswith("inventory:import"):  # files are not rolled back: put the preview back
+                    shutil.rmtree(world.uploads)
+                    shutil.copytree(world.uploads.parent.parent / "uploads-as-previewed", world.uploads)
+                if method != "get" and url.key in ("logout", "admin:logout") and role != AN:
+                    clients[role].force_login(world.users[role])  # signed out by the write: sign in again
     assert not failures, f"{len(failures)} of {pairs} role-by-URL requests are wrong:\n" + "\n".join(failures)
 
 
