@@ -8,7 +8,6 @@ import json
 import os
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -18,6 +17,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from powts.jobs.tests.ports import free_port
 
 PROCESSES, THREADS = 3, 2
 SYSTEMS, CLIENTS, EACH = 20, 12, 20
@@ -47,12 +48,6 @@ print(json.dumps(list(Report.objects.values_list("id", flat=True))))
 """
 
 
-def _spare_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _children(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
@@ -71,7 +66,7 @@ def server(tmp_path_factory, django_db_setup, django_db_blocker):
         target = sqlite3.connect(data / "powts.sqlite3")
         connection.connection.backup(target)
         target.close()
-    port = _spare_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "POWTS_QUEUE_URL")}
     env["POWTS_DATA_DIR"] = str(data)
     log_path = data / "serve.log"

@@ -2,7 +2,6 @@
 server)". The fixture starts moto's S3 server on a free loopback port for this module (no service for
 .ci/run to start); a file goes in through the service and comes out through the download view."""
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,20 +12,15 @@ from django.test import Client
 
 from powts.attachments import services
 from powts.attachments.tests import samples
+from powts.jobs.tests.ports import free_port
 
 BUCKET = "powts-test"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def moto_endpoint():
     pytest.importorskip("moto.server")
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
