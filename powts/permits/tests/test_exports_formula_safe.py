@@ -1,5 +1,5 @@
-"""Issue 8, item 4 and finding "Formula injection in exports ... permit fields starting with `=`, `@`, `+`, `-`
-come out raw in ... the permits CSV": every text cell of the permits and inspections CSV is formula-safe."""
+"""Exports safe to open in a spreadsheet (finding "Formula injection in exports ... permit fields starting with `=`, `@`, `+`, `-`
+come out raw in ... the permits CSV"): every text cell of the permits and inspections CSV is formula-safe."""
 import csv
 import io
 
