@@ -1,5 +1,5 @@
-"""County citations from the county's profile (finding: "Dane and Lincoln section numbers are written into Python ... The Dane permit card PDF
-cites Lincoln's ordinance"): every county citation a permit shows comes from the county's own profile."""
+"""Every county citation a permit shows comes from the county's own profile (finding: "Dane and Lincoln
+section numbers are written into Python ... The Dane permit card PDF cites Lincoln's ordinance")."""
 import datetime as dt
 import io
 import re
