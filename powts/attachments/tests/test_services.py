@@ -173,7 +173,8 @@ def test_display_name_keeps_the_last_part_and_printable_characters():
 
 
 def test_a_recorded_document_on_an_issued_permit_is_filed_and_verified(permit, people):
-    """Documents recorded with the register of deeds: recordings arrive after review too; staff's upload on an issued permit files and verifies it."""
+    """Documents recorded with the register of deeds arrive after review too; staff's upload on an issued permit
+    files and verifies it."""
     permit = _needs_recording(permit)
     permit.status = "issued"
     permit.save(update_fields=["status"])

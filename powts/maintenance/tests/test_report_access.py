@@ -93,7 +93,8 @@ def assigned_only(monkeypatch):
 
 
 def test_assigned_only_county_refuses_unassigned_contractor(dane, make_system, pumper_license, assigned_only):
-    """A contractor reports "for a system in a county where that license is accepted" per the county's profile; both sides."""
+    """A contractor reports "for a system in a county where that license is accepted" per the county's profile;
+    both sides."""
     system = make_system()
     pumper = pumper_license.user
     r = _api(pumper).post("/api/maintenance/reports/", _body(), format="json")

@@ -14,7 +14,7 @@ def test_demo_permits(db, slug):
     unit = Jurisdiction.objects.get(slug=slug)
     demo.load(unit)  # `powts demo` may already have called it (then 0)
     assert Permit.objects.filter(jurisdiction=unit).count() == 9
-    new_build = Permit.objects.get(jurisdiction=unit, parcel__pending=True)  # new construction: staff confirm the parcel
+    new_build = Permit.objects.get(jurisdiction=unit, parcel__pending=True)  # new construction: staff confirm
     assert new_build.changes.filter(kind="amendment").exists()
     statuses = set(Permit.objects.filter(jurisdiction=unit).values_list("status", flat=True))
     assert {"applied", "held", "issued", "completed", "denied", "expired", "approved"} <= statuses

@@ -1,5 +1,5 @@
-"""Exports safe to open in a spreadsheet (finding "Formula injection in exports ... permit fields starting with `=`, `@`, `+`, `-`
-come out raw in ... the permits CSV"): every text cell of the permits and inspections CSV is formula-safe."""
+"""Every text cell of the permits and inspections CSV is formula-safe (finding "Formula injection in exports ...
+permit fields starting with `=`, `@`, `+`, `-` come out raw in ... the permits CSV")."""
 import csv
 import io
 
