@@ -1,4 +1,4 @@
-"""Issue 9, "What must be true" 1: no county name or county section number is written in Python
+"""No county name or county section number is written in Python
 outside tests and profiles. County differences are data (powts/jurisdictions/profiles/<county>/*.yaml,
 each value cited) read through powts.kernel; this test walks every .py under powts/ (code, strings,
 docstrings and comments alike) and names file:line of each hit.
@@ -49,10 +49,9 @@ LINCOLN_HEADINGS = [
     "Violations and Penalties", "County Authority and Responsibility", "Maintenance Requirements",
 ]
 
-# Files of powts/permits that still carried hits in main when this test was written: the permits
-# engineer (branch i9-permits) removes them in the same issue. The lead deletes this list at merge;
+# Files of powts/permits allowed to carry hits until the branch that cleaned them merged (empty since);
 # a file that is clean already fails the test below, so the list cannot outlive its hits.
-PERMITS_ALLOWED_UNTIL_MERGE: set[str] = set()  # emptied at the merge of issue 9's permits split
+PERMITS_ALLOWED_UNTIL_MERGE: set[str] = set()
 
 
 def _name(n: str) -> str:
