@@ -32,7 +32,7 @@ INTERNAL = re.compile(
 # Owned by other engineers, fixed in their branches; deleted when those merge.
 ALLOWED_UNTIL_MERGE = {
     # maintenance letters print each notice step's citation ("reminder timing not in texts"); the notices
-    # engineer (i9 notices) rewrites the letters and those steps
+    # engineer rewrites the letters and those steps
     "maintenance.yaml notices.steps",
 }
 
