@@ -1,4 +1,4 @@
-"""Benchmark (not a test): finding the system at a complaint's address (issue 10 item 3).
+"""Benchmark (not a test): finding the system at a complaint's address, so a complaint links to its system's record.
 
     POWTS_DATA_DIR=$(mktemp -d) .venv/bin/python bench/bench_complaint_links.py [--parcels 200000]
 

@@ -6,7 +6,7 @@
 Each round runs, in turn, base then this checkout (the order swaps every round, so a change in the machine's
 load does not favour one side), on a fresh database each time:
 - `powts import inventory FILE --skip-follow-up` on SQLite, beside a plain sqlite3 `executemany` of the same
-  parsed rows into one unindexed table (issue 13's floor), measured right before it;
+  parsed rows into one unindexed table (the floor no import can beat), measured right before it;
 - the same on PostgreSQL (with --postgres), beside `COPY` of the same rows into one table.
 Printed per import: wall time, the set-based statements' time (with --profile: their logged times summed), the child's CPU
 time, peak memory, the ratio to the floor and the load average at the start. Both sides run with this Python

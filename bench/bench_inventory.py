@@ -10,7 +10,7 @@ Prints each figure beside a baseline measured in the same run (ratios hold on a 
 - search by parcel piece, id, address piece, owner name: the indexed search vs a LIKE '%x%' scan
   (target p95 < 50 ms)
 - inventory list page and system page, server side through Django's handler (target p95 < 100 ms),
-  each beside the bare query the page ran before it became a django-tables2 table with a total (issue 10):
+  each beside the bare query the page ran before it became a django-tables2 table with a total:
   the filtered rows of one page plus one, no count
 - the list's total alone (exact to 10,000, estimated or "more than" beyond) and the CSV export's rate
 Not a test: nothing here asserts.
@@ -254,7 +254,7 @@ def run_import(path: Path, data_dir: Path, database_url: str = "") -> tuple[floa
     subprocess.run([*POWTS, "migrate", "-v0"], env=env, check=True)
     server = ServerCPU(database_url) if database_url else contextlib.nullcontext()
     t = time.perf_counter()
-    # The inventory import alone; the maintenance schedules it sets off are issue 4's and measured by
+    # The inventory import alone; the maintenance schedules it sets off are measured by
     # bench/bench_maintenance.py.
     with server:
         proc = subprocess.Popen([*POWTS, "import", "inventory", str(path), "--jurisdiction", "dane", "--json",
@@ -282,8 +282,8 @@ def django_setup(data_dir: Path, database_url: str = ""):
 
 
 def search_before(queryset, query: str):
-    """The search as it was before issue 13, for the baseline column: every match collected, then sorted
-    by system id (the model's order) before the first 50 were taken."""
+    """The search as it was before it ranked and limited in the index, for the baseline column: every match
+    collected, then sorted by system id (the model's order) before the first 50 were taken."""
     from django.db import connection
     from django.db.models import Q
 
@@ -362,7 +362,7 @@ def search_figures(rng: random.Random, n: int, username: str = "") -> None:
             cursor.fetchall()
             scans[kinds[i % 5]].append(time.perf_counter() - t)
     print(f"\nsearch (first 50 matches), p95 on {connection.vendor} (load average {os.getloadavg()[0]:.1f})   indexed      LIKE '%x%' scan   "
-          "before issue 13 (every match sorted by system id)   terms whole in the index   target p95 < 50 ms")
+          "before ranking in the index (every match sorted by system id)   terms whole in the index   target p95 < 50 ms")
     for k in kinds:
         print(f"  {k:<38}{ms(p95(indexed[k]))}   {ms(p95(scans[k]))}      {ms(p95(before[k]))}"
               f"                                         {ms(p95(whole[k]))}")
@@ -415,7 +415,7 @@ def page_figures(rng: random.Random, n: int, only: str = "") -> None:
     from powts.inventory.selectors import system_list
 
     def before(u: str):
-        """What the list page ran before issue 10: its filtered rows, one page plus one, no count."""
+        """What the list page ran before it was a table with a total: its filtered rows, one page plus one, no count."""
         query = QueryDict(u.split("?", 1)[1] if "?" in u else "")
         page = int(query.get("page", 1))
         order = {"-installed_on": "-installed_on"}.get(query.get("sort", ""), "system_id")

@@ -1,5 +1,5 @@
-"""Benchmark (not a test) of background jobs (issue 13, "Speed": "Jobs: 10,000 small jobs through the
-embedded queue and through Redis, throughput and the time from enqueue to start").
+"""Benchmark (not a test) of background jobs: 10,000 small jobs through the embedded queue and
+through Redis, their throughput and the time from enqueue to start.
 
     .venv/bin/python bench/bench_jobs.py [--jobs 10000] [--workers 4] [--queues sqlite,redis]
 

@@ -1,4 +1,4 @@
-"""Benchmark (not a test) of the maintenance program (issue 4, "Speed").
+"""Benchmark (not a test) of the maintenance program against its speed targets (below).
 
     .venv/bin/python bench/bench_maintenance.py [--systems 1000000] [--letters 10000] [--api-seconds 60 --api-rate 200]
 

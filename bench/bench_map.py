@@ -1,4 +1,4 @@
-"""The map's bounding-box query at county-to-state scale (issue 10: p95 under 150 ms at 1,000,000 systems).
+"""The map's bounding-box query at county-to-state scale (target: p95 under 150 ms at 1,000,000 systems).
 
     .venv/bin/python bench/bench_map.py [--rows 1000000] [--workdir /tmp/powts-bench-map] [--reuse]
 

@@ -1,4 +1,4 @@
-"""The state's view of every county program and powts's automatic flagging of reports (issue 12), statewide:
+"""The state's view of every county program and powts's automatic flagging of reports (s. 145.20(5)(c)), statewide:
 not a test, nothing here asserts.
 
     .venv/bin/python bench/bench_oversight.py [--counties 72] [--systems 10000] [--samples 30] [--workdir DIR]
@@ -15,7 +15,7 @@ Then prints p95 and median, wall and CPU (this process's: SQLite runs in it), of
 
 each beside a baseline asked right after each sample in the same run: the sign-in page (no query of any county's
 records). The load average is printed at the start and the end. SQLite by default; set DATABASE_URL for PostgreSQL.
-Target (issue 10's page target): the state view under 100 ms p95.
+Target (every page's): the state view under 100 ms p95.
 """
 from __future__ import annotations
 

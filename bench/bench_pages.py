@@ -1,5 +1,5 @@
-"""The pages issue 10 names, at 1,000,000 systems: p95 server side (Django's handler), each beside a
-baseline measured in the same run on the same machine: the sign-in page (no query of the county's
+"""The staff pages (lists, system, dashboard, notices, permits, map), at 1,000,000 systems: p95 server side
+(Django's handler), each beside a baseline measured in the same run on the same machine: the sign-in page (no query of the county's
 records: what any page costs here at this load), asked right after each sample. The permit page is timed on
 `--samples` applications filed (once, then reused) on the benchmark's parcels.
 

@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_permits_pure.py
 
 Each figure is printed beside a baseline measured in the same run, since ratios hold on a noisy
-machine and absolute times do not. Targets (issue 5, "Speed"): a 50-feature setback check under
+machine and absolute times do not. Targets: a 50-feature setback check under
 20 ms; 10 years of working-day arithmetic under 10 ms.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Statewide deployment on one machine (issue 13, item 2): not a test, nothing here asserts.
+"""Statewide deployment on one machine (72 counties, as deploy/ runs it): not a test, nothing here asserts.
 
     .venv/bin/python bench/bench_statewide.py [--counties 72] [--systems 10000] [--api-rate 100 --api-seconds 30]
 

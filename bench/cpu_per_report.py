@@ -1,4 +1,5 @@
-"""CPU per report through the API, the client's and the database server's, one report after another (issue 13, item 4).
+"""CPU per report through the API, the client's and the database server's, one report after another
+(what bounds the report API's 200 a second).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:54330/<work db> \
       .venv/bin/python bench/cpu_per_report.py --template <built db> [--reports 2000] [--rounds 3]

@@ -1,4 +1,5 @@
-"""CPU cost of one report through the API, end to end (issue 13, item 4), and of /healthz beside it.
+"""CPU cost of one report through the API, end to end (what bounds the report API's 200 a second), and of
+/healthz beside it.
 
     .venv/bin/python bench/profile_report.py [--reports 600] [--systems 2000] [--top 0]
 

@@ -42,7 +42,7 @@ def _auto_migrate() -> None:
 
 
 # Files the application writes (database, letters, uploads, outbox, exports) hold owners' names and
-# addresses: readable by the service account only (0600 files, 0700 directories; issue 8).
+# addresses: readable by the service account only (0600 files, 0700 directories).
 PRIVATE_UMASK = 0o077
 
 

@@ -20,8 +20,8 @@ urlpatterns = [
     path("wells/", include("powts.wells.urls")),  # DNR: well compensation claims
     path("counties/", include("powts.jurisdictions.urls")),
     path("grants/program/", include("powts.grants.urls_program")),  # county certification ... DSPS allocation
-    path("oversight/", include("powts.oversight.urls")),
-    path("jobs/", include("powts.jobs.urls")),  # a background job's progress, result and retry (issue 13)  # the department's audits; flags, referrals, special charges
+    path("oversight/", include("powts.oversight.urls")),  # the department's audits; flags, referrals, special charges
+    path("jobs/", include("powts.jobs.urls")),  # a background job's progress, result and retry
     path("api/", include("powts.inventory.api.urls", namespace="api")),
     path("api/", include("powts.maintenance.api_urls")),
     path("api/", include("powts.permits.api.urls")),
@@ -38,7 +38,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-# issue 8: errors under /api/ are JSON, whatever the view (an id that does not match the URL, say).
+# Errors under /api/ are JSON, whatever the view (an id that does not match the URL, say).
 handler404 = "powts.core.views.not_found"
 handler400 = "powts.core.views.bad_request"
 handler403 = "powts.core.views.permission_denied"

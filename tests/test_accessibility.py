@@ -1,4 +1,4 @@
-"""Issue 10, "Tests": axe-core on every page, zero critical or serious violations.
+"""Accessibility: axe-core on every page, zero critical or serious violations.
 
 On the demo county (`powts demo`), each role signs in through the sign-in page and visits every page
 its menu and its main records reach: every GET page of the URL conf (a page with a URL parameter gets a
@@ -66,7 +66,7 @@ def demo(transactional_db):
     from powts.accounts.models import User
 
     for username, role in (("admin", "county_admin"), ("dsps", "dsps"), ("dnr", "dnr")):
-        if User.objects.filter(username=username).exists():  # the demo makes DSPS and DNR sign-ins now (issue 11)
+        if User.objects.filter(username=username).exists():  # the demo makes DSPS and DNR sign-ins itself
             continue
         user_create(username=username, password=PASSWORD, role=role, jurisdiction=dane if role == "county_admin" else None)
     owner_system = System.objects.filter(parcel__owner__user__username="owner").first() or System.objects.first()

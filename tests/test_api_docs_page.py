@@ -1,4 +1,4 @@
-"""Issue 10, "Tests": axe-core on every page, the API's Swagger UI page (/api/docs/) included.
+"""Accessibility: axe-core on every page, the API's Swagger UI page (/api/docs/) included.
 
 Swagger UI draws the page from the schema after it loads, so axe-core runs once the operations are drawn
 and one of them is opened (its parameters and responses shown), not on the empty shell.

@@ -1,5 +1,5 @@
-"""Issue 8, "What must be true" 3: every bad input gets a 4xx naming the field (or a form error on the
-web), never a 500, and a refused input changes nothing. Each case below is one the issue lists under
+"""Every bad input gets a 4xx naming the field (or a form error on the
+web), never a 500, and a refused input changes nothing. Each case below is one a review found, under
 "500s", "One request freezes the whole server", "PostgreSQL only" or "Smaller"."""
 import datetime as dt
 import io
@@ -65,7 +65,7 @@ FREEZERS = ["1e1000000", "9e999999999", "9" * 100_000, "NaN", "Infinity"]
 @pytest.mark.parametrize("field", ["gallons_pumped", "sludge_scum_fraction", "water_meter_reading"])
 @pytest.mark.parametrize("value", FREEZERS)
 def test_api_report_number_bombs_are_400_within_a_second(world, field, value):
-    """Issue 8 "One request freezes the whole server": gallons_pumped "1e1000000" blocked every thread 25 s."""
+    """One request froze the whole server: gallons_pumped "1e1000000" blocked every thread 25 s."""
     client = _api(world["pumper"])  # (signing in is not the request timed)
     started = time.perf_counter()
     r = client.post("/api/maintenance/reports/", {**REPORT, field: value}, format="json")
@@ -77,7 +77,7 @@ def test_api_report_number_bombs_are_400_within_a_second(world, field, value):
 
 @pytest.mark.parametrize("value", FREEZERS[:3])
 def test_web_report_form_number_bomb_is_a_form_error(world, value):
-    """Issue 8: the web form shares the code; a form error, within a second, nothing stored."""
+    """The web form shares the code; a form error, within a second, nothing stored."""
     client = _web(world["pumper"])  # (signing in, a session written, is not the request timed)
     started = time.perf_counter()
     r = client.post("/maintenance/report/", {**REPORT, "gallons_pumped": value})
@@ -87,7 +87,7 @@ def test_web_report_form_number_bomb_is_a_form_error(world, value):
 
 
 def test_csv_upload_number_bomb_is_that_rows_reject(world):
-    """Issue 8: the CSV upload shares the code: the row is rejected with the field named, the others stored."""
+    """The CSV upload shares the code: the row is rejected with the field named, the others stored."""
     data = CSV_HEADER + "DA-1,pumping,2026-01-05,SSO-1,1e1000000,\nDA-1,pumping,2026-01-06,SSO-1,900,\n"
     client = _api(world["pumper"])
     started = time.perf_counter()
@@ -120,7 +120,7 @@ def _post_paths(world):
 @pytest.mark.parametrize("body", ["[1, 2]", '"text"', "5", "null", "true", "[" * 50_000 + "]" * 50_000,
                                   '{"a":' * 5000 + "1" + "}" * 5000])
 def test_every_post_endpoint_refuses_a_body_that_is_not_an_object(world, body):
-    """Issue 8 "500s": a JSON body that is not an object gave 500 on 5 endpoints (Open311 among them), and so
+    """500s: a JSON body that is not an object gave 500 on 5 endpoints (Open311 among them), and so
     did deeply nested JSON. Every POST in the schema, signed in as staff and anonymously: a 4xx, JSON."""
     for client in (_api(world["staff"]), APIClient()):
         for path in _post_paths(world):
@@ -143,7 +143,7 @@ def test_open311_list_body_is_400_naming_the_body(world):
                                   "/api/open311/v2/requests/99999999999999999999999.json",
                                   "/api/maintenance/reports/abc/", "/api/maintenance/reports/99999999999999999999999/"])
 def test_non_integer_and_huge_ids_are_404(world, path):
-    """Issue 8 "500s": non-integer ids."""
+    """500s: non-integer ids."""
     assert _api(world["staff"]).get(path).status_code == 404
 
 
@@ -153,7 +153,7 @@ def test_non_integer_and_huge_ids_are_404(world, path):
                                          ("offset=100000000000000000000", "offset"), ("offset=-1", "offset"),
                                          ("limit=abc", "limit"), ("limit=0", "limit")])
 def test_out_of_range_filters_are_400_naming_the_field(world, query, field):
-    """Issue 8 "500s": installed_year=0, limit=1e20 and friends."""
+    """500s: installed_year=0, limit=1e20 and friends."""
     r = _api(world["staff"]).get(f"/api/systems/?{query}")
     _assert_4xx_json(r, field)
     assert r.status_code == 400
@@ -184,13 +184,13 @@ def test_limit_is_capped_at_1000(world, limit, expected, monkeypatch):
                                   "/inventory/?installed_year=0", "/inventory/?installed_year=1e20",
                                   "/maintenance/?as_of=0001-01-01", "/maintenance/?as_of=9999-12-31"])
 def test_web_lists_with_bad_query_values_answer_not_500(world, path):
-    """Issue 8 "500s": page=1e20; as_of=0001-01-01; installed_year=0 on the web pages."""
+    """500s: page=1e20; as_of=0001-01-01; installed_year=0 on the web pages."""
     assert _web(world["staff"]).get(path).status_code == 200
 
 
 @pytest.mark.parametrize("as_of", ["0001-01-01", "1899-12-31", "2200-01-01", "9999-12-31", "not-a-date"])
 def test_due_list_as_of_out_of_range_is_400(world, as_of):
-    """Issue 8 "500s": as_of=0001-01-01."""
+    """500s: as_of=0001-01-01."""
     r = _api(world["staff"]).get(f"/api/maintenance/due/?as_of={as_of}")
     _assert_4xx_json(r, "as_of")
 
@@ -204,7 +204,7 @@ def test_due_list_as_of_bounds_are_accepted(world, as_of):
 
 @pytest.mark.parametrize("amount", ["abc", "1e1000000", "NaN", "-5", {"a": 1}])
 def test_api_payment_with_a_bad_amount_is_400(world, amount):
-    """Issue 8 "500s": non-numeric invoice amounts."""
+    """500s: non-numeric invoice amounts."""
     invoice = world["invoice"]
     r = _api(world["staff"]).post(f"/api/invoices/{invoice.pk}/payments/", {"amount": amount}, format="json")
     _assert_4xx_json(r, "amount")
@@ -220,7 +220,7 @@ def test_api_payment_on_a_non_numeric_invoice_is_404(world):
                                         ({"invoice": "{id}", "amount": "abc"}, "amount"),
                                         ({"invoice": "{id}", "amount": "1e1000000"}, "amount")])
 def test_web_payment_with_bad_invoice_or_amount_is_a_message(world, data, field):
-    """Issue 8 "500s": non-numeric invoice ids and amounts, on the permit page's payment form."""
+    """500s: non-numeric invoice ids and amounts, on the permit page's payment form."""
     invoice = world["invoice"]
     data = {k: v.replace("{id}", str(invoice.pk)) for k, v in data.items()}
     client = _web(world["staff"])
@@ -246,7 +246,7 @@ def test_web_site_forms_with_bad_numbers_are_messages(world, what, data):
 # ---------------------------------------------------------------- NUL bytes, objects, dates, long values
 
 def test_api_nul_in_notes_is_400_naming_notes(world):
-    """Issue 8 "PostgreSQL only": NUL bytes in notes gave 500. Refused on every database."""
+    """PostgreSQL only: NUL bytes in notes gave 500. Refused on every database."""
     r = _api(world["pumper"]).post("/api/maintenance/reports/", {**REPORT, "notes": "tank\x00lid"}, format="json")
     _assert_4xx_json(r, "notes")
     assert r.status_code == 400 and Report.objects.count() == 0
@@ -291,7 +291,7 @@ def test_open311_nul_and_objects_are_400(world):
 
 @pytest.mark.parametrize("value", [{"a": 1}, ["DA-1"], True])
 def test_system_id_given_as_an_object_is_400(world, value):
-    """Issue 8 "Smaller": a system_id given as an object was stored as its Python repr."""
+    """Smaller: a system_id given as an object was stored as its Python repr."""
     r = _api(world["pumper"]).post("/api/maintenance/reports/", {**REPORT, "system_id": value}, format="json")
     _assert_4xx_json(r, "system_id")
     assert Report.objects.count() == 0
@@ -300,7 +300,7 @@ def test_system_id_given_as_an_object_is_400(world, value):
 @pytest.mark.parametrize("work_date,words", [("0001-01-01", "before 1900"), ("1899-12-31", "before 1900"),
                                              ("2999-01-01", "in the future")])
 def test_implausible_work_date_is_400_saying_why(world, work_date, words):
-    """Issue 8 "Smaller": work_date 0001-01-01 was accepted. Not before 1900, not in the future."""
+    """Smaller: work_date 0001-01-01 was accepted. Not before 1900, not in the future."""
     r = _api(world["pumper"]).post("/api/maintenance/reports/", {**REPORT, "work_date": work_date}, format="json")
     assert r.status_code == 400 and words in r.json()["errors"]["work_date"][0]
     assert Report.objects.count() == 0
@@ -316,7 +316,7 @@ def test_too_long_text_is_400_not_cut_short(world, field, limit):
 
 
 def test_csv_upload_with_a_128kb_field_is_refused_naming_the_line(world):
-    """Issue 8 "500s": a 128 KB CSV field (csv.field_size_limit). Refused whole, with its line; nothing stored."""
+    """500s: a 128 KB CSV field (csv.field_size_limit). Refused whole, with its line; nothing stored."""
     data = CSV_HEADER + "DA-1,pumping,2026-01-04,SSO-1,900,ok\n" + "DA-1,pumping,2026-01-05,SSO-1,900," + "x" * 140_000 + "\n"
     r = _api(world["pumper"]).post("/api/maintenance/reports/upload/",
                                    {"jurisdiction": "dane", "file": io.BytesIO(data.encode())}, format="multipart")
@@ -333,7 +333,7 @@ def test_csv_upload_with_a_128kb_field_is_refused_naming_the_line(world):
 @pytest.mark.parametrize("column,value", [("bedrooms", "NaN"), ("latitude", "NaN"), ("bedrooms", "1e1000000"),
                                           ("longitude", "-Infinity"), ("tank_capacity_gallons", "9" * 100_000)])
 def test_import_preview_with_nan_is_that_rows_reject(world, write_csv, column, value):
-    """Issue 8 "500s": NaN in bedrooms or latitude in an import preview."""
+    """500s: NaN in bedrooms or latitude in an import preview."""
     header = ["system_id", "parcel_id", "system_type", "owner_name", column]
     path = write_csv([header, ["IM-1", "P-IM-1", "conventional", "Ann", value], ["IM-2", "P-IM-2", "conventional", "Bo", ""]])
     client = _web(world["staff"])
@@ -346,7 +346,7 @@ def test_import_preview_with_nan_is_that_rows_reject(world, write_csv, column, v
 
 
 def test_import_too_long_owner_name_is_that_rows_reject(world, write_csv):
-    """Issue 8 "PostgreSQL only": one 201-character owner name aborted a whole import (DataError, 0 rows)."""
+    """PostgreSQL only: one 201-character owner name aborted a whole import (DataError, 0 rows)."""
     from powts.inventory.importing.service import import_inventory
     from powts.inventory.models import System
 

@@ -44,7 +44,7 @@ def county(transactional_db):
 
 def test_sign_in_search_and_open_a_system(live_server, county, browser, tmp_path):
     page = sign_in(browser.new_page(), live_server.url, "sam")
-    page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home (issue 10)
+    page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home: each role lands on its own
     open_menu_page(page, "Inventory")
     page.get_by_role("heading", name="Inventory of systems").wait_for()
 

@@ -1,4 +1,4 @@
-"""Issue 10 item 5 in Debian's chromium: the public files a complaint with a photo; a plumber uploads a plan
+"""Documents and photos in Debian's chromium: the public files a complaint with a photo; a plumber uploads a plan
 with their application and county staff open it; an executable renamed .pdf is refused with a message; a
 pumper on a phone-sized window files a report with a photo."""
 import datetime as dt

@@ -1,4 +1,4 @@
-"""Issue 8, item 8, in a real browser (Debian's chromium through Playwright): under the
+"""The Content-Security-Policy in a real browser (Debian's chromium through Playwright): under the
 Content-Security-Policy the dashboard's charts draw, the inventory's htmx search works, a permit's plot plan
 shows, the API docs draw, and the browser reports no violation of the policy."""
 import pytest
@@ -35,7 +35,7 @@ def test_pages_work_under_the_policy_without_violations(live_server, county, bro
     page.add_init_script(LISTEN)
 
     sign_in(page, live_server.url, "sam")
-    page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home (issue 10)
+    page.get_by_role("heading", name="Maintenance program: Dane County").wait_for()  # staff's home: each role lands on its own
     open_menu_page(page, "Inventory")
     page.get_by_role("heading", name="Inventory of systems").wait_for()
 

@@ -1,4 +1,4 @@
-"""Issue 10, item 1, in Debian's chromium: county staff edit a system (a date and a component) and see the
+"""In Debian's chromium: county staff edit a system (a date and a component) and see the
 audit entries with their reasons on the system page; a second editor with the same form open is told
 what changed and keeps their input. A county administrator invites an owner, who chooses a password,
 signs in and sees only their property."""

@@ -1,4 +1,4 @@
-"""Issue 11 items 1 and 6 in Debian's chromium: an owner applies for a Wisconsin Fund grant for their own
+"""In Debian's chromium: an owner applies for a Wisconsin Fund grant for their own
 failing system and uploads their tax return; county staff find it in the intake list, decide it and open
 the letter; the owner then sees the decision and the letter. No Content-Security-Policy violation on the way."""
 import datetime as dt

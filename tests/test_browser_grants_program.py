@@ -1,4 +1,4 @@
-"""Issue 11, items 2-3 in a real browser (Debian's chromium): the county certifies its conditions and applies
+"""The Wisconsin Fund program in a real browser (Debian's chromium): the county certifies its conditions and applies
 for participation (s. 145.246(8), (7)(a)); DSPS reviews ((13)(a)), runs the allocation ((11)-(12)) and a what-if."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""Issue 13, item 1, in chromium: county staff upload an inventory file, confirm it, and watch its job page
+"""Background jobs in chromium: county staff upload an inventory file, confirm it, and watch its job page
 go from waiting to done by itself (htmx polling) with the counts and the rejected row, while a real
 consumer takes the job off the queue."""
 import pytest

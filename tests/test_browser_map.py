@@ -1,4 +1,4 @@
-"""Issue 10, item 6, in Debian's chromium: staff open the map with the tile server unreachable, see the
+"""The map in Debian's chromium: staff open the map with the tile server unreachable, see the
 systems as clusters, zoom in to single systems coloured by standing, and click one through to its page."""
 import datetime as dt
 import os

@@ -1,4 +1,4 @@
-"""Issue 10 item 4 in Debian's chromium: a plumber applies for a new-construction parcel and uploads a plan.
+"""New construction in Debian's chromium: a plumber applies for a new-construction parcel and uploads a plan.
 
 The plumber signs in, finds a parcel by address (and sees the finder fill its number), enters a parcel not
 yet in the inventory, uploads a DXF plot plan, sees the setback result before filing (first a plan with the
@@ -119,7 +119,7 @@ def test_plumber_draws_the_plot_plan_on_the_map(live_server, county, browser):  
 
 
 def test_the_permit_page_draws_the_drawn_plan_again_and_its_plumber_adds_to_it(live_server, county, browser):  # noqa: F811
-    """Stop 16 left the permit page with upload and paste only: a plan drawn on the map is drawn on it again
+    """The permit page offered upload and paste only; now a plan drawn on the map is drawn on it again
     (no tile server: a blank background), its features listed; the plumber draws one more and stores the plan,
     whose setbacks are checked again."""
     from powts.accounts.models import User

@@ -1,4 +1,4 @@
-"""Issue 10 item 3 in Debian's chromium: staff link a queued complaint from the dashboard and see it on
+"""Each record's news in Debian's chromium: staff link a queued complaint from the dashboard and see it on
 the system page; a pumper files a final report of abandonment from a phone-sized window (Dane County
 Code s. 46.11(5)2.) and the system page says the system is abandoned."""
 import datetime as dt

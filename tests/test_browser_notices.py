@@ -1,4 +1,4 @@
-"""Issue 10, item 2 in Debian's chromium: county staff preview the next notice batch, look at a letter, send
+"""Notices in Debian's chromium: county staff preview the next notice batch, look at a letter, send
 the batch and download the print shop's PDF; an owner signs in and reads the letter sent to them."""
 import datetime as dt
 import os

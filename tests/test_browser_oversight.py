@@ -1,4 +1,4 @@
-"""Issue 12 in a real browser (Debian's chromium, Playwright): the department audits a county's program
+"""Oversight in a real browser (Debian's chromium, Playwright): the department audits a county's program
 (s. 145.20(3)) and the county answers and sees the hold on its permit page; county staff flag a report and refer
 the licence holder with its evidence (s. 145.20(5)(c); Dane s. 46.12), and the outcome shows on the licence's page."""
 import datetime as dt
@@ -115,7 +115,8 @@ def recorded(world):
 
 
 def test_the_oversight_pages_have_no_serious_axe_violation(live_server, recorded, browser):  # noqa: F811 (the imported fixture)
-    """Issue 10's rule for every page, on the pages of issue 12 with their records in them."""
+    """The rule for every page (no critical or serious axe violation), on the oversight pages with their records in
+    them."""
     from tests.test_accessibility import AXE, _axe
 
     if not AXE.exists():

@@ -1,4 +1,4 @@
-"""Issue 11, left over: in Debian's chromium, an owner opens "My payments" from the menu and sees the county's
+"""In Debian's chromium, an owner opens "My payments" from the menu and sees the county's
 payment of their Wisconsin Fund grant (s. 145.246(8)(g)) and the DNR's payment of their well compensation claim
 (s. 281.75(5)(f)); a neighbour's payments are not shown. No Content-Security-Policy violation on the way."""
 import datetime as dt

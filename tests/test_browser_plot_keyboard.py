@@ -1,4 +1,4 @@
-"""Issue 10 item 4 and "accessible": a plot plan drawn without a mouse. The drawing map's tools need a pointer,
+"""Accessible plot plans: a plot plan drawn without a mouse. The drawing map's tools need a pointer,
 so the application form and the permit page take a feature typed as points in feet east and north of a
 reference corner; it goes on the same map and into the same plan the setback check reads. Here everything
 is done from the keyboard (focus, typing, Enter, arrow keys), in Debian's chromium with no tile server:

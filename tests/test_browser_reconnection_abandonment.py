@@ -1,4 +1,4 @@
-"""Issue 12, Lincoln's provisions left over, in Debian's chromium as each role uses them: the installing plumber
+"""Lincoln's provisions in Debian's chromium as each role uses them: the installing plumber
 records the replaced system's components abandoned on the permit page (Abandonment of Private Sewage Systems (1));
 county staff check an addition on an undersized system with its recorded affidavit (Construction Affecting
 Wastewater Flow or Contaminant Load (3)); a pumper files Dane's semiannual holding tank report (s. 46.06(5)(b)2.);

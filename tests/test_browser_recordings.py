@@ -1,4 +1,4 @@
-"""Issue 12 items 5, 7 and 9 in Debian's chromium, as county staff use them: the permit page lists the documents
+"""Recorded documents, servicing contracts and appeals in Debian's chromium, as county staff use them: the permit page lists the documents
 to record; staff verify a recording (number and date) and then issue; a late servicing contract change shows
 as late; an appeal to the board is recorded with its hearing."""
 import datetime as dt

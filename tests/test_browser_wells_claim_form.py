@@ -1,4 +1,4 @@
-"""Issue 11, left over: in Debian's chromium, DNR enters a single well compensation claim on the web form. A dug
+"""In Debian's chromium, DNR enters a single well compensation claim on the web form. A dug
 well is refused on its field with the citation (s. 281.75(1)(h), (3)(a)); corrected, the claim is recorded with
 the affidavit attached (the supply's county is known) and decided (s. 281.75(5)(c), (7)(a)).
 No Content-Security-Policy violation on the way."""

@@ -1,4 +1,4 @@
-"""Issue 11 items 4 and 5 in Debian's chromium: DNR opens its claims queue, marks an incomplete claim
+"""Well compensation claims and variances in Debian's chromium: DNR opens its claims queue, marks an incomplete claim
 complete once the missing items are in (s. 281.75(5)(c)) and runs a payment (s. 281.75(5)(f));
 DSPS decides a variance petitioned by an owner (s. 145.24(3))."""
 import datetime as dt

@@ -1,4 +1,4 @@
-"""Issue 8, "PostgreSQL only": 20 threads creating the same systems, 27 of 100 requests got 500
+"""PostgreSQL only: 20 threads creating the same systems, 27 of 100 requests got 500
 (IntegrityError). Concurrent creates of the same record answer 201 or 409, never 500, and exactly
 one record is made. Real threads, real transactions racing on the unique constraints: PostgreSQL only
 (SQLite's in-memory test database is shared-cache, where concurrent writers fail at once with "table is

@@ -1,4 +1,4 @@
-"""Issue 10, item 7, in chromium: "dashboard cards and chart segments open the filtered list". County staff
+"""In chromium, "dashboard cards and chart segments open the filtered list". County staff
 open the dashboard, follow the "Overdue" card to the inventory filtered to overdue systems, then click the
 standing chart's "Overdue" segment and land on the same list."""
 import datetime as dt

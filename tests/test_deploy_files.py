@@ -1,4 +1,4 @@
-"""Issue 13, item 2: the deploy/ folder and docs/deploy.md cannot rot silently. Each unit's command and
+"""The deploy/ folder and docs/deploy.md cannot rot silently. Each unit's command and
 options exist (`powts serve --help`, `powts worker --help`), every setting the example environment file
 names is one powts reads, every powts command the page tells an administrator to run exists, the nginx
 example passes `nginx -t` (when nginx is installed) and sends to the ports the page's units use."""

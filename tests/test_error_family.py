@@ -1,4 +1,4 @@
-"""Issue 9, item 4: one family of errors. A service refuses with a Refused (field, message, citation), never
+"""One family of errors. A service refuses with a Refused (field, message, citation), never
 a bare ValueError or Django's ValidationError; every error class of the project is a Refused (but the two
 command lines' private usage errors); the two FileRefused are named apart; the law's FieldError is the core's."""
 import ast

@@ -1,4 +1,4 @@
-"""Issue 8, item 5, under real processes on a database of their own (a SQLite file, the embedded default;
+"""The import under real processes on a database of their own (a SQLite file, the embedded default;
 a PostgreSQL database when the suite runs on PostgreSQL): an import and reports at the same time, two
 imports of one county at once, and `powts import inventory` killed with SIGKILL in each phase. Each
 process is a real `powts` (or a script calling the services) on the one database, as a server's workers
@@ -222,7 +222,7 @@ def _kill(process, may_have_finished=False):
 
 
 def test_reports_filed_during_an_import_wait_and_succeed(data_dir):
-    """Item 5: a report that arrives during an import waits within a busy timeout and then succeeds, never
+    """A report that arrives during an import waits within a busy timeout and then succeeds, never
     "database is locked". Checking the file takes the import ~5 s here (3 ms a row, as a large county's
     file would), longer than the reporter's 3 s busy timeout: only if the write lock is held for the writes
     alone (well under 3 s for 1,500 rows) does every report get through."""
@@ -246,7 +246,7 @@ def test_reports_filed_during_an_import_wait_and_succeed(data_dir):
 
 
 def test_killed_in_every_phase_nothing_is_half_written_and_a_rerun_loses_no_row(data_dir):
-    """Item 5: kill -9 a running `powts import inventory` while it checks, while it writes (third chunk of
+    """kill -9 a running `powts import inventory` while it checks, while it writes (third chunk of
     three, inside the transaction) and while it follows up; a second import meanwhile is refused with a
     message; after each kill nothing is half-written and a rerun completes. Rows lost must be 0."""
     valid, bad = 6000, 7
@@ -297,7 +297,7 @@ def test_killed_in_every_phase_nothing_is_half_written_and_a_rerun_loses_no_row(
 
 
 def test_killed_at_an_arbitrary_moment_a_rerun_stores_every_row(data_dir):
-    """Item 5: the plain command, killed 1.5 s after it started, whatever it was doing: all or nothing, then a rerun."""
+    """The plain command, killed 1.5 s after it started, whatever it was doing: all or nothing, then a rerun."""
     path = _inventory(data_dir, 6000, 3)
     process = _importer(data_dir, path)
     _wait_for(process, "started")

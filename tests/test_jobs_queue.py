@@ -1,4 +1,4 @@
-"""Issue 13, item 1: jobs taken off a real queue by a real consumer (the one `powts serve` and `powts
+"""Jobs taken off a real queue by a real consumer (the one `powts serve` and `powts
 worker` start), not Huey's immediate mode: the embedded SQLite queue here, Redis when .ci/run runs the
 `jobs` tests again with POWTS_QUEUE_URL=redis://..."""
 import time

@@ -1,4 +1,4 @@
-"""Issue 10, item 2: a notice batch runs on Huey's SQLite queue, taken off it by a real consumer (the one
+"""A notice batch runs on Huey's SQLite queue, taken off it by a real consumer (the one
 `powts serve` starts beside the web server), not in the request. Every other test runs tasks at once."""
 import datetime as dt
 import time

@@ -1,4 +1,4 @@
-"""Issue 8, item 8: the database, letters, uploads and the secret key were world-readable (0644 in 0755).
+"""Private files: the database, letters, uploads and the secret key were world-readable (0644 in 0755).
 Through the real entry points (`powts` and the WSGI application), everything the application writes in
 its data directory is the service account's alone: files 0600, directories 0700 (static files excepted)."""
 import json

@@ -1,4 +1,4 @@
-"""Issue 10, "Tests": a pumper files from a 390x844 window, in Debian's chromium. They sign in, land on the
+"""On a phone: a pumper files from a 390x844 window, in Debian's chromium. They sign in, land on the
 report form (their home), look the system up by its address, file the report and see it among their
 filed reports; the page needs no sideways scrolling at that width."""
 import datetime as dt

@@ -1,6 +1,6 @@
 """Every passage quoted in the county profiles and the law parameters is in the law texts.
 
-A citation whose quote is not in the text it cites is a reading nobody can check (issue 9, item 6: the
+A citation whose quote is not in the text it cites is a reading nobody can check (once: the
 state maintenance.yaml ATU and enforcement_order entries, state/profile.yaml, the test_citations entries).
 Entries marked as from outside the texts (source: secondary, outside_texts: true) are not checked.
 Quotes are compared with whitespace, case and typographic quotes normalised; " ... " marks an elision,
@@ -78,7 +78,7 @@ def _all_quotes():
 
 
 def test_every_quoted_passage_is_in_the_law_texts():
-    """Issue 9 item 6: each quote in profiles/*.yaml and law/parameters/*.yaml appears in ../shared/law (README's
+    """Each quote in profiles/*.yaml and law/parameters/*.yaml appears in ../shared/law (README's
     reference facts included, for the SPS rules outside the texts)."""
     if not TEXTS.is_dir():
         pytest.skip(f"the law texts are not beside this checkout ({TEXTS}); CI has them at ../shared/law")
@@ -125,7 +125,7 @@ def _state_entries():
 
 
 def test_state_quotes_come_from_state_texts_and_cited_subsections_exist():
-    """Issue 9 item 6: state/maintenance.yaml's ATU entry quoted Dane s. 46.11(5)1. under an SPS citation, the
+    """Profile state/maintenance.yaml's ATU entry quoted Dane s. 46.11(5)1. under an SPS citation, the
     enforcement_order step cited s. 145.20(2)(f) (not in the excerpt) for words of s. 145.246(1)(a)2., and
     state/profile.yaml cited s. 145.20(1)(a), which the texts lack. A state quote comes from the state texts, and a
     cited subsection of a labelled excerpt is in it, unless the citation says it is not."""

@@ -1,4 +1,4 @@
-"""Issue 10 item 3: each record's news reaches the others (powts.core.news).
+"""Each record's news reaches the others (powts.core.news).
 
 A permit's final approval (Dane County Code s. 46.08(6)(g), s. 46.11(4); Lincoln Ch. 22 (draft), Permit
 Cards (4)) records the system it installed and restarts its maintenance cycle (Wis. Stat. s.
@@ -83,7 +83,7 @@ def _pass_final_inspection(permit, day):
 
 @pytest.mark.django_db(transaction=True)
 def test_system_replaced_under_a_permit_finished_in_june_gets_no_due_notice_or_reminder(dane, master, old_system, tmp_path):
-    """The issue's finding: a system replaced under a permit that passed final inspection in June still got a
+    """A finding: a system replaced under a permit that passed final inspection in June still got a
     "due" notice and then an "overdue" reminder. Final approval (Dane s. 46.08(6)(g)) now marks it replaced
     and the new system's cycle runs from its installation (Wis. Stat. s. 145.20(5)(b): every 3 years)."""
     from powts.maintenance.notices import notices_send

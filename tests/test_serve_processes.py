@@ -1,4 +1,4 @@
-"""Issue 13, item 4: `powts serve --processes N` (the real command, on SQLite in a fresh data directory, as the
+"""`powts serve --processes N` (the real command, on SQLite in a fresh data directory, as the
 newcomer runs it): N processes on one port, the embedded queue's consumer in exactly one of them; reports
 sent at once through all of them are each stored exactly once, with no "database is locked" (SQLite
 writes serialised: BEGIN IMMEDIATE and a busy timeout) and no server error."""

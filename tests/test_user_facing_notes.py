@@ -1,4 +1,4 @@
-"""Issue 9, "What must be true" 5: no line a person sees (pages, letters, API and CLI messages, the
+"""No line a person sees (pages, letters, API and CLI messages, the
 words of a decision) carries an internal note such as "not in texts", "outside the excerpt" or a path
 into the repository. Those notes belong in the parameter and profile files' `note` keys and in
 powts/law/README.md. This test collects what reaches people: every template, every string literal of
@@ -29,10 +29,10 @@ INTERNAL = re.compile(
     r"|\bTODO\b|\bFIXME\b",
     re.I)
 
-# Owned by other engineers of issue 9, fixed in their branches; the lead deletes these at merge.
+# Owned by other engineers, fixed in their branches; deleted when those merge.
 ALLOWED_UNTIL_MERGE = {
     # maintenance letters print each notice step's citation ("reminder timing not in texts"); the notices
-    # engineer (i9 notices) rewrites the letters and those steps
+    # engineer rewrites the letters and those steps
     "maintenance.yaml notices.steps",
 }
 

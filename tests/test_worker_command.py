@@ -1,4 +1,4 @@
-"""Issue 13, item 1: `powts worker [--workers N]` runs Huey consumers on the configured queue, as its
+"""`powts worker [--workers N]` runs Huey consumers on the configured queue, as its
 own process; a job put on the queue by another process is taken and run by it."""
 import os
 import signal

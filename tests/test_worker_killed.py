@@ -1,4 +1,4 @@
-"""Issue 13, "Bad input and faults": "A worker killed in the middle of a job: the job is retried and its work
+"""Faults: "A worker killed in the middle of a job: the job is retried and its work
 done once." A real `powts worker` process is killed with SIGKILL while it runs a job (no handler runs, nothing
 is marked); the next worker to start takes the job back and runs it, and a second delivery of the same job
 does nothing. The processes share the database: on SQLite a file in a fresh data directory (the test
@@ -108,7 +108,7 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_the_next_worker_which_does_it
     assert "1 interrupted job(s) queued again" in out, out[-2000:]
 
 
-# -- a job in one long write transaction (stop 18, left for issue 13: the heartbeat during a long SQLite write) --
+# -- a job in one long write transaction (the heartbeat during a long SQLite write) --
 
 def _sweep(env, *, stale: float, tmp_path: Path) -> str:
     """The stale check, once, in its own process with limit `stale`: how many jobs it took back. On SQLite a

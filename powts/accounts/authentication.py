@@ -51,7 +51,7 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
 
     def _cleanup_token(self, auth_token) -> bool:
         """Only the token presented: an expired one is deleted and refused. knox also reads all the person's
-        other tokens on every call (a query per API request, issue 13); api_token_create deletes the
+        other tokens on every call (a query per API request, on the report API's hot path); api_token_create deletes the
         expired ones when it makes a new one, and an expired token is refused whenever it is shown."""
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():
             username = auth_token.user.get_username()

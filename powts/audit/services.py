@@ -22,7 +22,7 @@ _held: ContextVar[list | None] = ContextVar("powts_audit_held", default=None)
 @contextmanager
 def written_together():
     """The audit rows of a block written by one INSERT at its end, not one each (a report writes three;
-    issue 13, the report API's hot path). Use inside the caller's transaction: the rows then commit or
+    the report API's hot path). Use inside the caller's transaction: the rows then commit or
     roll back with the changes they record. An exception in the block writes none. Nested blocks leave
     the writing to the outermost one."""
     if _held.get() is not None:

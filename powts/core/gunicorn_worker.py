@@ -6,7 +6,7 @@ process that accepted it. The API benchmark's 32 clients open their connections 
 two single-thread processes took them 11/21 and 12/20 in two runs of five on PostgreSQL, and the first of
 those missed its p99 (790 ms; 133 requests a second over 200 ms, the busy process's share). This worker
 took them 14/18 or 15/17 in all five of its runs (three on PostgreSQL, two on SQLite; bench/bench_maintenance.py,
-`ss -tnp` during the load, stop 31). A busy process leaves the connection in the listen queue for a free
+`ss -tnp` during the load). A busy process leaves the connection in the listen queue for a free
 one; the connection waits at most until some process's request ends.
 """
 from __future__ import annotations

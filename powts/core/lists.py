@@ -158,7 +158,8 @@ def table_or_export(request, table_class, rows, *, name: str, **table_kwargs):
     fmt = wants_export(request)
     if fmt:
         if not getattr(request, "export_inline", False) and _more_than(rows, settings.POWTS_EXPORT_JOB_ROWS):
-            # A large export is a background job (issue 13): the worker asks this page again as this person.
+            # A large export is a background job, so no request holds a web thread for minutes: the worker asks
+            # this page again as this person.
             from powts.jobs.exports import export_as_job
 
             return None, export_as_job(request, name=name, fmt=fmt)

@@ -56,7 +56,7 @@ MENU: tuple[Entry, ...] = (
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
 )
 
-# role -> the pages that are its home, first one the person may open wins (issue 10, item 7).
+# role -> the pages that are its home, first one the person may open wins: each role lands on its own home.
 HOMES: dict[str, tuple[str, ...]] = {
     "county_staff": ("maintenance:dashboard",),
     "county_admin": ("maintenance:dashboard",),

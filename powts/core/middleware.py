@@ -39,7 +39,8 @@ class DatabaseUnavailableMiddleware:
     lost connection) is a 503 with Retry-After, not a 500: the view's transaction was rolled back, so the
     client may send it again (the report API recognises a report it already stored, should the commit
     have gone through before the connection broke). Django closes the
-    broken connection when the request ends and the next request opens a new one (issue 13)."""
+    broken connection when the request ends and the next request opens a new one: a PostgreSQL restart costs
+    a retry, not an error."""
 
     RETRY_AFTER = "5"
 

@@ -1,4 +1,4 @@
-"""A read on a hot path compiled to SQL once and run again with new values (issue 13, item 4).
+"""A read on a hot path compiled to SQL once and run again with new values (the report API's CPU per report).
 
 Building a query's SQL is most of Django's cost per query (a report through the API spent more CPU
 compiling its SELECTs than the database spent running them). `Prepared` compiles a queryset the first

@@ -1,4 +1,4 @@
-"""Writes on a hot path with their SQL compiled once (issue 13, item 4), as powts.core.prepared does for reads.
+"""Writes on a hot path with their SQL compiled once (CPU per report), as powts.core.prepared does for reads.
 
 Model.save() and bulk_create() build their INSERT or UPDATE anew on every call: on the report API that
 was about a fifth of a report's CPU, most of it while SQLite's one write lock was held. Here Django's own

@@ -1,5 +1,5 @@
 """The task queue's consumer inside a web process: `powts serve` starts it in one of its workers, so the
-one-command start runs background jobs too (issue 10). With POWTS_QUEUE_URL (Redis, a later issue)
+one-command start runs background jobs too. With POWTS_QUEUE_URL (Redis)
 the workers are separate processes (`powts worker`) and serve starts none."""
 from __future__ import annotations
 

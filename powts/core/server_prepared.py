@@ -1,4 +1,4 @@
-"""A cursor whose statements PostgreSQL parses and plans once per connection (issue 13, item 4).
+"""A cursor whose statements PostgreSQL parses and plans once per connection (the database's CPU per report).
 
 Django's psycopg 3 cursors bind values on the client: each statement reaches PostgreSQL as new text,
 which it parses, analyses and plans again: about half of its CPU for a report through the API

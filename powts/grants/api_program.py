@@ -1,4 +1,4 @@
-"""REST API of the program between counties and the department (issue 11, item 6).
+"""REST API of the program between counties and the department (Wisconsin Fund, s. 145.246).
 
   POST /api/grants/certifications/             county staff: {fiscal_year, official_name, official_title}  (s. 145.246(8))
   GET/POST /api/grants/participations/         list (?fiscal_year=); county staff: {fiscal_year, received_on}  ((7)(a))

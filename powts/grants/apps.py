@@ -10,7 +10,7 @@ class GrantsConfig(AppConfig):
         from powts.core import registry
         from powts.grants import background, demo
 
-        background.register()  # allocation runs as background jobs (issue 13)
+        background.register()  # allocation runs as background jobs
 
         registry.register("demo_loader", "grants (a fiscal year of applications)", demo.load, order=30)
         from powts.grants import program_demo

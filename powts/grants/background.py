@@ -1,4 +1,4 @@
-"""The department's allocation run as a background job (issue 13): a state's caseload is decided and its
+"""The department's allocation run as a background job: a state's caseload is decided and its
 lines stored by a worker, the job page showing it until the run is stored. Keyed by the job: the run
 records the job that made it, so a run again after a crash (between the commit and the job's "done")
 finds the stored run instead of allocating twice."""

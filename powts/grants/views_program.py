@@ -196,7 +196,7 @@ def allocations(request):
     fy = _year(request)
     if request.method == "POST":
         _department(request.user)
-        # A background job (issue 13); when it is done by the time the page answers, straight to the run.
+        # A background job; when it is done by the time the page answers, straight to the run.
         from powts.grants import background
         from powts.jobs.errors import QueueUnavailable
         from powts.jobs.services import job_start

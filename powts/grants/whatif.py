@@ -1,4 +1,4 @@
-"""What-if: the same caseload under changed parameters, beside the law as it is (issue 11, item 3).
+"""What-if: the same caseload under changed parameters, beside the law as it is.
 
 The department may ask what the participating counties' applications would cost, and who would gain or
 lose, with a different income limit (s. 145.246(3)(c)1.), a different per-residence cap of the state share

@@ -16,4 +16,4 @@ class InventoryConfig(AppConfig):
         # the triggers copying each parcel's town onto its systems, off while SQLite migrations rebuild tables
         pre_migrate.connect(system_town.before_migrate, sender=self, dispatch_uid="inventory_town_before")
         post_migrate.connect(system_town.after_migrate, sender=self, dispatch_uid="inventory_town_after")
-        background.register()  # the web import runs as a background job (issue 13)
+        background.register()  # the web import runs as a background job

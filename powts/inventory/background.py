@@ -1,4 +1,4 @@
-"""The web import as a background job (issue 13): the confirmed upload, saved in the data directory, is
+"""The web import as a background job: the confirmed upload, saved in the data directory, is
 imported by a worker while its job page shows the rows checked; the counts and rejected rows come after.
 Safe to run again: the import writes the whole file in one transaction, and a file imported again
 changes nothing (every row unchanged)."""

@@ -45,7 +45,7 @@ class OwnerKind(models.TextChoices):
 
 
 class LetterLanguage(models.TextChoices):
-    """The language of an owner's letters (issue 10, item 2). English is the legal text and goes with every
+    """The language of an owner's letters. English is the legal text and goes with every
     translation; Wisconsin counties serve Spanish- and Hmong-speaking owners."""
 
     ENGLISH = "en", "English"

@@ -159,7 +159,7 @@ def _move_status(given: System, *, from_: str, to: str, action: str) -> System:
 
 def _last_service_moved_on(pk: int, on: dt.date) -> int:
     """System.objects.filter(Q(last_serviced_on__isnull=True) | Q(last_serviced_on__lt=on), pk=pk)
-    .update(last_serviced_on=on), the statement written once (the ORM built it on every report, issue 13).
+    .update(last_serviced_on=on), the statement written once (the ORM built it on every report, a hot path).
     Conditional in the database: two reports at once must not set an older date after a newer one."""
     using = router.db_for_write(System)
     connection = connections[using]

@@ -1,4 +1,4 @@
-"""Proof that a running job's worker is alive, without writing to the database (issue 13, the heartbeat).
+"""Proof that a running job's worker is alive, without writing to the database (the heartbeat).
 
 On the embedded SQLite database a heartbeat row written every few seconds cannot be trusted: writes are
 queued one at a time (powts.core.sqlite), so while a job writes in one long transaction (an import of

@@ -7,7 +7,8 @@ class JurisdictionsConfig(AppConfig):
     label = "jurisdictions"
 
     def ready(self):
-        # Refuse to start on a bad parameter or profile file rather than run on it (issue 9, item 1).
+        # Refuse to start on a bad parameter or profile file rather than run on it: the law's values and the
+        # counties' differences come from these files.
         from .data_check import problems
 
         found = problems()

@@ -1,7 +1,7 @@
 """Whether an owner's mailing address can go on an envelope, and its lines for the window.
 
 A letter the post office cannot deliver is no notice: an owner without a usable mailing address is
-held back from a batch and listed apart for staff to fix (issue 10, item 2). Usable means what USPS
+held back from a batch and listed apart for staff to fix. Usable means what USPS
 Publication 28 needs on the last two lines of a domestic address: a delivery line (street, PO box or
 rural route) and a last line with the city, the state and a ZIP code.
 """

@@ -19,7 +19,7 @@ class MaintenanceConfig(AppConfig):
         post_migrate.connect(standing_counts.after_migrate, sender=self, dispatch_uid="maint_standing_after")
         from powts.maintenance import background
 
-        background.register()  # its daily sweeps as background jobs (issue 13)
+        background.register()  # its daily sweeps as background jobs
         registry.register("system_panel", "maintenance", views.system_context,
                           template="maintenance/_system_maintenance.html", order=10)
         registry.register("after_import", "maintenance schedules", services.schedule_sync, order=10)

@@ -173,7 +173,7 @@ def compute(profile: MaintenanceProfile, *, system_type: str, installed_on: dt.d
 
 
 def due_kind(*, due_on: dt.date | None, notice_on: dt.date | None, needs_data: bool, as_of: dt.date) -> str | None:
-    """The issue's kinds: first_notice when notice_on (due_on minus the lead time) <= as_of < due_on;
+    """The kinds of a due list's entry: first_notice when notice_on (due_on minus the lead time) <= as_of < due_on;
     overdue when as_of >= due_on; needs_data when no date is known; otherwise None."""
     if needs_data:
         return "needs_data"

@@ -128,7 +128,8 @@ _ROW_FIELDS = tuple(f.name for f in Schedule._meta.local_concrete_fields
 _schedule_row_locked = Prepared(lambda pk: Schedule.objects.select_for_update().filter(pk=pk).order_by()[:1])
 
 
-# No savepoint: every caller is in a transaction it lets fail as a whole (a report is a hot path, issue 13).
+# No savepoint: every caller is in a transaction it lets fail as a whole (a report is a hot path, and a savepoint
+# is two more statements).
 @transaction.atomic(savepoint=False)
 def schedule_refresh(*, system: System, action: str = "maintenance schedule recomputed", profile=None) -> Schedule:
     """Recompute one system's schedule. Its row is locked first (PostgreSQL), then the events read: a

@@ -12,7 +12,7 @@ class PermitsConfig(AppConfig):
         news.register()
         from powts.permits import background
 
-        background.register()  # its daily sweeps as background jobs (issue 13)
+        background.register()  # its daily sweeps as background jobs
         registry.register("system_panel", "permits", panels.system_context, template="permits/_system_permits.html",
                           order=20)
         registry.register("system_panel", "complaints", panels.system_complaints,

@@ -21,7 +21,7 @@ KINDS = (
 )
 LOT_LINE_TYPES = {"LineString", "MultiLineString", "Polygon", "MultiPolygon"}
 # A plot plan shows one lot: tens of features. Far beyond that it is a mistake or an attack, and checking
-# and drawing it would cost seconds and tens of megabytes per page (issue 8: 4,000 features, a 65 MB page).
+# and drawing it would cost seconds and tens of megabytes per page (4,000 features made a 65 MB page).
 MAX_FEATURES = 500
 MAX_POSITIONS = 20_000  # coordinate pairs over all features
 

@@ -1,4 +1,4 @@
-"""Issue 8, item 6: "an access log (one line per request: time, user, method, path, status, duration) to a
+"""Sign-in and tokens: "an access log (one line per request: time, user, method, path, status, duration) to a
 file in the data directory" (finding: "no access log"); never the query string, never a password."""
 import re
 import stat
@@ -61,7 +61,7 @@ def test_a_forged_newline_stays_on_one_line(client, access_log):
 
 
 def test_the_log_is_private(client, settings, access_log):
-    """Item 8 for this file: the log names who did what, so 0600 in a 0700 directory."""
+    """Private files: the log names who did what, so 0600 in a 0700 directory."""
     client.get("/healthz")
     path = settings.DATA_DIR / "logs" / "access.log"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

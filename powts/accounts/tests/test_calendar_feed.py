@@ -1,4 +1,4 @@
-"""Issue 8, item 6: "the iCalendar feed gets its own revocable per-user secret URL" (finding: the feed took
+"""Sign-in and tokens: "the iCalendar feed gets its own revocable per-user secret URL" (finding: the feed took
 the API token in its URL)."""
 import re
 

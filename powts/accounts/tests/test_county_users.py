@@ -1,4 +1,4 @@
-"""Issue 10, item 1: licenses edited by county staff; a county administrator manages its own county's
+"""Licenses edited by county staff; a county administrator manages its own county's
 users (create, change role, deactivate, invite an owner by email and link that sign-in to their owner
 record) and sees no other county; mail through Django's email backend; a refused address saves nothing."""
 import datetime as dt
@@ -159,7 +159,7 @@ def test_change_a_role_and_deactivate(as_admin, make_user, dane, admin):
 
 
 def test_two_administrators_changing_one_person_the_second_is_told(as_admin, make_user, dane):
-    """Issue 10 item 1 ("concurrent edits of one record do not silently overwrite each other") for the
+    """Edits from a record's page ("concurrent edits of one record do not silently overwrite each other") for the
     county's users: both open Sam's page at version 1; the first saves; the second's save is refused with
     what the first changed, and Sam keeps the first's change."""
     sam = make_user("sam", "county_staff", dane)

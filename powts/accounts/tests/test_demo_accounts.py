@@ -1,4 +1,4 @@
-"""Issue 8, item 6: "no default superuser with a known password" (finding: "the demo creates a superuser
+"""Sign-in and tokens: "no default superuser with a known password" (finding: "the demo creates a superuser
 admin with a published password"), and the demo's sign-ins pass the 12-character validators."""
 import pytest
 from django.contrib.auth import authenticate

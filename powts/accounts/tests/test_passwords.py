@@ -1,4 +1,4 @@
-"""Issue 8, item 6: "a password change page; Django's validators with a minimum length of 12" (finding:
+"""Sign-in and tokens: "a password change page; Django's validators with a minimum length of 12" (finding:
 "user_create accepts the password 1; no password change page")."""
 import pytest
 from django.conf import settings

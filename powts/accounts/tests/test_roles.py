@@ -1,4 +1,4 @@
-"""Issue 8, item 1: the county administrator, DSPS and DNR roles, and one helper for "staff of this county"."""
+"""Roles: the county administrator, DSPS and DNR roles, and one helper for "staff of this county"."""
 import datetime as dt
 
 import pytest
@@ -31,7 +31,7 @@ def two_counties(dane, lincoln, make_user):
 
 @pytest.mark.parametrize("model", [System, Permit, Report])
 def test_county_admin_sees_and_changes_only_their_county(two_counties, make_user, model):
-    """Item 1: "everything county staff may do in their own county ... sees no other county"."""
+    """A county administrator may do "everything county staff may do in their own county ... sees no other county"."""
     dane, _ = two_counties
     admin = make_user("ada", "county_admin", dane)
     for action in ("view", "change"):
@@ -40,7 +40,7 @@ def test_county_admin_sees_and_changes_only_their_county(two_counties, make_user
 
 @pytest.mark.parametrize("model", [System, Permit, Report])
 def test_dsps_reads_every_county_and_changes_nothing(two_counties, make_user, model):
-    """Item 1: DSPS "read every county; writes come in later issues"."""
+    """DSPS reads every county and writes nothing here."""
     dsps = make_user("dee", "dsps")
     assert set(model.objects.restrict(dsps, "view").values_list("jurisdiction__slug", flat=True)) == {"dane", "lincoln"}
     assert not model.objects.restrict(dsps, "change").exists()
@@ -48,7 +48,7 @@ def test_dsps_reads_every_county_and_changes_nothing(two_counties, make_user, mo
 
 @pytest.mark.parametrize("model,reads", [(System, True), (Report, True), (Permit, False)])
 def test_dnr_reads_systems_and_maintenance_reports_only(two_counties, make_user, model, reads):
-    """Item 1, DNR "read-only for now on county records it needs": systems and maintenance (septage) reports, no permits."""
+    """DNR, "read-only for now on county records it needs": systems and maintenance (septage) reports, no permits."""
     dnr = make_user("dan", "dnr")
     expected = {"dane", "lincoln"} if reads else set()
     assert set(model.objects.restrict(dnr, "view").values_list("jurisdiction__slug", flat=True)) == expected
@@ -56,7 +56,7 @@ def test_dnr_reads_systems_and_maintenance_reports_only(two_counties, make_user,
 
 
 def test_one_helper_decides_county_staff(dane, lincoln, make_user):
-    """Item 1: a county administrator counts as county staff everywhere staff is checked (one helper)."""
+    """A county administrator counts as county staff everywhere staff is checked (one helper)."""
     staff, admin = make_user("sam", "county_staff", dane), make_user("ada", "county_admin", dane)
     for user in (staff, admin):
         assert is_county_staff(user) and user.is_county_staff and user.is_county_staff_of(dane.pk)

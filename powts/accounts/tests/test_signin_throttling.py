@@ -1,4 +1,4 @@
-"""Issue 8, item 6 ("Sign-in and tokens"): throttling per account and per address, lockout after repeated
+"""Sign-in and tokens: throttling per account and per address, lockout after repeated
 failures with a message, on the web sign-in and on POST /api/token/ (finding: "100 wrong passwords at 9 a
 second, all processed")."""
 import datetime as dt
@@ -21,7 +21,7 @@ def api_login(username, password, ip="127.0.0.1"):
 
 
 def test_the_limit_is_small():
-    """Item 6: lockout after *repeated* failures -- a handful, not a hundred."""
+    """Lockout after *repeated* failures -- a handful, not a hundred."""
     assert 3 <= LIMIT <= 10
 
 
@@ -107,7 +107,7 @@ def test_an_administrator_can_lift_a_lockout(client, staff):
 
 
 def test_nul_bytes_in_a_sign_in_are_bad_input_not_a_500(client, staff):
-    """Item 9 for the sign-in forms: a NUL byte is refused before axes or the database sees it (PostgreSQL
+    """PostgreSQL parity for the sign-in forms: a NUL byte is refused before axes or the database sees it (PostgreSQL
     text cannot hold one)."""
     for username, password in (("sa\x00m", PASSWORD), ("sam", "pass\x00word-long"), ("\x00", "\x00")):
         response = web_login(client, username, password)  # refused by RefuseNulMiddleware, naming the field

@@ -1,4 +1,4 @@
-"""Issue 8, item 6: "API tokens never expire, are stored in plain text, survive a password change, and are
+"""Sign-in and tokens: "API tokens never expire, are stored in plain text, survive a password change, and are
 accepted in a URL (?token= on the iCalendar feed)" -> tokens hashed, expiring, revoked on password change,
 never accepted in a URL."""
 import datetime as dt

@@ -1,4 +1,4 @@
-"""Issue 10 item 5, the API: list, upload and download on the same services and policies; a file that is
+"""Documents and photos through the API: list, upload and download on the same services and policies; a file that is
 not what it says is a 400 naming the file; other counties' staff and other people get a 404."""
 import pytest
 from rest_framework.test import APIClient

@@ -1,4 +1,4 @@
-"""Issue 10 item 5: "Type and size checked by content, not by name"; bad input: "a file that is not what
+"""Documents and photos: "Type and size checked by content, not by name"; bad input: "a file that is not what
 it says (an executable named .pdf), an oversized upload: a clear message naming the file"."""
 import io
 

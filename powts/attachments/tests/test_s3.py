@@ -1,4 +1,4 @@
-"""Issue 10 item 5: "in S3-compatible storage by setting (django-storages; tested against a local ... moto
+"""Documents and photos "in S3-compatible storage by setting (django-storages; tested against a local ... moto
 server)". The fixture starts moto's S3 server on a free loopback port for this module (no service for
 .ci/run to start); a file goes in through the service and comes out through the download view."""
 import os

@@ -1,4 +1,4 @@
-"""Issue 10 item 5: files attached to permits (plans, soil reports, recorded documents with recording
+"""Documents and photos: files attached to permits (plans, soil reports, recorded documents with recording
 number and date), maintenance reports (photos) and complaints (photos); stored in the data directory;
 every upload audited; bad input changes nothing."""
 import datetime as dt
@@ -130,7 +130,7 @@ def test_a_plumbers_recorded_document_waits_for_staff(permit, people):
 
 
 def test_a_recording_number_for_a_document_never_required_is_refused(permit, people, attachment_dir):
-    """Issue 12 (bad input): a recording number for a document that was never required is refused, nothing saved."""
+    """Bad input: a recording number for a document that was never required is refused, nothing saved."""
     from powts.permits.models import PermitDocument
 
     with pytest.raises(Refused, match="no document that must be recorded") as err:
@@ -173,7 +173,8 @@ def test_display_name_keeps_the_last_part_and_printable_characters():
 
 
 def test_a_recorded_document_on_an_issued_permit_is_filed_and_verified(permit, people):
-    """Issue 12 item 7: recordings arrive after review too; staff's upload on an issued permit files and verifies it."""
+    """Documents recorded with the register of deeds arrive after review too; staff's upload on an issued permit
+    files and verifies it."""
     permit = _needs_recording(permit)
     permit.status = "issued"
     permit.save(update_fields=["status"])

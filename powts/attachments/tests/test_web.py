@@ -1,4 +1,4 @@
-"""Issue 10 item 5 on the web: "served only to those who may see the record"; uploads from the permit
+"""Documents and photos on the web: "served only to those who may see the record"; uploads from the permit
 page, the plumber's application, the pumper's report form and the public complaint form; an oversized
 upload refused before its body is read."""
 import datetime as dt

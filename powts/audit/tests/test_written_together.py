@@ -1,4 +1,4 @@
-"""Issue 13, item 4: a report's audit rows are written by one INSERT (audit.services.written_together),
+"""A report's audit rows are written by one INSERT (audit.services.written_together),
 with every guarantee of one INSERT each: each row written, in order, none when the block fails."""
 import pytest
 from django.db import connection, transaction

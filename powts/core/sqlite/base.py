@@ -1,4 +1,4 @@
-"""SQLite with its writes queued in line (issue 13, item 4): every write transaction (BEGIN IMMEDIATE, Django's
+"""SQLite with its writes queued in line: every write transaction (BEGIN IMMEDIATE, Django's
 transaction_mode) first takes an exclusive lock on a file beside the database, held until COMMIT or ROLLBACK.
 
 Why: SQLite's own busy handler makes a waiting writer sleep and retry, so under load (several processes of

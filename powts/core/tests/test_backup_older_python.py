@@ -1,4 +1,4 @@
-"""Issue 13's deployment walkthrough: `powts restore` on Debian 12's python3 (3.11.2, whose tarfile has no
+"""Deploying on Debian 12: `powts restore` on Debian 12's python3 (3.11.2, whose tarfile has no
 extraction filters) failed with a TypeError. The archive is now checked by hand there: the same refusals."""
 import io
 import tarfile

@@ -1,4 +1,4 @@
-"""Issue 8, item 10 ("Backup and restore"): `powts backup --output FILE` and `powts restore FILE`; a county
+"""Backup and restore: `powts backup --output FILE` and `powts restore FILE`; a county
 with records is backed up, restored into a fresh data directory (and, on PostgreSQL, a fresh database),
 and every table's row count and a checksum of its contents compared with the original.
 

@@ -1,4 +1,4 @@
-"""Issue 8, item 8: a Content-Security-Policy on every page, with no inline script or style for it to
+"""A Content-Security-Policy on every page, with no inline script or style for it to
 allow: the pages' own assets only."""
 import re
 from html.parser import HTMLParser
@@ -61,13 +61,13 @@ def _check(client, url):
 
 
 def test_every_public_page_has_a_strict_policy(db, client):
-    """Item 8: anonymous pages carry the policy, and nothing in them needs 'unsafe-inline'."""
+    """Anonymous pages carry the policy, and nothing in them needs 'unsafe-inline'."""
     for url in PUBLIC_PAGES:
         _check(client, url)
 
 
 def test_every_staff_page_has_a_strict_policy_and_no_inline_code(client, staff, pages):
-    """Item 8: staff pages (dashboard with its chart, inventory, a permit with its plot plan drawn, the
+    """Staff pages (dashboard with its chart, inventory, a permit with its plot plan drawn, the
     API docs) carry the policy and have no inline script, style element, style or on* attribute."""
     client.force_login(staff)
     for url in STAFF_PAGES:
@@ -77,7 +77,7 @@ def test_every_staff_page_has_a_strict_policy_and_no_inline_code(client, staff, 
 
 
 def test_api_docs_load_their_start_up_code_as_a_script_file(db, client, staff):
-    """Item 8: Swagger UI's start-up code is a separate script (script-src 'self'), not inline."""
+    """Swagger UI's start-up code is a separate script (script-src 'self'), not inline."""
     client.force_login(staff)
     page = client.get("/api/docs/").content.decode()
     src = re.search(r'<script src="([^"]*script=[^"]*)"', page).group(1).replace("&amp;", "&")

@@ -1,4 +1,4 @@
-"""Issue 13, "Bad input and faults": a PostgreSQL restart during the API load: "requests fail cleanly and
+"""A PostgreSQL restart during the API load: "requests fail cleanly and
 clients retry". A request whose database stops answering is a 503 with Retry-After (JSON on the API, a
 page that needs no database on the web), never a 500; the next request works again."""
 import pytest

@@ -9,7 +9,7 @@ from powts.inventory.models import System
 @pytest.mark.django_db(transaction=True)
 def test_demo_loads_a_county_with_each_role_and_runs_twice(capsys):
     call_command("demo", jurisdiction="dane", systems=60)
-    # 60 imported, and the one the demo's completed replacement permit installed (issue 10: final approval
+    # 60 imported, and the one the demo's completed replacement permit installed (final approval
     # records the system it installed and marks the one it replaced).
     assert System.objects.filter(jurisdiction__slug="dane").count() == 61
     assert System.objects.filter(jurisdiction__slug="dane", status="replaced").count() == 1

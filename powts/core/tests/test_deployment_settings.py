@@ -1,4 +1,4 @@
-"""Issue 8, item 8 (deployment settings): HTTPS-only cookies, HSTS and the proxy header when asked for,
+"""Deployment settings: HTTPS-only cookies, HSTS and the proxy header when asked for,
 8-hour sessions, and the browser protections on every response."""
 import json
 import os
@@ -23,7 +23,7 @@ def _settings_with(tmp_path, **env) -> dict:
 
 
 def test_plain_http_by_default_with_8_hour_sessions(tmp_path):
-    """Item 8: without POWTS_HTTPS nothing forces HTTPS (a laptop works), sessions last 8 hours."""
+    """Without POWTS_HTTPS nothing forces HTTPS (a laptop works), sessions last 8 hours."""
     got = _settings_with(tmp_path)
     assert got["SESSION_COOKIE_SECURE"] is False and got["SECURE_HSTS_SECONDS"] == 0
     assert got["SECURE_PROXY_SSL_HEADER"] is None
@@ -31,7 +31,7 @@ def test_plain_http_by_default_with_8_hour_sessions(tmp_path):
 
 
 def test_https_turns_on_secure_cookies_hsts_and_proxy_header(tmp_path):
-    """Item 8: POWTS_HTTPS=1 -> Secure cookies and a year of HSTS with subdomains; POWTS_PROXY_SSL_HEADER=1 ->
+    """POWTS_HTTPS=1 -> Secure cookies and a year of HSTS with subdomains; POWTS_PROXY_SSL_HEADER=1 ->
     X-Forwarded-Proto trusted; POWTS_SESSION_HOURS sets the session length."""
     got = _settings_with(tmp_path, POWTS_HTTPS="1", POWTS_PROXY_SSL_HEADER="1", POWTS_SESSION_HOURS="2",
                          POWTS_SSL_REDIRECT="1")
@@ -43,7 +43,7 @@ def test_https_turns_on_secure_cookies_hsts_and_proxy_header(tmp_path):
 
 @pytest.mark.django_db
 def test_headers_on_responses():
-    """Item 8: nosniff, frame denial, a referrer policy and a CSP on every response."""
+    """Nosniff, frame denial, a referrer policy and a CSP on every response."""
     r = Client().get("/accounts/login/")
     assert r["X-Content-Type-Options"] == "nosniff" and r["X-Frame-Options"] == "DENY"
     assert r["Referrer-Policy"] == "same-origin"
@@ -52,7 +52,7 @@ def test_headers_on_responses():
 
 @pytest.mark.django_db
 def test_behind_a_proxy_the_https_request_gets_hsts_and_a_secure_session_cookie(staff):
-    """Item 8: with the proxy header trusted, a request the proxy marks https gets HSTS, and signing in sets a
+    """With the proxy header trusted, a request the proxy marks https gets HSTS, and signing in sets a
     Secure, HttpOnly session cookie lasting 8 hours."""
     with override_settings(SECURE_HSTS_SECONDS=31536000, SECURE_HSTS_INCLUDE_SUBDOMAINS=True,
                            SESSION_COOKIE_SECURE=True, SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https")):

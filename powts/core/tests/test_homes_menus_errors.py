@@ -1,4 +1,4 @@
-"""Issue 10, item 7: "Each role lands on its own home ...", "menus show only what the role may open",
+"""Pages people can use: "Each role lands on its own home ...", "menus show only what the role may open",
 "Styled 403, 404 and 500 pages that say what the person may do instead" (the API keeps JSON)."""
 import json
 import re
@@ -18,7 +18,7 @@ HOMES = {
     "owner": "/maintenance/mine/",
     "state_auditor": "/counties/",
     "dsps": "/counties/",
-    "dnr": "/wells/claims/",  # issue 11: DNR's well claims queue
+    "dnr": "/wells/claims/",  # DNR's well claims queue (s. 281.75)
 }
 
 

@@ -1,4 +1,4 @@
-"""Issue 10, item 7 "Lists people can use": every list a django-tables2 table with its total (exact up to
+"""Lists people can use: every list a django-tables2 table with its total (exact up to
 10,000, estimated beyond), sorting on the header cell (aria-sort on the <th>, today a critical axe
 violation on the link), and CSV/XLSX exports of every row of the filtered list, formula-safe, with labels."""
 import csv
@@ -76,7 +76,7 @@ def test_pages_without_counting_every_row(signed_in, dane):
 @pytest.mark.parametrize("url", ["/inventory/", "/inventory/?sort=-installed_on&system_type=mound", "/inventory/?page=2",
                                  "/permits/", "/maintenance/reports/"])
 def test_a_list_page_never_counts_every_filtered_row(signed_in, dane, url):
-    """Issue 10, Speed ("every page p95 under 100 ms at 1,000,000 systems"): the only count a list runs is
+    """Speed ("every page p95 under 100 ms at 1,000,000 systems"): the only count a list runs is
     the bounded one (lists.total: at most 10,001 ids). django-tables2, given the request, paged the table
     with Django's Paginator first, whose COUNT(*) of every row took a second of a million-system list."""
     from django.db import connection
@@ -99,7 +99,7 @@ def test_a_page_beyond_the_last_shows_page_one_not_an_error(signed_in, dane):
 @pytest.mark.parametrize("url", ["/inventory/?page=3", "/inventory/?page=2&sort=-installed_on&system_type=mound",
                                  "/permits/?page=2", "/maintenance/reports/?page=2"])
 def test_a_deep_page_reads_the_skipped_rows_ids_only(signed_in, dane, monkeypatch, url):
-    """Issue 10, Speed: page 200 of the systems list joined the parcel and owner of the 9,950 rows before it.
+    """Speed: page 200 of the systems list joined the parcel and owner of the 9,950 rows before it.
     The rows skipped (OFFSET) are read as ids alone; only the page's rows are read with their joins. Fails
     before lists._IdsFirst: the one query with an OFFSET selected every column of every join."""
     from django.db import connection

@@ -1,4 +1,4 @@
-"""Issue 13, item 4: the report API's hot reads are compiled to SQL once (powts.core.prepared). They must
+"""The report API's hot reads are compiled to SQL once (powts.core.prepared). They must
 give the instances the ORM gives, read fresh rows every call (a deleted token is refused at once), and
 fall back to the ORM for anything they cannot reuse."""
 import datetime as dt

@@ -1,4 +1,4 @@
-"""Issue 13, item 4: the report API's writes have their SQL compiled once (powts.core.prepared_writes). They
+"""The report API's writes have their SQL compiled once (powts.core.prepared_writes). They
 must write what save() and bulk_create() write, set what those set on the objects, raise what they raise,
 and leave to the ORM anything they cannot do the same way."""
 import datetime as dt

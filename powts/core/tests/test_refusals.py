@@ -1,4 +1,4 @@
-"""Item 4 of issue 9: one family of refusals, mapped once for the API and once for the web."""
+"""One family of refusals, mapped once for the API and once for the web."""
 from django import forms
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView

@@ -1,4 +1,4 @@
-"""Issue 9, item 3: one registry, filled in each app's AppConfig.ready, for system-page panels, after-import
+"""One registry, filled in each app's AppConfig.ready, for system-page panels, after-import
 hooks and demo loaders (before: a settings list of dotted paths, another settings list, and a list in the
 demo command)."""
 import pytest

@@ -1,6 +1,6 @@
-"""Issue 10: the one-command start still does everything: `powts serve` runs the task queue's consumer beside
+"""The one-command start still does everything: `powts serve` runs the task queue's consumer beside
 the web server, unless the queue has workers of its own (POWTS_QUEUE_URL, or --no-worker).
-Issue 13, item 4: `powts serve --processes N` runs N processes on one port, and the embedded queue's
+`powts serve --processes N` runs N processes on one port, and the embedded queue's
 consumer in exactly one of them."""
 import os
 

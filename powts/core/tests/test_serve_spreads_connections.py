@@ -1,4 +1,4 @@
-"""Issue 13, item 4: several server processes on one port share the API clients' kept-alive connections
+"""Several server processes on one port share the API clients' kept-alive connections
 by who is free to answer. A process whose threads are all answering leaves a new connection to another
 process; when a thread comes free it takes new connections again. gunicorn's own gthread worker
 accepts busy or not (the first test shows it), which gave one of four processes twice another's share."""

@@ -1,4 +1,4 @@
-"""Issue 13, item 4: `powts serve` starts gunicorn for real with the worker class it names
+"""`powts serve` starts gunicorn for real with the worker class it names
 (powts.core.gunicorn_worker.FreeThreadWorker): the master boots the processes asked for, they answer on
 one port over kept-alive connections and 32 connections opened at once (the API benchmark's clients),
 and a SIGTERM stops them all cleanly. The other serve tests replace gunicorn; this one runs it, so a worker

@@ -1,4 +1,4 @@
-"""Issue 13, item 4: the report path's fixed statements are prepared once per connection on PostgreSQL
+"""The report path's fixed statements are prepared once per connection on PostgreSQL
 (powts.core.server_prepared). The cursor must behave as Django's: the same errors, the same values read
 (time zones), the same query log; and keep working after a rollback, when psycopg forgets its statements."""
 import pytest

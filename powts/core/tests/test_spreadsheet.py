@@ -1,6 +1,6 @@
-"""Issue 8, item 4 ("every CSV and XLSX the application writes neutralises cells that start with `=`, `+`,
-`-`, `@`, tab or carriage return (prefix with `'`, as OWASP recommends), headers included"): the one
-helper every export uses, both sides of each rule."""
+"""Exports safe to open in a spreadsheet: "every CSV and XLSX the application writes neutralises cells that
+start with `=`, `+`, `-`, `@`, tab or carriage return (prefix with `'`, as OWASP recommends), headers included":
+the one helper every export uses, both sides of each rule."""
 import csv
 import datetime as dt
 import io

@@ -1,4 +1,4 @@
-"""Issue 13, item 4 "on SQLite the writes serialised without 'database is locked' errors": several processes
+"""On SQLite "the writes serialised without 'database is locked' errors": several processes
 of several threads each write at once, every transaction held a while, with a busy timeout far shorter than
 the wait. With Django's own SQLite backend some writers give up ("database is locked"); with powts.core.sqlite
 they wait their turn on the lock file, and every write is stored once."""
@@ -92,7 +92,7 @@ def test_the_lock_is_released_after_a_failed_transaction(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_threads_writing_the_in_memory_test_database_wait_their_turn():
     """The tests' in-memory database: a job consumer's thread writes while another thread's write transaction is
-    open. Without the queue SQLite refuses the second at once ("database table is locked", CI at stop 25)."""
+    open. Without the queue SQLite refuses the second at once ("database table is locked", as CI once did)."""
     from django.db import connection, transaction
 
     from powts.jurisdictions.services import jurisdiction_ensure

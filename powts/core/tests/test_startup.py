@@ -1,4 +1,4 @@
-"""Issue 10 "every page p95 under 100 ms": what a web process does once before its first request, and how its
+"""Speed, "every page p95 under 100 ms": what a web process does once before its first request, and how its
 SQLite connections read the database."""
 import gc
 import importlib

@@ -1,4 +1,4 @@
-"""Issue 13, item 1: "allocation runs ... run as jobs". The department's run is a background job: queued
+"""Allocation runs run as jobs. The department's run is a background job: queued
 while no worker is free (the page shows it), stored once even when the job is run twice or again after a
 crash between the commit and the job's "done"."""
 import pytest

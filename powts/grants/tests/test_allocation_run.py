@@ -35,7 +35,7 @@ def awards(run):
 
 
 def test_no_participating_county_refused(db, dsps):
-    """Issue 11 bad input: an allocation with no participating county is refused; nothing stored."""
+    """Bad input: an allocation with no participating county is refused; nothing stored."""
     with pytest.raises(Refused) as e:
         allocating.run_allocation(fiscal_year=FY, funds_cents=100_000_00, user=dsps)
     assert "fiscal_year" in e.value.errors and "145.246(11)" in e.value.citation
@@ -194,7 +194,7 @@ def test_whatif_kept_caseload_follows_a_withdrawal_and_an_edited_determination(d
 
 
 def test_whatif_from_the_kept_caseload_equals_a_fresh_computation_after_each_edit(dane, lincoln, staff, lstaff, dsps):
-    """Issue 11, speed: the what-if keeps its caseload between calls and checks it with one query. After each
+    """Speed: the what-if keeps its caseload between calls and checks it with one query. After each
     kind of write (a new application, an audited edit that makes no new decision, an application taken out
     ((11)(a)), a county's determination revised) the answer is the one a fresh process computes."""
     from powts.audit.services import audit_update, snapshot
@@ -238,7 +238,7 @@ def test_whatif_from_the_kept_caseload_equals_a_fresh_computation_after_each_edi
 
 
 def test_whatif_a_second_process_reads_the_shared_copy_not_the_database(dane, staff, dsps, monkeypatch):
-    """Issue 11, speed: a process that has no copy of the caseload (another worker of `powts serve`) reads the
+    """Speed: a process that has no copy of the caseload (another worker of `powts serve`) reads the
     one left in the data folder for the same state of the database; after a write it reads the database."""
     from powts.grants import caseload
 

@@ -118,7 +118,7 @@ def test_reimport_rejects_each_row_and_changes_nothing(cli, write_csv, dane):
 
 @pytest.mark.django_db
 def test_a_write_that_fails_part_way_leaves_nothing_half_saved(write_csv, dane, monkeypatch):
-    """Issue 11, bad input: the file is written in one transaction; when the last insert (the audit rows) fails,
+    """Bad input: the file is written in one transaction; when the last insert (the audit rows) fails,
     the applications and decisions inserted before it are not kept."""
     from powts.grants import importing
     from powts.grants.importing import import_applications

@@ -1,4 +1,4 @@
-"""Issue 11, left over: the owner's page of their grant disbursement (s. 145.246(8)(g)) and, when they are the
+"""The owner's page of their grant disbursement (s. 145.246(8)(g)) and, when they are the
 claimant, their well compensation payments (s. 281.75(5)(f)); their own only."""
 import datetime as dt
 

@@ -39,7 +39,7 @@ def test_certify_records_8a_8e_checked_and_8b_d_by_named_official(county, staff)
 
 
 def test_certify_refused_for_someone_not_county_staff(county, make_user, lincoln):
-    """Issue 11 bad input: a certification by someone who is not the county's staff is refused; nothing saved."""
+    """Bad input: a certification by someone who is not the county's staff is refused; nothing saved."""
     other = make_user("lin", "county_staff", lincoln)
     owner = make_user("own", "owner")
     for user in (other, owner):

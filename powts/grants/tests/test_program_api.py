@@ -1,4 +1,4 @@
-"""The program's API (issue 11, item 6): refusals are 400 naming the field with the citation; roles decide."""
+"""The Wisconsin Fund program's API (s. 145.246): refusals are 400 naming the field with the citation; roles decide."""
 import pytest
 from rest_framework.test import APIClient
 

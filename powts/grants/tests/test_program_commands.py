@@ -1,4 +1,4 @@
-"""`powts grants certify|submit|allocate` (issue 11, item 7): s. 145.246(7)(a), (8), (11)-(12)."""
+"""`powts grants certify|submit|allocate`: s. 145.246(7)(a), (8), (11)-(12)."""
 import csv
 
 import pytest
@@ -53,7 +53,7 @@ def test_submit_without_conditions_exits_non_zero(cli, county, staff):
 
 
 def test_certify_by_someone_not_county_staff_refused(cli, county, make_user):
-    """Issue 11 bad input: a certification by someone not that county's staff."""
+    """Bad input: a certification by someone not that county's staff."""
     make_user("dee", "dsps")
     code, out, err = cli("grants", "certify", "--jurisdiction", "dane", "--fiscal-year", "2026-27", "--user", "dee")
     assert code != 0 and "not Dane County staff" in err

@@ -1,4 +1,5 @@
-"""The program's web pages as each role uses them (issue 11, items 2, 3 and 6)."""
+"""The Wisconsin Fund program's web pages as each role uses them: certification, submission, allocation,
+payment and disbursement, and the what-if (s. 145.246)."""
 import datetime as dt
 
 import pytest

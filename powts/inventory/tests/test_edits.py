@@ -1,4 +1,4 @@
-"""Issue 10, item 1: county staff edit every record from its page, each change audited with a reason;
+"""County staff edit every record from its page, each change audited with a reason;
 forms validate like the import and name the field; a rule broken is a form error with nothing saved;
 concurrent edits never silently overwrite (a version check, the second editor told, their input kept)."""
 import datetime as dt

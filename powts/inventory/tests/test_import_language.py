@@ -1,4 +1,4 @@
-"""Issue 10, item 2: the owner's letter language as an inventory column (`language`): English, Spanish or
+"""The owner's letter language as an inventory column (`language`): English, Spanish or
 Hmong, by code or name; kept by owners the file does not name a language for; exported and read back unchanged."""
 import csv
 import datetime as dt

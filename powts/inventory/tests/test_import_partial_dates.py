@@ -1,4 +1,4 @@
-"""Issue 10, item 8: a bare year is a year, Excel serials only where installation dates fall, the preview
+"""A bare year is a year, Excel serials only where installation dates fall, the preview
 shows rows, errors name the user's file, legal description and sewered travel in and out.
 
 Maintenance counts from a year-only installation's last day (powts.kernel.precision: Wis. Stat.
@@ -31,7 +31,7 @@ def reasons(result):
 
 
 @pytest.mark.parametrize("written, stored, precision", [
-    ("1987", dt.date(1987, 12, 31), "year"),          # the issue's file: was serial day 1987 = 1905-06-09
+    ("1987", dt.date(1987, 12, 31), "year"),          # a county's file: was serial day 1987 = 1905-06-09
     ("1800", dt.date(1800, 12, 31), "year"),          # both ends of the year range
     ("2026", TODAY, "year"),                          # this year: its last day is not over yet, so today
     ("1987-06", dt.date(1987, 6, 30), "month"),
@@ -99,7 +99,7 @@ def test_last_serviced_needs_the_day_and_a_service_in_the_installation_year_is_n
 
 @pytest.mark.django_db(transaction=True)
 def test_the_owners_letter_gives_the_due_date_from_the_years_end_not_1905(dane, write_csv, tmp_path):
-    """The issue: "1987" was stored as 1905-06-09 and the letter said "Due date: December 9, 1905"."""
+    """Once "1987" was stored as 1905-06-09 and the letter said "Due date: December 9, 1905"."""
     from pypdf import PdfReader
 
     from powts.maintenance.models import Notice, Schedule
@@ -135,7 +135,7 @@ def test_a_day_precision_date_is_shown_with_its_day(dane, write_csv, client, sta
 
 
 def test_legal_description_and_sewered_are_import_and_export_columns(dane, write_csv, tmp_path):
-    """Item 1/8: both fields exist on the parcel (SPS 383.255: the inventory holds the legal description)."""
+    """Both fields exist on the parcel (SPS 383.255: the inventory holds the legal description)."""
     from powts.inventory.exporting import export_inventory
 
     header = [*HEADER[:4], "legal_description", "sewered"]

@@ -1,4 +1,4 @@
-"""Issue 8, item 5 and the import's smaller findings: the import checks before it writes, one import of a
+"""The import's robustness: the import checks before it writes, one import of a
 county at a time, its follow-up is part of its guarantee, the web preview is bounded, and files that are
 not what they claim (Shift-JIS, a cell of hundreds of megabytes, a field past the CSV limit) are refused
 with a message naming the user's file."""
@@ -56,14 +56,14 @@ def held_elsewhere(dane):
 
 
 def test_a_second_import_of_the_county_is_refused_with_a_message_and_writes_nothing(dane, write_csv, held_elsewhere):
-    """Item 5: two imports of one county at once: the second is refused with a message, not a traceback."""
+    """Two imports of one county at once: the second is refused with a message, not a traceback."""
     with pytest.raises(ImportBusy, match=r"Another import of Dane County's inventory is running"):
         run(write_csv(rows(3)), dane)
     assert System.objects.count() == 0 and AuditEvent.objects.filter(content_type__model="system").count() == 0
 
 
 def test_while_one_county_imports_another_county_and_a_dry_run_go_ahead(dane, lincoln, write_csv, held_elsewhere):
-    """Item 5: the lock is per county, and a dry run (the web preview) writes nothing so takes no lock."""
+    """The lock is per county, and a dry run (the web preview) writes nothing so takes no lock."""
     assert run(write_csv(rows(2)), dane, dry_run=True).created == 2
     assert run(write_csv(rows(2)), lincoln).created == 2
 
@@ -95,7 +95,7 @@ def test_the_lock_is_released_after_an_import_and_after_a_failed_one(dane, write
 # -- checking before the write transaction -------------------------------------------------------
 
 def test_rows_are_checked_before_the_write_transaction_opens(dane, write_csv, monkeypatch):
-    """Item 5: the import parses and checks outside the write transaction (the write lock is held for the
+    """The import parses and checks outside the write transaction (the write lock is held for the
     writes only)."""
     in_transaction = []
     real = service.clean_row
@@ -111,7 +111,7 @@ def test_rows_are_checked_before_the_write_transaction_opens(dane, write_csv, mo
 
 
 def test_a_system_created_by_someone_else_between_check_and_write_is_not_created_twice(dane, write_csv, monkeypatch):
-    """Item 5: what the check phase read is compared again inside the transaction: a concurrent create is
+    """What the check phase read is compared again inside the transaction: a concurrent create is
     counted (updated here: it differs from the file), never inserted twice or lost."""
     real = service._write
 
@@ -149,7 +149,7 @@ def test_an_edit_between_check_and_write_that_matches_the_file_makes_the_row_unc
 
 
 def test_a_file_too_large_to_keep_in_memory_is_spooled_to_disk_and_imports_the_same(dane, write_csv, monkeypatch):
-    """Item 5: the rows kept between the check and the write survive the trip through the temporary file."""
+    """The rows kept between the check and the write survive the trip through the temporary file."""
     import functools
 
     from powts.inventory.importing.spool import RowSpool
@@ -172,7 +172,7 @@ def test_a_file_too_large_to_keep_in_memory_is_spooled_to_disk_and_imports_the_s
 # -- the follow-up is part of the import ---------------------------------------------------------
 
 def test_an_import_stopped_before_its_follow_up_is_completed_by_the_next_run(dane, write_csv, monkeypatch):
-    """Item 5: killing the import after it commits but before the schedule update leaves systems without
+    """Killing the import after it commits but before the schedule update leaves systems without
     schedules; a rerun (every row unchanged) must repair them."""
     path = write_csv(rows(3))
 
@@ -203,7 +203,7 @@ def test_skipping_the_follow_up_leaves_it_pending_for_the_next_import(dane, writ
 
 @pytest.mark.parametrize("in_file, checked", [(4, 4), (5, 5), (6, 5)])
 def test_a_preview_checks_the_first_rows_and_counts_them_all(dane, write_csv, in_file, checked):
-    """Item 5: the preview is a real dry run of the first rows plus a count of all rows (both sides of the limit)."""
+    """The preview is a real dry run of the first rows plus a count of all rows (both sides of the limit)."""
     data = rows(in_file)
     data[2][2] = "Spaceship"  # a reject among the rows checked
     result = run(write_csv(data), dane, dry_run=True, limit=5)
@@ -212,7 +212,7 @@ def test_a_preview_checks_the_first_rows_and_counts_them_all(dane, write_csv, in
 
 
 def test_an_xlsx_preview_counts_the_rows_that_hold_values_as_the_import_reads_them(dane, tmp_path):
-    """Item 5: the count of an XLSX comes from its XML (openpyxl takes seconds a 100,000 rows); rows with
+    """The count of an XLSX comes from its XML (openpyxl takes seconds a 100,000 rows); rows with
     only formatting, or gaps, are not rows, as the import itself skips them."""
     import openpyxl
     from openpyxl.styles import PatternFill

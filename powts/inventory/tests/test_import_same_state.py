@@ -1,6 +1,6 @@
-"""Issue 13, item 3: the set-based import leaves the database exactly as the per-row import did.
+"""The set-based import leaves the database exactly as the per-row import did.
 
-`fixtures/import_same_state.json` was written by the per-row import (before issue 13 changed it) from the
+`fixtures/import_same_state.json` was written by the per-row import (before it became set-based) from the
 two files below: a first import, then a second file with every kind of row (new systems on new and stored
 parcels, for new and stored owners, under another owner; changed, unchanged, and rejected rows of every
 reason). The test imports the same files with today's code and compares every table the import writes
@@ -169,7 +169,7 @@ def test_the_set_based_import_leaves_what_the_per_row_import_left(dane, write_cs
 
 
 def test_new_systems_are_written_with_one_statement_per_table_whatever_the_number_of_chunks(dane, write_csv, monkeypatch):
-    """Issue 13, item 3: set-based writes. Ten new systems in five chunks of two: the per-row import wrote each
+    """Set-based writes. Ten new systems in five chunks of two: the per-row import wrote each
     table once a chunk (fifteen audit inserts); the staged import writes each table once for the whole file."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -1,4 +1,4 @@
-"""Issue 10, item 7: search as you type, with parcel numbers matched with or without dashes and spaces;
+"""Search as you type, with parcel numbers matched with or without dashes and spaces;
 the dashboard's standings as a filter of the list (its cards link here)."""
 import datetime as dt
 
@@ -76,7 +76,7 @@ def test_bad_standing_date_is_a_message_not_a_500(signed_in, two):
 
 
 def test_the_list_reads_the_county_index_in_order_not_a_join_to_the_county(signed_in, two, django_assert_max_num_queries):
-    """Issue 10, speed ("every page above: p95 under 100 ms at 1,000,000 systems"): the list's query of systems
+    """Speed ("every page above: p95 under 100 ms at 1,000,000 systems"): the list's query of systems
     does not join the county table. With that join, SQLite (after ANALYZE) starts from the one-row county table
     and sorts every system of the county for each page: 1.4 s at 1,000,000 systems against 0.1 ms."""
     from django.db import connection

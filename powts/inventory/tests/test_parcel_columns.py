@@ -1,4 +1,4 @@
-"""Issue 10, item 1: a parcel's legal description and sewered flag (SPS 383.255: the inventory holds the
+"""A parcel's legal description and sewered flag (SPS 383.255: the inventory holds the
 parcel's legal description) are import and export columns as well as fields of the parcel's edit form."""
 import datetime as dt
 

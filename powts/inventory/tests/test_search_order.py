@@ -1,4 +1,4 @@
-"""Issue 13, item 5: a common name alone under 50 ms at 1,000,000 systems: "rank and limit in the index;
+"""Search speed: a common name alone under 50 ms at 1,000,000 systems: "rank and limit in the index;
 no sort over all matches". Matches come in the order the systems were entered (their id), so the first
 page is the first matches the index reads; both sides of the page size; the county scope kept."""
 import pytest
@@ -118,7 +118,7 @@ def twins(dane):
     ("rd lake", []),
 ])
 def test_a_term_with_a_short_word_matches_the_whole_term(twins, dane, query, expected):
-    """Issue 13, item 5 (PostgreSQL speed): the index is asked for a term's longer words only, so the whole
+    """PostgreSQL speed: the index is asked for a term's longer words only, so the whole
     term must still be checked on what it gives (both databases)."""
     found = set(search(System.objects.filter(jurisdiction=dane), query).values_list("id", flat=True))
     assert found == {twins[k].pk for k in expected}
@@ -126,7 +126,7 @@ def test_a_term_with_a_short_word_matches_the_whole_term(twins, dane, query, exp
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's trigram index")
 def test_postgresql_asks_the_trigram_index_for_the_longer_words_only(twins, dane):
-    """Issue 13, item 5: at 1,000,000 systems "DA-0995555" took 180 ms on PostgreSQL because pg_trgm pads the
+    """At 1,000,000 systems "DA-0995555" took 180 ms on PostgreSQL because pg_trgm pads the
     short word "da" into trigrams every system id holds; asked for "0995555" alone, 1 ms. The whole term is
     checked with strpos, which the index cannot answer."""
     sql, params = search(System.objects.filter(jurisdiction=dane), "DA-0995555").values_list("id", flat=True).query.sql_with_params()
@@ -154,7 +154,7 @@ def test_a_long_number_matches_whole_not_its_pieces_apart(scattered, dane, query
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's trigram index")
 def test_postgresql_asks_the_trigram_index_for_a_long_numbers_disjoint_pieces(scattered, dane):
-    """Issue 10 (parcel search p95): asked for a 14-digit parcel number whole, the index read 176 pages at
+    """Parcel search p95: asked for a 14-digit parcel number whole, the index read 176 pages at
     1,000,000 systems (median), each trigram's long list; asked for its disjoint pieces, 89. The whole
     number is checked with strpos on the rows the pieces give."""
     sql, params = search(System.objects.filter(jurisdiction=dane), "0810-123-4567-0").values_list("id", flat=True).query.sql_with_params()

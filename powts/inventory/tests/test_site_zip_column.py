@@ -1,4 +1,4 @@
-"""Issue 10, item 7: "OriginalZip ... so a site ZIP on the parcel", an import and export column too:
+"""A site ZIP column: "OriginalZip ... so a site ZIP on the parcel", an import and export column too:
 imported, changed by a later file (audited as a parcel change), exported, and an export imports unchanged."""
 import csv
 import datetime as dt

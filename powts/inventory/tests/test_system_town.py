@@ -1,4 +1,4 @@
-"""Issue 10, speed: the systems list filtered by town read the town's parcels, then their systems, for its count
+"""Speed: the systems list filtered by town read the town's parcels, then their systems, for its count
 and again for its page (161 ms at 1,000,000 systems). The town is now copied onto each system (System.municipality,
 kept by triggers: powts.inventory.system_town) and read from one index. The copy must equal the parcel's town after
 every write path, and the filter must find the same systems as the parcel's town does. Every test here fails

@@ -1,5 +1,5 @@
-"""Issue 8, smaller finding: "upload tokens not tied to the uploader or county (Lincoln staff confirmed
-Dane's upload into Lincoln)". Item 3: a preview-confirm token is the uploader's, for their county."""
+"""Finding: "upload tokens not tied to the uploader or county (Lincoln staff confirmed
+Dane's upload into Lincoln)". Now a preview-confirm token is the uploader's, for their county."""
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client

@@ -1,4 +1,4 @@
-"""Issue 13, item 1: "large exports run as jobs". A list's export over POWTS_EXPORT_JOB_ROWS rows becomes a
+"""Large exports run as jobs. A list's export over POWTS_EXPORT_JOB_ROWS rows becomes a
 job whose page links to the file; at the limit it is still streamed from the request."""
 import csv
 import io

@@ -1,4 +1,4 @@
-"""Issue 13, "Speed", jobs: a powts job cost about 50 bare Huey tasks. What a small job no longer pays for:
+"""Speed of jobs: a powts job cost about 50 bare Huey tasks. What a small job no longer pays for:
 a database connection opened and closed around each job (SQLite: pragmas, and a WAL checkpoint on closing
 the last connection) and a heartbeat thread of its own. A long job is still heard from while it runs."""
 import threading

@@ -1,4 +1,4 @@
-"""Issue 13, item 1: "the web import, notice batches and letters, allocation runs and large exports run as
+"""Background jobs: "the web import, notice batches and letters, allocation runs and large exports run as
 jobs: the page shows progress and the result, a failed job says why and can be retried, a job that is run
 twice does its work once" and "A worker killed in the middle of a job: the job is retried and its work
 done once. Redis stopped while the web application runs: pages still serve, a job that cannot be queued

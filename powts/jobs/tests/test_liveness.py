@@ -1,4 +1,4 @@
-"""Issue 13 (stop 18, left for issue 13): "A job that writes in one long transaction on SQLite needs a heartbeat
+"""Liveness: "A job that writes in one long transaction on SQLite needs a heartbeat
 that does not go through the database". On a SQLite file the worker holds a lock file per running job
 (powts.jobs.liveness): the stale check (POWTS_JOB_STALE_SECONDS) never takes back a job whose lock is held,
 however long it has been silent, and takes back a silent job whose lock nobody holds (its worker died).

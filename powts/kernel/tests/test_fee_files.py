@@ -1,6 +1,6 @@
 """Fee files go through the kernel like every other cited, dated file: refused naming file and line
 for a missing citation, overlapping or gapped dates, an unknown unit or an amount that is not in
-cents (issue 9 item 1: "fees included")."""
+cents (one loader, fees included)."""
 import datetime as dt
 
 import pytest

@@ -7,7 +7,7 @@ from powts.kernel.money import cents, parse_amount
 
 
 def test_cents_rounds_half_up_on_both_sides_of_the_half_cent():
-    """No text says how to round; half up, once, to the cent (issue 9 item 1)."""
+    """No text says how to round; half up, once, to the cent."""
     assert cents(Decimal("0.005")) == Decimal("0.01")
     assert cents(Decimal("0.0049")) == Decimal("0.00")
     assert cents(Decimal("2.675")) == Decimal("2.68")  # banker's rounding would give 2.68 too: check 2.665

@@ -1,4 +1,4 @@
-"""The kernel runs without Django (issue 9 item 1: "one loader (no Django)")."""
+"""The kernel runs without Django: one loader for every cited, dated file."""
 import ast
 from pathlib import Path
 

@@ -131,7 +131,7 @@ def test_columns_decisions_only(tmp_path, capsys):
 
 
 def test_the_grants_batch_imports_neither_numba_nor_django(tmp_path):
-    """Speed (issue 9): the batch command's fixed cost. Importing numba and loading its cached code
+    """Speed: the batch command's fixed cost. Importing numba and loading its cached code
     cost about 0.5 s of CPU in every process, more than the rules over 1,000,000 rows; the rules are
     numpy array expressions, and the command imports no Django."""
     import subprocess

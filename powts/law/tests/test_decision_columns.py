@@ -1,4 +1,4 @@
-"""`--columns id,eligible,amount` builds only the columns it writes (issue 9, speed): the same values as
+"""`--columns id,eligible,amount` builds only the columns it writes (speed): the same values as
 the full decision frame's, without making a category or version column to drop."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""The grant rules over many rows (issue 9, speed in memory): each step writes into an array it owns, since a
+"""The grant rules over many rows (speed in memory): each step writes into an array it owns, since a
 fresh array of a million rows costs its page faults, more than the arithmetic on it; and the table of failed
 tests with their citations (reason_table) gives every row its reasons, on any batch."""
 import datetime as dt

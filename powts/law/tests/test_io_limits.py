@@ -1,5 +1,5 @@
 """Reading a rules file must not change how the county's own uploads are read: csv's field limit is global,
-and the inventory and report readers refuse a cell over the default 131,072 characters (issue 10, bad input)."""
+and the inventory and report readers refuse a cell over the default 131,072 characters (bad input)."""
 import csv
 
 from powts.law.io import read_table

@@ -1,6 +1,6 @@
 """Reading a CSV file with polars: a file whose lines are all whole is read without counting its quotes
 and delimiters (three passes over the bytes, 0.25 s of CPU at 1,000,000 rows), and a file with a short,
-blank or broken line still gives the same rows and line errors as the csv module (issue 9, bad input)."""
+blank or broken line still gives the same rows and line errors as the csv module (bad input)."""
 import io as stdio
 
 import polars as pl

@@ -1,4 +1,4 @@
-"""Speed of one application (issue 9: under 5 ms with its explanation), held by what it costs rather
+"""Speed of one application (under 5 ms with its explanation), held by what it costs rather
 than by a clock: every polars operation costs about 0.1 ms however few the rows, so one case's words
 are written with one polars query, and the few values formatted in Python match the column-wise
 formatters the batch uses."""

@@ -1,4 +1,4 @@
-"""Each rule of law once (issue 9, item 2): no import cycles inside powts.law, every module
+"""Each rule of law once: no import cycles inside powts.law, every module
 importable on its own, every citation of a decision read from the parameter files, and the
 failure categories of s. 145.246(2) in one module."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stop 17's "read again": a notice batch had two state machines (its own and its job's). Migration 0012
+"""One state per notice batch: a batch had two state machines (its own and its job's). Migration 0012
 moves the batch's state to its job; existing batches keep their state, progress, times and reason."""
 import datetime as dt
 

@@ -1,4 +1,4 @@
-"""Issue 10, "an email address that bounces", from a mail provider's webhook (stop 16 left only the mailbox
+"""An email address that bounces, reported by a mail provider's webhook (beside the mailbox
 command): a bounce POSTed as JSON and signed with the secret shared with the provider marks the notice bounced
 as `powts maintenance bounces read DIR` does; an unsigned, wrongly signed or stale report is refused (403) and
 changes nothing; a body that is not a bounce report is a 400 naming the field."""

@@ -1,4 +1,4 @@
-"""Issue 10, "Bad input: an email address that bounces": a notice's e-mail accepted by the mail server and
+"""Bad input, an email address that bounces: a notice's e-mail accepted by the mail server and
 returned later as undeliverable (a delivery status notification, RFC 3464) is recorded on that notice, as
 bounced with the server's reason; the letter went on paper with the batch. `powts maintenance bounces
 read DIR` reads a folder of such reports; a file that is not one is named and changes nothing."""

@@ -92,7 +92,7 @@ def test_annual_report_csv_and_pdf(db, cli, county, tmp_path):
 
 
 def test_due_list_csv_is_formula_safe(db, cli, make_system):
-    """Issue 8, item 4: every CSV the application writes neutralises cells that start like a formula."""
+    """Every CSV the application writes neutralises cells that start like a formula."""
     make_system(system_id="=1+1", installed_on=D(2020, 1, 1))
     make_system(system_id="DA-PLAIN", installed_on=D(2020, 1, 1))
     code, out, _ = cli("maintenance", "due", "--jurisdiction", "dane", "--as-of", "2026-06-01", "--format", "csv")

@@ -1,4 +1,4 @@
-"""Issue 10, speed ("every page above: p95 under 100 ms at 1,000,000 systems"): the maintenance dashboard's
+"""Speed ("every page above: p95 under 100 ms at 1,000,000 systems"): the maintenance dashboard's
 delinquent and pumping-required lists took 15 s and 6 s at 1,000,000 schedules (bench/bench_pages.py), each
 walking every schedule of the county in due order to find the few so marked. Each is now read from a partial
 index holding only those schedules, in due order."""

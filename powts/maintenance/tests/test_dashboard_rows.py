@@ -1,4 +1,4 @@
-"""Issue 10, speed: the dashboard's long lists and tables are written by template tags (dashboard_rows) and its
+"""Speed: the dashboard's long lists and tables are written by template tags (dashboard_rows) and its
 morning lists are compiled once (powts.core.prepared). The page must show what it showed: each tag gives the
 HTML the template's loop gave (the loops below are the template's before), byte for byte, with text that must be
 escaped, a missing owner, blank towns and dates; the holding tanks list reads the same tanks as before."""

@@ -1,4 +1,4 @@
-"""Issue 10, speed: the dashboard's chart of reports, late reports and notices by month. A year at 1,000,000
+"""Speed: the dashboard's chart of reports, late reports and notices by month. A year at 1,000,000
 systems is some 900,000 notices and 300,000 reports; each was read into Python (sorted first by the model's
 ordering) on every visit. The database now keeps the three counts per county and day (triggers,
 powts.maintenance.activity_counts) and the chart sums a year of days: the same numbers as counting the rows,

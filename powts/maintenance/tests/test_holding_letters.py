@@ -1,4 +1,4 @@
-"""Issue 12, Dane s. 46.06(5)(b)2.: the owner's letter for an overdue semiannual holding tank report. The half-years
+"""Dane s. 46.06(5)(b)2.: the owner's letter for an overdue semiannual holding tank report. The half-years
 and the 30 days after each are Dane profile data (holding_tanks.report_periods): the first half's report is due
 July 30, so on July 30 it is not yet overdue and on July 31 it is. Lincoln's ordinance sets no such periods."""
 import datetime as dt

@@ -58,7 +58,7 @@ def test_46_06_5_b_2_overdue_list_and_a_report_takes_the_tank_off_it(dane, make_
 
 
 def test_the_overdue_list_is_one_query_however_many_tanks(dane, make_system):
-    """Issue 12 item 5 (statewide speed): the list is a query, not a reading of every system's reports."""
+    """Statewide speed: the list is a query, not a reading of every system's reports."""
     for i in range(30):
         make_system(system_id=f"HT-{i}", system_type="holding_tank", installed_on=D(2020, 1, 1))
     with CaptureQueriesContext(connection) as q:

@@ -39,7 +39,7 @@ def test_46_06_5_b_2_items_a_to_g_and_due_date(dane, make_system):
     system = make_system(system_type="holding_tank", installed_on=D(2020, 1, 1))
     holding_report_file(system=system, data=_report(), today=D(2026, 7, 1))
     assert Schedule.objects.get(pk=system.pk).due_on == D(2026, 11, 1)
-    # Issue 10 item 3: the system record (and its page) shows the last servicing the due date runs from.
+    # The system record (and its page) shows the last servicing the due date runs from.
     system.refresh_from_db()
     assert system.last_serviced_on == Schedule.objects.get(pk=system.pk).basis_on == D(2026, 5, 1)
 

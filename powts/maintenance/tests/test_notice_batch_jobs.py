@@ -1,4 +1,4 @@
-"""Issue 13, item 1: notice batches and their letters run as background jobs (powts.jobs): a Job row beside
+"""Notice batches and their letters run as background jobs (powts.jobs): a Job row beside
 the batch, taken back when its worker is killed, and waiting (not lost) when the queue is down."""
 import datetime as dt
 

@@ -1,4 +1,4 @@
-"""Issue 10, item 2, "Notices from the browser": the notices page previews the next batch as of a date
+"""Notices from the browser: the notices page previews the next batch as of a date
 (counts, the list, each letter as a PDF, owners without a usable address apart), sends it as a
 background job with progress, gives the merged PDF to the print shop and e-mails owners who have an
 address (a refused address recorded on that notice; the batch goes on); sending twice does the work

@@ -1,4 +1,4 @@
-"""Issue 10, "Speed" (the notices page as of 30 days on): each schedule keeps `retired` and `held`, and owners'
+"""Speed of the notices page as of 30 days on: each schedule keeps `retired` and `held`, and owners'
 address checks are kept, so the page counts from one index (powts.maintenance.notice_flags). Kept values must
 equal the ones computed from the source tables after every writer: the services (system retired, marked
 failing, owner and address edits, sales), the import, set-based updates, a stale save, deletes, a rebuild.

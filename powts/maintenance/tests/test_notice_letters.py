@@ -1,4 +1,4 @@
-"""Issue 10, item 2, "The letters": the county's return address and contact from its profile; the owner's
+"""The letters: the county's return address and contact from its profile; the owner's
 address in the #10 window; the due date once and "above" only where it is above; citations, never
 internal notes ("reminder timing not in texts", "46.11(5)1.."); a Spanish and a Hmong letter with the
 English legal notice behind it; owners without a usable mailing address held back, never a blank block."""

@@ -1,4 +1,4 @@
-"""Issue 10, item 2 and "Speed": the notices page counts the next batch in the database (one query
+"""The notices page and its speed: the page counts the next batch in the database (one query
 per kind) and reads only the letters it shows. What it says must be what the send would do: the counts,
 the letters and the owners held back equal `notices.preview` (the send's own plan) on both sides of every
 date in Dane's sequence (Dane County Code s. 46.11(5): first notice 30 days before the due date; then the

@@ -1,5 +1,5 @@
-"""Issue 8, item 2: who may file a maintenance report, under which license, on which system, and what
-filing lets them read. Issue 8 findings: "Contractors file reports on any system in any county, and
+"""Who may file a maintenance report, under which license, on which system, and what
+filing lets them read. Findings: "Contractors file reports on any system in any county, and
 then read it", "A license that no account holds can be used by any contractor", "County staff write
 into another county through the web pages"."""
 import dataclasses
@@ -31,7 +31,7 @@ def _api(user):
 
 
 def test_filing_gives_no_read_access_to_the_system(dane, make_system, pumper_license):
-    """Item 2: "filing gives them no read access beyond the report itself unless the county assigned the system"."""
+    """Filing "gives them no read access beyond the report itself unless the county assigned the system"."""
     system = make_system()
     pumper = pumper_license.user
     r = _api(pumper).post("/api/maintenance/reports/", _body(), format="json")
@@ -48,7 +48,7 @@ def test_filing_gives_no_read_access_to_the_system(dane, make_system, pumper_lic
 
 
 def test_an_assignment_by_the_county_gives_read_access(dane, make_system, pumper_license, staff):
-    """Item 2: "... unless the county assigned the system to them"; the assignment is audited."""
+    """"... unless the county assigned the system to them"; the assignment is audited."""
     system = make_system()
     pumper = pumper_license.user
     assignment_create(system=system, user=pumper)
@@ -60,7 +60,7 @@ def test_an_assignment_by_the_county_gives_read_access(dane, make_system, pumper
 
 
 def test_profile_may_let_filers_read_what_they_reported_on(dane, make_system, pumper_license, monkeypatch):
-    """Item 2: the county's profile says whether filing lets the filer read the system (default no)."""
+    """The county's profile says whether filing lets the filer read the system (default no)."""
     from powts.inventory import querysets
 
     system = make_system()
@@ -72,7 +72,7 @@ def test_profile_may_let_filers_read_what_they_reported_on(dane, make_system, pu
 
 
 def test_state_default_lets_any_licensed_contractor_report_and_not_read():
-    """Item 2: "default: yes for reports, no for reading the system's owner and history"; each value cited."""
+    """The state's default, "yes for reports, no for reading the system's owner and history"; each value cited."""
     from powts.maintenance.profile import maintenance_profile
 
     for slug in ("state", "dane", "lincoln"):
@@ -93,7 +93,8 @@ def assigned_only(monkeypatch):
 
 
 def test_assigned_only_county_refuses_unassigned_contractor(dane, make_system, pumper_license, assigned_only):
-    """Item 2: "for a system in a county where that license is accepted" per the county's profile; both sides."""
+    """A contractor reports "for a system in a county where that license is accepted" per the county's profile;
+    both sides."""
     system = make_system()
     pumper = pumper_license.user
     r = _api(pumper).post("/api/maintenance/reports/", _body(), format="json")
@@ -122,7 +123,7 @@ def test_contractor_may_not_use_a_license_no_account_holds(dane, make_system, ma
 
 
 def test_contractor_may_not_use_someone_elses_license(dane, make_system, make_user, pumper_license):
-    """Item 2: "only under a license THEY hold (License.user == request.user)"."""
+    """A contractor reports "only under a license THEY hold (License.user == request.user)"."""
     make_system()
     other = make_user("peggy", "plumber")
     r = _api(other).post("/api/maintenance/reports/", _body(), format="json")
@@ -138,7 +139,7 @@ def test_contractor_may_not_use_someone_elses_license(dane, make_system, make_us
 
 
 def test_staff_file_on_paper_under_any_license(dane, make_system, staff, pumper_license):
-    """Item 2: "staff filing on paper on behalf of a contractor may name any license"."""
+    """"Staff filing on paper on behalf of a contractor may name any license"."""
     make_system()
     license_create(kind="septage_operator", number="SSO-PAPER", holder_name="Paper Filer")
     for number in ("SSO-1", "SSO-PAPER"):
@@ -172,7 +173,7 @@ def test_staff_may_not_file_into_another_county_on_the_web(dane, lincoln, make_s
 
 
 def test_staff_may_not_file_into_another_county_through_the_service(dane, lincoln, make_system, staff, pumper_license):
-    """Item 3: "Staff write only in their county on every channel" (the service refuses too)."""
+    """"Staff write only in their county on every channel" (the service refuses too)."""
     from django.core.exceptions import PermissionDenied
 
     make_system(jurisdiction=lincoln, system_id="LI-1")
@@ -182,7 +183,7 @@ def test_staff_may_not_file_into_another_county_through_the_service(dane, lincol
 
 
 def test_county_admin_is_county_staff_for_reports(dane, lincoln, make_system, make_user, pumper_license):
-    """Item 1: a county administrator counts as county staff everywhere staff is checked, in their county only."""
+    """A county administrator counts as county staff everywhere staff is checked, in their county only."""
     make_system()
     admin = make_user("ada", "county_admin", dane)
     assert _api(admin).post("/api/maintenance/reports/", _body(), format="json").status_code == 201

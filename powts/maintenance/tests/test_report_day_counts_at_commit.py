@@ -1,4 +1,4 @@
-"""Issue 13, item 4 (the report API at 200 a second on PostgreSQL): the dashboard chart's count of a county's
+"""The report API at 200 a second on PostgreSQL: the dashboard chart's count of a county's
 reports per day (powts.maintenance.activity_counts) is written when a report's transaction commits. Written at
 the INSERT, it locked the county's row for the day until the COMMIT, so two reports of one day filed at once
 waited on each other for a whole transaction. The count stays exact."""

@@ -1,5 +1,5 @@
-"""Issue 10, item 7: the pumper's home is the report form with their filed reports; filed reports as a
-list (filtered, exported); the form looks a system up by address (item 4), showing no owner."""
+"""The pumper's home is the report form with their filed reports; filed reports as a
+list (filtered, exported); the form looks a system up by address, showing no owner."""
 import datetime as dt
 
 import pytest
@@ -59,7 +59,7 @@ def test_lookup_is_for_filers_only(client, make_user):
 
 
 def test_lookup_keeps_to_the_county_chosen_on_the_form(client, filed, lincoln):
-    """Issue 10 item 4: the pumper's lookup is scoped to the county the report is for, when one is chosen."""
+    """The pumper's lookup is scoped to the county the report is for, when one is chosen."""
     from powts.inventory.services import system_create
 
     system_create(jurisdiction=lincoln, system_id="LI-1", parcel_number="L-1", system_type="conventional",

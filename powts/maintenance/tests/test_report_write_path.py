@@ -1,5 +1,5 @@
-"""Issue 13, item 4 "a lean write path (few queries per request, the checks on data already in memory, the
-duplicate check by the unique constraint)": one report through the API was 20 queries (12 for a report
+"""A lean write path (few queries per request, the checks on data already in memory, the
+duplicate check by the unique constraint): one report through the API was 20 queries (12 for a report
 filed twice); these numbers pin today's so they cannot creep back."""
 import datetime as dt
 from decimal import Decimal

@@ -123,7 +123,7 @@ def test_contractor_may_not_use_someone_elses_license(dane, make_system, pumper_
 
 
 def test_a_report_within_the_year_of_a_year_only_installation_is_not_before_it(dane, make_system, pumper_license):
-    """Issue 10, item 8: "installed 1987" is stored as 1987's last day (powts.kernel.precision); a report dated
+    """"installed 1987" is stored as 1987's last day (powts.kernel.precision); a report dated
     in 1987 is within the installation year, one dated in 1986 is before it."""
     make_system(installed_on=D(2025, 12, 31), installed_on_precision="year")
     submit(dane, work_date="2025-03-02")

@@ -1,4 +1,4 @@
-"""Issue 10, "every page above: p95 under 100 ms at 1,000,000 systems": the maintenance dashboard reads its
+"""Speed, "every page above: p95 under 100 ms at 1,000,000 systems": the maintenance dashboard reads its
 standing counts from a histogram the database keeps (powts.maintenance.standing_counts), so each count must
 equal a fresh count over the schedules after every kind of write: a contractor's report, an inventory import
 (systems created, then updated), a notice send (set-based updates), a permit's final approval, a change of a

@@ -1,4 +1,4 @@
-"""Issue 10, item 6: the map's GeoJSON (bbox, role scope, standings, clusters, filters shared with the list),
+"""The map's GeoJSON (bbox, role scope, standings, clusters, filters shared with the list),
 the parcel centroid file, and the page's "not on the map" count."""
 import datetime as dt
 import json
@@ -281,7 +281,7 @@ def test_a_file_that_cannot_be_read_changes_nothing_and_says_why(cli, unplaced, 
 # ---------------------------------------------------------------- speed: the close-zoom points read by strip
 
 def test_points_read_by_strip_are_those_of_the_box_at_strip_edges(api, dane):
-    """Issue 10, Speed (map p95 < 150 ms at 1,000,000 systems): at a close zoom the box's systems are read
+    """Speed (map p95 < 150 ms at 1,000,000 systems): at a close zoom the box's systems are read
     through the parcel's strip index (one latitude range per longitude strip). A system just either side
     of a strip edge and of the box's edges: the box gives exactly those inside it, as the plain range did."""
     from powts.maps.expressions import STRIP
@@ -328,7 +328,7 @@ def test_the_strip_expression_is_the_indexs_word_for_word(dane):
 
 def test_the_not_on_the_map_figure_is_read_from_the_count_kept_with_the_clusters(api, county, dane, django_assert_max_num_queries):
     """The map page at a million systems took about a second to count the 20,000 with no coordinates on each
-    view (stop 16). Once the clusters are counted, the figure counted with them is shown (and its day), for
+    view. Once the clusters are counted, the figure counted with them is shown (and its day), for
     every system and for each single-value filter; it is not recounted on the page."""
     from powts.maps.models import UnplacedCount
 

@@ -1,4 +1,4 @@
-"""Issue 10 (speed): the map filtered by the list's standing (maintenance's buckets), alone or with type, status
+"""Map speed: the map filtered by the list's standing (maintenance's buckets), alone or with type, status
 and municipality, is summed from clusters counted ahead per bucket (MapStandingCell) on the day they were
 counted, and gives exactly what counting the filtered systems live gives; on any other day it is counted live."""
 import datetime as dt

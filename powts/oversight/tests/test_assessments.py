@@ -53,7 +53,7 @@ def test_work_on_the_last_day_to_comply_is_not_assessed(dane, order_in):
 
 
 def test_an_assessment_on_a_parcel_not_in_the_county_is_refused(dane, lincoln, order_in):
-    """Bad input (issue 12): an assessment on a parcel not in the county; nothing half-saved."""
+    """Bad input: an assessment on a parcel not in the county; nothing half-saved."""
     lincoln_order = order_in(lincoln, "L-1")
     dane_order = order_in(dane, "D-1")
     with pytest.raises(OversightRefused) as exc:

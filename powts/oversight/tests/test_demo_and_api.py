@@ -1,5 +1,5 @@
 """`powts demo` loads oversight's records (registry demo_loader); the API answers refusals as 400 naming the field
-with the citation and changes nothing (issue 12, "Bad input")."""
+with the citation and changes nothing (bad input)."""
 import datetime as dt
 
 import pytest

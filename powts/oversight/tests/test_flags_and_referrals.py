@@ -85,7 +85,7 @@ def test_work_dated_outside_the_licences_validity(dane, pumped, pumper_license, 
 
 
 def test_a_referral_without_evidence_is_refused_and_nothing_is_saved(dane, pumped, pumper_license):
-    """Bad input (issue 12): a referral without evidence."""
+    """Bad input: a referral without evidence."""
     with pytest.raises(OversightRefused, match="at least one flagged report"):
         services.referral_make(license=pumper_license, flags=[], on=D(2026, 4, 2))
     bare = ReportFlag.objects.create(jurisdiction=dane, report=pumped, kind="staff", reason="suspicious", evidence=[],

@@ -53,7 +53,7 @@ def test_more_permits_than_the_size_draws_the_size(dane, master):
 
 
 def test_a_sample_from_an_empty_period_is_refused_and_nothing_is_saved(dane, master):
-    """Bad input (issue 12): a sample drawn from an empty period is refused with the reason."""
+    """Bad input: a sample drawn from an empty period is refused with the reason."""
     issue(dane, master, issued_on=D(2026, 4, 1))
     with pytest.raises(OversightRefused) as exc:
         services.audit_draw_sample(jurisdiction=dane, period_start=D(2026, 5, 1), period_end=D(2026, 5, 31), on=D(2026, 6, 1))

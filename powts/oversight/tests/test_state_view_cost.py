@@ -1,5 +1,5 @@
-"""Issue 12, item 1 (the state view of every county's program, SPS 383.255's annual summaries side by side) and
-item 2 (the reports powts flags, Wis. Stat. s. 145.20(5)(c)), made cheap: each figure of the state view is one query
+"""The state view of every county's program (SPS 383.255's annual summaries side by side) and
+the reports powts flags (Wis. Stat. s. 145.20(5)(c)), made cheap: each figure of the state view is one query
 grouped by county, however many counties there are, and equals the county's own annual summary; the automatic
 flagging reads only the reports a finding can be among, and its queries do not grow with its findings."""
 import datetime as dt

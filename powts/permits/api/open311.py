@@ -1,6 +1,6 @@
 """Open311 GeoReport v2: the public files and follows complaints. The public sees a request's service,
-status, place and dates; never what the complainant wrote or who they are (issue 8). Staff read
-everything on the staff pages."""
+status, place and dates; never what the complainant wrote or who they are, which are
+private. Staff read everything on the staff pages."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404

@@ -50,7 +50,7 @@ def permit_request_change(*, permit: Permit, kind: str, received_on: dt.date, ne
     """Apply for a renewal, a transfer to a new owner or a change of plumber; the fee is charged.
 
     A transfer names its new owner as `new_owner`, or by `new_owner_name` (and address): that owner is put on
-    record here, audited, in this transaction, so a refused transfer leaves no owner behind (issue 8)."""
+    record here, audited, in this transaction, so a refused transfer leaves no owner behind."""
     permit = _lock(permit)
     slug = permit.slug
     r = rules.permit_rules(slug)

@@ -212,7 +212,7 @@ SERVICES = [
 
 
 # Longest accepted value of each public field, named as Open311 names it (the model's limits, and a
-# description long enough for any report but not a dump: issue 8, "1 MB descriptions").
+# description long enough for any report but not a dump: a 1 MB description is refused).
 COMPLAINT_MAX = {"service_code": 40, "description": 4000, "address_string": 200, "email": 254,
                  "first_name": 100, "last_name": 100, "phone": 40, "lat": 20, "long": 20}
 

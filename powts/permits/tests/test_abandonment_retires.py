@@ -1,4 +1,4 @@
-"""Issue 12 item 8, the abandonment retires the old system in the inventory, and no maintenance notice follows:
+"""The abandonment retires the old system in the inventory, and no maintenance notice follows:
 Dane s. 46.11(5)2. (the owner's final report of abandonment) and Lincoln Abandonment of Private Sewage Systems (1)
 (the components abandoned by the plumber installing the replacement, retired at the replacement's final approval)."""
 import datetime as dt

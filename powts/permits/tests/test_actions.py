@@ -1,4 +1,4 @@
-"""Issue 9, item 3: one table of permit actions (powts.permits.actions): the service, its inputs and who may
+"""One table of permit actions (powts.permits.actions): the service, its inputs and who may
 run it, used by both the permit page and the API (before: the table was written twice, in api.py and
 views.py, with different inputs and policies); the web pages do not import the API."""
 import ast

@@ -1,4 +1,4 @@
-"""Issue 10, item 4: "amend an application after filing (flows, building use, plans) with the change recorded".
+"""Amendments: "amend an application after filing (flows, building use, plans) with the change recorded".
 
 Each change is kept with its old and new value, who and when (PermitChange of kind amendment). Whether the
 review restarts is the county's text: Dane County Code s. 46.08(6)(d) (the division reviews and assists; a held

@@ -1,4 +1,4 @@
-"""Issue 10, item 7 "Standards spoken exactly": the BLDS permits export has every column of BLDS's core
+"""Standards spoken exactly: the BLDS permits export has every column of BLDS's core
 permits dataset, dates as YYYY-MM-DD, and StatusCurrentMapped only from BLDS's standard values.
 
 The columns and the standard status values are written out here from their source, not read from the

@@ -1,4 +1,4 @@
-"""Issue 12 item 8: component testing. Dane s. 46.11(2) (notice like an inspection notice; verification by
+"""Component testing. Dane s. 46.11(2) (notice like an inspection notice; verification by
 inspection during the test, written results, or both), (3) (a properly licensed individual tests), (4) (no use
 before acceptance); Lincoln, Testing (1)-(2)."""
 import datetime as dt

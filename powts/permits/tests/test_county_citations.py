@@ -1,5 +1,5 @@
-"""Issue 9, item 1 and "Dane and Lincoln section numbers are written into Python ... The Dane permit card PDF
-cites Lincoln's ordinance": every county citation a permit shows comes from the county's own profile."""
+"""Every county citation a permit shows comes from the county's own profile (finding: "Dane and Lincoln
+section numbers are written into Python ... The Dane permit card PDF cites Lincoln's ordinance")."""
 import datetime as dt
 import io
 import re
@@ -49,7 +49,7 @@ def test_hold_approval_and_final_approval_cite_the_countys_text(county, master):
 
 
 def test_no_county_name_or_section_number_in_permits_python():
-    """Issue 9, item 1: county differences are data in the profiles; none is written in permits' Python."""
+    """County differences are data in the profiles; none is written in permits' Python."""
     found = []
     for path in sorted(PERMITS.rglob("*.py")):
         if "tests" in path.relative_to(PERMITS).parts or "migrations" in path.relative_to(PERMITS).parts:

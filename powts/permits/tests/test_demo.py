@@ -14,11 +14,11 @@ def test_demo_permits(db, slug):
     unit = Jurisdiction.objects.get(slug=slug)
     demo.load(unit)  # `powts demo` may already have called it (then 0)
     assert Permit.objects.filter(jurisdiction=unit).count() == 9
-    new_build = Permit.objects.get(jurisdiction=unit, parcel__pending=True)  # issue 10 item 4: staff confirm the parcel
+    new_build = Permit.objects.get(jurisdiction=unit, parcel__pending=True)  # new construction: staff confirm
     assert new_build.changes.filter(kind="amendment").exists()
     statuses = set(Permit.objects.filter(jurisdiction=unit).values_list("status", flat=True))
     assert {"applied", "held", "issued", "completed", "denied", "expired", "approved"} <= statuses
-    # issue 12: a permit whose required recordings wait for staff's verification; Dane's appeal to the board
+    # a permit whose required recordings wait for staff's verification; Dane's appeal to the board
     from powts.permits import selectors
     from powts.permits.models import Appeal
 

@@ -1,5 +1,5 @@
-"""Issue 8, item 4 and finding "Formula injection in exports ... permit fields starting with `=`, `@`, `+`, `-`
-come out raw in ... the permits CSV": every text cell of the permits and inspections CSV is formula-safe."""
+"""Every text cell of the permits and inspections CSV is formula-safe (finding "Formula injection in exports ...
+permit fields starting with `=`, `@`, `+`, `-` come out raw in ... the permits CSV")."""
 import csv
 import io
 

@@ -1,4 +1,4 @@
-"""Issue 8, smaller finding: "any signed-in user can query any county's building-permit gate"."""
+"""Finding: "any signed-in user can query any county's building-permit gate"."""
 import pytest
 from rest_framework.test import APIClient
 

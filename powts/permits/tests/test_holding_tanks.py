@@ -1,4 +1,4 @@
-"""Issue 12 item 5: holding tanks. Dane s. 46.06(5)(a)-(d); Lincoln, Holding Tank Maintenance Agreement (1)-(3)
+"""Holding tanks. Dane s. 46.06(5)(a)-(d); Lincoln, Holding Tank Maintenance Agreement (1)-(3)
 and Maintenance and Management (3)-(4). Both sides of 3,000 gpd, 10 business days and 12 months."""
 import datetime as dt
 

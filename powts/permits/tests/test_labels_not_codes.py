@@ -1,4 +1,4 @@
-"""Issue 10, item 7: "Labels, never internal codes (`system_plans`, `before_backfill`, `failing-septic`)"."""
+""""Labels, never internal codes (`system_plans`, `before_backfill`, `failing-septic`)"."""
 import re
 
 from powts.permits.services import enforcement as enf

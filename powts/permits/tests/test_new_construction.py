@@ -1,4 +1,4 @@
-"""Issue 10, item 4: "Apply for a parcel not yet in the inventory (new construction: the parcel is created as
+"""New construction: "Apply for a parcel not yet in the inventory (new construction: the parcel is created as
 pending and staff confirm it)". The parcel and its owner come from the application; approval waits for the
 county's confirmation (Dane County Code s. 46.08(6)(d), Lincoln Ch. 22 Sanitary Permits: the county approves);
 a confirmed parcel joins the inventory's lists, a merged one disappears into the parcel on record."""
@@ -176,7 +176,7 @@ def test_dashboard_lists_new_parcels_to_confirm(client, dane, master, plumber_us
 
 
 def test_an_inventory_import_naming_a_pending_parcel_confirms_it(dane, master, plumber_user, write_csv):
-    """Issue 10 (stop 16's "still cannot do"): the county's inventory file names the new parcel, so the county's
+    """The county's inventory file names the new parcel, so the county's
     record holds it: confirmed as staff would (audited, parcel.confirmed reaches the permit), in one UPDATE."""
     from powts.inventory.importing.service import import_inventory
 
@@ -208,7 +208,7 @@ def test_an_import_dry_run_confirms_nothing(dane, master, plumber_user, write_cs
 
 def test_confirming_imported_parcels_reads_the_pending_ones_once_however_many_numbers_the_file_names(
         dane, master, plumber_user):
-    """Issue 13 item 3 (profile of a 100,000-row import: 10 % of its time): the import's confirmation sent every
+    """Import speed (profile of a 100,000-row import: 10 % of its time): the import's confirmation sent every
     parcel number of the file back to the database, 10,000 to a query. One query of the county's pending
     parcels now, whatever the number of parcels the file names; the one it names is confirmed, the other not."""
     from django.db import connection

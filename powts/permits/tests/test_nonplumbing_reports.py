@@ -1,4 +1,4 @@
-"""Issue 12 item 6, nonplumbing systems' servicing reports in the maintenance program: Lincoln Limitations and
+"""Nonplumbing systems' servicing reports in the maintenance program: Lincoln Limitations and
 Allowable Uses (6)-(7) and Sanitary Permits (7)-(8) (portable restrooms and RV transfer containers, "maintained
 pursuant to this Ordinance", an annual permit); Dane s. 46.06(6) (privies under a county sanitary permit).
 

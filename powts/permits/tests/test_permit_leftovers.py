@@ -1,4 +1,4 @@
-"""Issue 12 items 6 and 9: delayed connection (Dane s. 46.07(1)(b)), transfer forms (Dane s. 46.08(6)(f)1.;
+"""Delayed connection (Dane s. 46.07(1)(b)), transfer forms (Dane s. 46.08(6)(f)1.;
 Lincoln Transfer of Ownership (1), Change of Plumbers (1)), appeals to the board (Dane s. 46.04(1)), and the
 nonplumbing limits (Lincoln Limitations and Allowable Uses (6)-(7)(a))."""
 import datetime as dt

@@ -1,4 +1,4 @@
-"""Issue 8, "owners created by the permit pages have no audit event (4 left behind by refused transfers)":
+"""Finding: "owners created by the permit pages have no audit event (4 left behind by refused transfers)":
 an owner named in a transfer or an application is put on record through the inventory's audited service,
 in the same transaction as the permit action, so a refused one leaves no owner behind."""
 import datetime as dt
@@ -92,7 +92,7 @@ def test_transfer_without_a_new_owner_is_refused_naming_the_field(dane, master, 
 
 
 def test_plot_plan_over_the_cap_is_a_400_and_the_page_at_the_cap_stays_small(client, dane, staff, master):
-    """Issue 8, "a 4,000-feature plot plan makes a 65 MB page": through the API a 4,000-feature plan is a 400
+    """Finding: "a 4,000-feature plot plan makes a 65 MB page": through the API a 4,000-feature plan is a 400
     naming plot_plan and nothing changes; a crowded plan at the 500-feature cap gives a page under 2 MB."""
     from powts.setbacks.tests.test_plan_size import crowded
 

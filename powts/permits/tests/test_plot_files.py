@@ -1,4 +1,4 @@
-"""Issue 10, item 4: "draw or upload the plot plan (draw features on a map or upload GeoJSON, DXF or a PDF ...;
+"""Plot plans: "draw or upload the plot plan (draw features on a map or upload GeoJSON, DXF or a PDF ...;
 the setback check runs on what was drawn)". The plan must show what Dane County Code s. 46.09(3)(c)1. and
 Lincoln Ch. 22 (draft), Plans (3)(c) ask of a plot plan; the setbacks checked are the profile's (Dane
 s. 46.10(6): 5 ft from a lot line). A file that cannot be read, has no outline or lies outside the county is
@@ -271,7 +271,7 @@ def test_malformed_plans_are_a_400_never_a_500(client, dane, master, plumber_use
     assert r.status_code == 400 and set(r.json()["errors"]) & {"plot_plan", "body"}
 
 
-# ---- curves (stop 16 left DXF arcs, splines and hatches unread) --------------------------------------------------
+# ---- curves: DXF arcs, splines and hatches are read too ---------------------------------------------------------
 CURVED = __import__("pathlib").Path(__file__).parent / "fixtures" / "curved_lot.dxf"
 
 
@@ -360,7 +360,7 @@ def test_a_curve_too_fine_to_be_a_plot_plan_is_refused_naming_the_file_and_layer
     assert refused.value.message.startswith("huge.dxf: layer lot_line:")
 
 
-# ---- the permit page draws a drawn plan again (stop 16: it offered upload and paste only) ----------------------
+# ---- the permit page draws a drawn plan again (it once offered upload and paste only) --------------------------
 
 
 def test_a_plan_drawn_on_the_map_comes_back_in_longitude_and_latitude():

@@ -1,4 +1,4 @@
-"""Issue 8, item 7 (public forms): Open311 posts and the public complaint form are limited per address,
+"""Public forms: Open311 posts and the public complaint form are limited per address,
 sizes are capped, and the public list shows service, status, place and dates only."""
 import json
 
@@ -21,7 +21,7 @@ def _post(client, addr="203.0.113.7", HTTP_X_FORWARDED_FOR=None, **over):
 
 @override_settings(POWTS_PUBLIC_POST_RATE="10/hour")
 def test_open311_posts_throttled_per_address_after_the_limit(dane, client):
-    """Item 7: 100 posts from one address: the first 10 are received, the rest 429 with a message and
+    """100 posts from one address: the first 10 are received, the rest 429 with a message and
     Retry-After; another address is not affected."""
     codes = [_post(client).status_code for _ in range(100)]
     assert codes[:10] == [201] * 10
@@ -35,7 +35,7 @@ def test_open311_posts_throttled_per_address_after_the_limit(dane, client):
 
 @override_settings(POWTS_PUBLIC_POST_RATE="10/hour")
 def test_web_form_and_api_share_one_allowance(dane, client):
-    """Item 7: the web form is throttled the same way, and the allowance is per address across both
+    """The web form is throttled the same way, and the allowance is per address across both
     channels (9 API posts + 1 form post = 10, the 11th form post is refused)."""
     for _ in range(9):
         assert _post(client, addr="192.0.2.1").status_code == 201
@@ -47,7 +47,7 @@ def test_web_form_and_api_share_one_allowance(dane, client):
 
 
 def test_one_megabyte_description_refused_naming_the_field(dane, client):
-    """Item 7, "1 MB descriptions": refused with 400 naming description, nothing stored; both sides of
+    """"1 MB descriptions": refused with 400 naming description, nothing stored; both sides of
     the 4,000-character cap."""
     big = client.post(URL, {"jurisdiction_id": "dane", "service_code": "failing-septic", "description": "x" * 1_000_000,
                             "address_string": "4 Elm St"})
@@ -60,7 +60,7 @@ def test_one_megabyte_description_refused_naming_the_field(dane, client):
 
 
 def test_web_form_one_megabyte_description_refused(dane, client):
-    """Item 7: the web form refuses a 1 MB description with a form error, nothing stored."""
+    """The web form refuses a 1 MB description with a form error, nothing stored."""
     r = client.post(FORM, {"jurisdiction": "dane", "service_code": "failing-septic", "description": "x" * 1_000_000,
                            "address": "4 Elm St"})
     assert r.status_code == 400 and "at most 4,000 characters" in r.content.decode()
@@ -73,7 +73,7 @@ def test_web_form_one_megabyte_description_refused(dane, client):
 @pytest.mark.parametrize("field,limit", [("address_string", 200), ("first_name", 100), ("last_name", 100),
                                          ("phone", 40), ("service_code", 40)])
 def test_other_fields_capped_at_their_lengths(dane, client, field, limit):
-    """Item 7: other fields by their maximum lengths; a 400 names the field."""
+    """Other fields by their maximum lengths; a 400 names the field."""
     r = _post(client, **{field: "y" * (limit + 1)})
     assert r.status_code == 400 and r.json()[0]["description"].startswith(f"{field}:")
     assert Complaint.objects.count() == 0
@@ -82,7 +82,7 @@ def test_other_fields_capped_at_their_lengths(dane, client, field, limit):
 @pytest.mark.parametrize("body", [[1, 2], "text", 7, None, {"description": {"a": 1}, "jurisdiction_id": "dane"},
                                   {"jurisdiction_id": ["dane"]}])
 def test_json_that_is_not_an_object_of_text_is_a_400(dane, client, body):
-    """Issue 8, "a JSON body that is not an object ... (Open311 among them)": 400, never a 500."""
+    """Finding: "a JSON body that is not an object ... (Open311 among them)": 400, never a 500."""
     r = client.post(URL, json.dumps(body), content_type="application/json")
     assert r.status_code == 400 and r.json()[0]["code"] == 400
 
@@ -90,19 +90,19 @@ def test_json_that_is_not_an_object_of_text_is_a_400(dane, client, body):
 @pytest.mark.parametrize("lat,long", [("NaN", "-89.4"), ("1e1000000", "-89.4"), ("91", "-89.4"), ("43", "-180.5"),
                                       ("abc", "1")])
 def test_bad_coordinates_are_a_400_naming_the_field(dane, client, lat, long):
-    """Item 7 / issue 8 bad inputs: coordinates out of range or not numbers are a 400 naming lat or long."""
+    """Bad input: coordinates out of range or not numbers are a 400 naming lat or long."""
     r = _post(client, lat=lat, long=long, address_string="")
     assert r.status_code == 400 and r.json()[0]["description"].split(":")[0] in ("lat", "long")
 
 
 def test_nul_bytes_refused(dane, client):
-    """Issue 8 (PostgreSQL parity): NUL bytes are bad input, a 400 naming the field."""
+    """PostgreSQL parity: NUL bytes are bad input, a 400 naming the field."""
     r = _post(client, description="smell\x00")
     assert r.status_code == 400 and r.json()[0]["description"].startswith("description:")
 
 
 def test_public_list_shows_no_complainant_text_or_contact(dane, client):
-    """Item 7: the public list and a single request show service, status, place and dates only, in
+    """The public list and a single request show service, status, place and dates only, in
     GeoReport v2 names; never the description, name, email or phone."""
     assert _post(client, description="My neighbour Mr Smith at 5 Elm dumps sewage").status_code == 201
     listed = client.get(URL).json()
@@ -116,7 +116,7 @@ def test_public_list_shows_no_complainant_text_or_contact(dane, client):
 
 
 def test_staff_page_still_shows_the_description(dane, client, staff):
-    """Item 7: staff still see what the complainant wrote on the staff pages."""
+    """Staff still see what the complainant wrote on the staff pages."""
     _post(client, description="Sewage surfacing behind the barn")
     client.force_login(staff)
     assert "Sewage surfacing behind the barn" in client.get("/permits/site/").content.decode()
@@ -124,13 +124,13 @@ def test_staff_page_still_shows_the_description(dane, client, staff):
 
 @override_settings(POWTS_PUBLIC_POST_RATE="10/hour")
 def test_a_made_up_forwarded_address_gets_no_fresh_allowance(dane, client):
-    """Item 7: the limit is per address; a caller sending its own X-Forwarded-For is still the same address."""
+    """The limit is per address; a caller sending its own X-Forwarded-For is still the same address."""
     codes = [_post(client, HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code for i in range(12)]
     assert codes == [201] * 10 + [429] * 2
 
 
 def test_schema_says_open311_answers_are_lists(db):
-    """Issue 8, schemathesis: "Open311 ... return arrays where the schema says otherwise". The schema now
+    """Schemathesis found "Open311 ... return arrays where the schema says otherwise". The schema now
     describes the lists (and the 400/429 error lists) the endpoints return, without private fields."""
     from drf_spectacular.generators import SchemaGenerator
 
@@ -150,7 +150,7 @@ def test_schema_says_open311_answers_are_lists(db):
 
 @pytest.mark.parametrize("param", ["jurisdiction_id", "status", "service_code"])
 def test_list_filters_with_nul_or_too_long_are_a_400(dane, client, param):
-    """Issue 8, PostgreSQL parity: a NUL in a filter of the public list was a 500 on PostgreSQL; now a 400
+    """PostgreSQL parity: a NUL in a filter of the public list was a 500 on PostgreSQL; now a 400
     naming the filter. Both sides of the 100-character limit."""
     for bad in ("open\x00", "x" * 101):
         r = client.get(URL, {param: bad})
@@ -159,7 +159,7 @@ def test_list_filters_with_nul_or_too_long_are_a_400(dane, client, param):
 
 
 def test_nul_in_the_county_is_a_400_on_both_channels(dane, client):
-    """Issue 8, PostgreSQL parity: a NUL in the county of a public complaint is bad input, not a 500."""
+    """PostgreSQL parity: a NUL in the county of a public complaint is bad input, not a 500."""
     r = _post(client, jurisdiction_id="da\x00ne")
     assert r.status_code == 400 and r.json()[0]["description"].startswith("jurisdiction_id:")
     r = client.post(FORM, {"jurisdiction": "da\x00ne", "service_code": "failing-septic", "description": "Odor",

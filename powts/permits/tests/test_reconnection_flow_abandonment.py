@@ -1,4 +1,4 @@
-"""Issue 12, the Lincoln provisions left over: Reconnection (4) (a structure replaced within 2 years of a
+"""Lincoln's provisions: Reconnection (4) (a structure replaced within 2 years of a
 reconnection permit), Construction Affecting Wastewater Flow or Contaminant Load (3) (the recorded affidavit for
 an undersized system; Dane s. 46.14(4)(c)2.b. for comparison) and Abandonment of Private Sewage Systems (1)
 (the replaced system's components abandoned by the installing plumber before final approval)."""
@@ -118,7 +118,7 @@ def test_flow_3_affidavit_recorded_on_or_before_the_request(lincoln, recorded_on
 
 @pytest.mark.parametrize("county", ["dane", "lincoln"], indirect=True)
 def test_a_recording_number_for_an_affidavit_never_required_is_refused(county):
-    """Issue 12, bad input: a recording number for a document that was never required (the system is not undersized)."""
+    """Bad input: a recording number for a document that was never required (the system is not undersized)."""
     from powts.permits.models import Clearance
 
     parcel, _ = make_parcel(county, number="UF-4")

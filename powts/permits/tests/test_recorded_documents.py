@@ -1,4 +1,4 @@
-"""Issue 12 item 7: documents the texts require recorded with the register of deeds are required where the text
+"""Documents the texts require recorded with the register of deeds are required where the text
 requires them (county profile `recorded_documents`), carry their recording number and date, and are verified by
 staff before the step that depends on them; a recording number for a document never required is refused.
 
@@ -55,7 +55,7 @@ def test_dane_46_025_2_c_not_required_for_a_system_serviced_every_three_years(da
 
 
 def test_a_recording_number_for_a_document_never_required_is_refused_and_nothing_changes(dane, master):
-    """Issue 12, bad input: the maintenance notice is not required for this system, so no recording is stored."""
+    """Bad input: the maintenance notice is not required for this system, so no recording is stored."""
     permit = file_complete(dane, master)
     doc = services.permit_add_document(permit=permit, kind="maintenance_notice", received_on=D(2026, 3, 3))
     events = AuditEvent.objects.count()

@@ -1,4 +1,4 @@
-"""Issue 13, item 1: "The daily sweeps are periodic tasks with their times in settings, each logged with
+""""The daily sweeps are periodic tasks with their times in settings, each logged with
 what it changed." The clock (powts.jobs.sweeps.sweep_clock, ticked every minute by the worker's periodic
 task) starts each sweep once a day at or after its time, as a job whose result counts what it changed."""
 import datetime as dt

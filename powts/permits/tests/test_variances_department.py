@@ -1,4 +1,4 @@
-"""Variances decided by the department (issue 11, item 5; Wis. Stat. s. 145.24): the owner (or the county
+"""Variances decided by the department (Wis. Stat. s. 145.24): the owner (or the county
 for the owner) petitions the department (1); DSPS grants or denies with its reason and citation (3); DSPS
 rescinds when the system fails OR contaminates waters of the state (3); failure still rescinds by itself."""
 from __future__ import annotations
@@ -126,7 +126,7 @@ def test_a_failure_dated_before_the_grant_does_not_rescind_it(world, found_on, r
 
 
 def test_demo_has_variances_for_dsps(dane, make_user):
-    """Issue 11: DSPS can do its part on the demo data: petitions to decide and a granted variance to rescind."""
+    """DSPS can do its part on the demo data: petitions to decide and a granted variance to rescind."""
     from powts.permits import demo
 
     for i in range(3):

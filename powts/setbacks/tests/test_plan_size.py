@@ -1,4 +1,4 @@
-"""Issue 8, "a 4,000-feature plot plan makes a 65 MB page": a plot plan has at most MAX_FEATURES features and
+"""Finding: "a 4,000-feature plot plan makes a 65 MB page": a plot plan has at most MAX_FEATURES features and
 MAX_POSITIONS coordinate pairs (both sides of each cap), and the drawing marks at most 100 violations."""
 import random
 

@@ -1,4 +1,4 @@
-"""Issue 11, left over: DNR enters one well compensation claim on a web form, with the same checks as the import
+"""DNR enters one well compensation claim on a web form, with the same checks as the import
 (s. 281.75); a refusal is shown on its field with the citation and saves nothing; documents are attached when the
 water supply's county is known."""
 import pytest

@@ -1,4 +1,4 @@
-"""Well compensation claims as records (issue 11, item 4), each test naming the subsection of
+"""Well compensation claims as records, each test naming the subsection of
 Wis. Stat. s. 281.75 it checks."""
 from __future__ import annotations
 

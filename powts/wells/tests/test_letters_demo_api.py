@@ -50,7 +50,7 @@ def test_decision_conditional_and_payment_letters_5f():
 
 
 def test_demo_has_a_year_of_claims_incomplete_consolidated_and_a_conditional(dane):
-    """Issue 11: the demo's well claims: some incomplete, one consolidated supply, a run with a conditional."""
+    """The demo's well claims: some incomplete, one consolidated supply, a run with a conditional."""
     from powts.wells import demo
 
     demo.load(dane)

@@ -1,6 +1,6 @@
 """powts serve [--host H] [--port P] [--processes N] [--threads T] [--no-worker] [--no-setup]: the web application in
 N processes on one port, with migrations applied first, and the embedded queue's consumer in exactly one
-of them (issue 13, item 4).
+of them (so 200 reports a second fit on two cores).
 
 Why gunicorn (27, pinned): a master process that binds the port once, forks N workers that share it,
 restarts a worker that dies and reloads on HUP; its `gthread` worker keeps HTTP/1.1 connections alive
@@ -38,7 +38,7 @@ def default_processes() -> int:
     Why not more: a process that answers requests back to back keeps its code and data in the core's caches,
     and one woken every few milliseconds does not (/healthz costs 0.32-0.36 ms of CPU in a loop, 1.23 ms
     with 5 ms pauses between requests). 200 reports a second for 60 s through the API on two cores
-    (bench/bench_maintenance.py, 100,000 systems, 40 s quiet before each run, stop 31):
+    (bench/bench_maintenance.py, 100,000 systems, 40 s quiet before each run):
     - PostgreSQL on the same machine: 2 x 1 met the p99 target in all five runs (40-96 ms) with the least
       CPU (web 5.4-5.7 ms, PostgreSQL 1.5-1.6 ms a report); 3 x 1 in one of two (83, 437 ms), 4 x 1 in none
       of four (223 ms to 8.6 s), 2 x 2 in one of two (95 ms, 1.4 s); web 5.9-6.8 ms a report for those.

@@ -1,4 +1,4 @@
-"""Issue 12's leftovers in Debian's chromium, as each role uses them: county staff record and print the owners'
+"""In Debian's chromium, as each role uses them: county staff record and print the owners'
 letters for overdue holding tank reports from the dashboard (Dane s. 46.06(5)(b)2.); staff flag an error on a
 permit application (Dane s. 46.12); the department specifies a category it approves first and records its approval
 (Wis. Stat. s. 145.20(3)(a)1.)."""
