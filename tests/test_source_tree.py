@@ -151,9 +151,6 @@ WORK_ITEM_PATTERNS = [
     re.compile(r"\b(?:a|the)\s+(?:later|earlier)\s+issues?\b", re.I),
     re.compile(r"What must be true\"?\s*\d", re.I),
 ]
-# Files someone else was rewriting when this test was written; their references go when that work lands, and
-# each name here with them.
-WORK_ITEMS_ALLOWED_FOR_NOW = {"powts/settings.py", "tests/test_access_matrix.py", "tests/test_api_schema_fuzz.py"}
 
 
 def work_item_hits(text: str, label: str) -> list[str]:
@@ -177,8 +174,7 @@ def test_no_source_file_or_template_names_a_work_item_by_number():
     found = []
     for path in files_that_may_not_name_work_items():
         rel = path.relative_to(ROOT).as_posix()
-        if rel not in WORK_ITEMS_ALLOWED_FOR_NOW:
-            found += work_item_hits(path.read_text(encoding="utf-8"), rel)
+        found += work_item_hits(path.read_text(encoding="utf-8"), rel)
     assert not found, ("work items named by number (say the behaviour, or what the code does and why, instead):\n"
                        + "\n".join(found))
 
