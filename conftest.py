@@ -1,8 +1,18 @@
 """Shared fixtures: a county, a user for each role, and a way to write an inventory file."""
 import csv
+import os
 from pathlib import Path
 
 import pytest
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # A test worker of a parallel run: settings gave it its own data directory (DATA_DIR/<worker>). The programs a
+    # test starts (powts serve, powts worker, backup) get that directory, not the worker's name, so that a test that
+    # hands one a fresh directory of its own gets exactly that directory.
+    from django.conf import settings as _settings
+
+    os.environ["POWTS_DATA_DIR"] = str(_settings.DATA_DIR)
+    del os.environ["PYTEST_XDIST_WORKER"]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -32,6 +32,11 @@ from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent
 DATA_DIR = Path(os.environ.get("POWTS_DATA_DIR") or Path.home() / ".local" / "share" / "powts")
+# A parallel test run (pytest-xdist names each worker process): each worker its own data directory (queue, cache,
+# outbox, logs), so one worker's job consumer never takes another's jobs. Never set outside a test run; conftest.py
+# hands the worker's directory on to the programs a test starts.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    DATA_DIR = DATA_DIR / os.environ["PYTEST_XDIST_WORKER"]
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 try:
     DATA_DIR.chmod(0o700)  # owners' names and addresses: for the service account only
@@ -249,7 +254,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "powts@localhost")
 
 # Background work (notice batches): Huey. The embedded default keeps its queue in a SQLite file in the
 # data directory and `powts serve` runs the consumer in the same process, so one command still does
-# everything. POWTS_QUEUE_URL is reserved for a Redis queue with separate workers: only
+# everything. POWTS_QUEUE_URL=redis://... is a Redis queue with separate `powts worker` processes: only
 # this block changes then. Tests switch the queue to immediate mode (conftest.py).
 POWTS_QUEUE_URL = os.environ.get("POWTS_QUEUE_URL", "")
 if POWTS_QUEUE_URL.startswith(("redis://", "rediss://", "unix://")):
