@@ -102,7 +102,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
     "powts.attachments.middleware.UploadSizeMiddleware",  # an oversized upload is refused before its body is read
-    "powts.core.middleware.RefuseNulMiddleware",  # issue 8: NUL in a query or form field is a 400, not a 500
+    "powts.core.middleware.RefuseUnstorableTextMiddleware",  # NUL, lone surrogates in a query, form, JSON: 400
     "powts.core.middleware.DatabaseUnavailableMiddleware",  # issue 13: the database restarting is a 503 to retry, not a 500
     "axes.middleware.AxesMiddleware",  # turns a lockout into the lockout page (web) or JSON (API)
 ]
@@ -187,7 +187,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "powts.core.pagination.BoundedLimitOffsetPagination",  # max 1000 a page
-    "DEFAULT_PARSER_CLASSES": [  # issue 8: a JSON body is an object, bounded in depth, without NUL
+    "DEFAULT_PARSER_CLASSES": [  # issue 8: a JSON body is an object, bounded in depth
         "powts.core.parsers.ObjectJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",

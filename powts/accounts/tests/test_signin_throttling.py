@@ -110,6 +110,6 @@ def test_nul_bytes_in_a_sign_in_are_bad_input_not_a_500(client, staff):
     """Item 9 for the sign-in forms: a NUL byte is refused before axes or the database sees it (PostgreSQL
     text cannot hold one)."""
     for username, password in (("sa\x00m", PASSWORD), ("sam", "pass\x00word-long"), ("\x00", "\x00")):
-        response = web_login(client, username, password)  # refused by RefuseNulMiddleware, naming the field
+        response = web_login(client, username, password)  # refused by RefuseUnstorableTextMiddleware, naming the field
         assert response.status_code == 400 and "contains a NUL character" in response.content.decode()
         assert api_login(username, password).status_code == 400
