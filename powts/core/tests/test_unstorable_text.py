@@ -192,3 +192,35 @@ def test_web_query_string_with_a_lone_surrogate_or_nul_is_a_400_page(world):
     r = client.get("/inventory/?q=a%00b")
     assert r.status_code == 400 and "q contains a NUL character" in r.content.decode()
 
+
+def _plan_naming_a_feature(name: str) -> str:
+    from powts.permits.tests.conftest import BAD_PLAN
+
+    plan = json.loads(json.dumps(BAD_PLAN))
+    plan["features"][0]["properties"]["name"] = name
+    return json.dumps(plan)
+
+
+def test_json_given_as_text_is_refused_where_it_is_decoded(world, make_user):
+    """A plot plan sent as the text of a form field, or as a GeoJSON file, holds JSON the request path cannot
+    see into; its "\\ud800" escape was stored, and on the web form a 500. Its reader refuses it, naming the path."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from powts.accounts.services import license_create
+    from powts.permits.models import Permit
+    from powts.permits.tests.conftest import file_complete
+
+    master = license_create(kind="master_plumber", number="MP-1001", holder_name="Pete Plumber", user=make_user("pete", "plumber"))
+    permit = file_complete(world["staff"].jurisdiction, master)
+    filed_plan = permit.plot_plan
+    client = Client()
+    client.force_login(world["staff"])
+    bad = _plan_naming_a_feature("Lot" + LONE)
+    assert "\\ud800" in bad
+    page = client.post(f"/permits/{permit.pk}/plot-plan/", {"plot_plan": bad}, follow=True)
+    assert page.status_code == 200
+    assert "plot_plan.features[0].properties.name contains an unpaired UTF-16 surrogate" in page.content.decode()
+    r = client.post(f"/api/permits/{permit.pk}/plot-plan/", {"file": SimpleUploadedFile("lot.geojson", bad.encode())})
+    assert r.status_code == 400, r.content
+    assert "lot.geojson: features[0].properties.name contains an unpaired UTF-16 surrogate" in json.dumps(r.json())
+    assert Permit.objects.get(pk=permit.pk).plot_plan == filed_plan
