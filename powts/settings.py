@@ -107,7 +107,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
     "powts.attachments.middleware.UploadSizeMiddleware",  # an oversized upload is refused before its body is read
-    "powts.core.middleware.RefuseNulMiddleware",  # NUL in a query or form field is a 400, not a 500
+    "powts.core.middleware.RefuseUnstorableTextMiddleware",  # NUL, lone surrogates in a query, form, JSON: 400
     "powts.core.middleware.DatabaseUnavailableMiddleware",  # the database restarting is a 503 to retry, not a 500
     "axes.middleware.AxesMiddleware",  # turns a lockout into the lockout page (web) or JSON (API)
 ]
@@ -195,7 +195,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "powts.core.pagination.BoundedLimitOffsetPagination",  # max 1000 a page
-    "DEFAULT_PARSER_CLASSES": [  # a JSON body is an object, bounded in depth, without NUL
+    "DEFAULT_PARSER_CLASSES": [  # a JSON body is an object, bounded in depth
         "powts.core.parsers.ObjectJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
@@ -352,7 +352,9 @@ CACHES = {
 }
 
 # -- Sign-in, tokens, access log, passwords ------------------------------------------------------
-# POWTS_LOGIN_FAILURE_LIMIT     wrong passwords before a lockout (default 5), counted per account and per address
+# POWTS_LOGIN_FAILURE_LIMIT     wrong passwords for one account from one address before a lockout (default 5)
+# POWTS_LOGIN_ADDRESS_FAILURE_LIMIT  wrong passwords from one address, over all accounts, before it is
+#                               locked out (default 30)
 # POWTS_LOGIN_COOLOFF_MINUTES   how long a lockout lasts (default 15)
 # POWTS_PROXY_COUNT             reverse proxies in front of powts; the client address is then read from
 #                               X-Forwarded-For (default: none, REMOTE_ADDR)
@@ -364,9 +366,13 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("POWTS_LOGIN_FAILURE_LIMIT", "5"))
+POWTS_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("POWTS_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("POWTS_LOGIN_COOLOFF_MINUTES", "15")))
-# Two separate counters: one account tried from many addresses, and one address trying many accounts.
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Two counters, each with its limit: one account from one address (AXES_FAILURE_LIMIT), so guessing at a
+# person's user name from elsewhere cannot lock them out; one address over all accounts (the higher limit),
+# so one address trying many accounts is stopped. The handler applies the second limit (axes has one).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "powts.accounts.axes_handler.AccountAtAddressHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "powts.accounts.lockout.lockout_response"
 AXES_COOLOFF_MESSAGE = (f"Too many failed sign-ins. Try again in {AXES_COOLOFF_TIME.seconds // 60} minutes, "

@@ -31,7 +31,8 @@ class TokenView(APIView):
     # documented for every endpoint at once by powts.core.schema.
     @extend_schema(request=TokenSignInSerializer, responses={
         200: TokenResponseSerializer,
-        429: OpenApiResponse(_error, description="Too many failed sign-ins from this account or address; wait and retry."),
+        429: OpenApiResponse(_error, description="Too many failed sign-ins for this account from this address, or from this "
+                                         "address; wait and retry."),
     }, auth=[])
     def post(self, request):
         form = TokenSignInSerializer(data=request.data)

@@ -200,17 +200,46 @@ def text(field: str, raw, *, max_length: int | None = None, required: bool = Fal
     return value
 
 
-def has_nul(value) -> bool:
-    """True when a parsed JSON value (or a string) holds a NUL character anywhere."""
-    stack = [value]
+# Text no database can store: NUL (PostgreSQL refuses it) and a UTF-16 surrogate without its pair (a JSON
+# "\ud800" escape, or a form sent in an odd charset, decodes to one; it has no UTF-8 form, so saving it is a 500).
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def unstorable(text: str) -> str | None:
+    """Why `text` cannot be stored, as the end of a sentence that starts with the field's name; None if it can."""
+    found = _UNSTORABLE.search(text)
+    if found is None:
+        return None
+    if found.group() == "\x00":
+        return "contains a NUL character, which is not allowed in text"
+    return (f"contains an unpaired UTF-16 surrogate (\\u{ord(found.group()):04x}), "
+            "which is not a character and cannot be stored as text")
+
+
+def without_unstorable(text: str) -> str:
+    """The text with what cannot be stored taken out: a field's name as quoted back in a message."""
+    return _UNSTORABLE.sub("", text)
+
+
+def unstorable_in(value, path: str = "") -> tuple[str, str] | None:
+    """The first (field, why) in document order where parsed JSON holds text that cannot be stored, in a
+    key or a string value at any depth; the field is a path such as readings[0].note. None if all can."""
+    stack = [(value, path)]
     while stack:
-        item = stack.pop()
+        item, at = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
-                return True
+            why = unstorable(item)
+            if why:
+                return at or "body", why
         elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return False
+            children = []
+            for key, child in item.items():
+                name = f"{at}.{without_unstorable(key)}" if at else without_unstorable(key) or "body"
+                why = unstorable(key)
+                if why:
+                    return name, why
+                children.append((child, name))
+            stack.extend(reversed(children))
+        elif isinstance(item, list):
+            stack.extend(reversed([(child, f"{at}[{i}]") for i, child in enumerate(item)]))
+    return None

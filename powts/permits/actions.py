@@ -115,6 +115,10 @@ def _json(item: Input, raw):
             raw = json.loads(raw)
         except ValueError as exc:
             raise FieldError(item.name, f"{item.name}: not valid JSON ({exc})") from None
+        # the request's text was storable, but its JSON escapes (a "\\ud800") may decode to what is not
+        found = fields.unstorable_in(raw, item.name)
+        if found:
+            raise FieldError(found[0], f"{found[0]} {found[1]}")
     if item.required and raw in (None, ""):
         raise FieldError(item.name, f"{item.name} is required")
     return raw

@@ -18,6 +18,7 @@ import json
 import math
 from dataclasses import dataclass
 
+from powts.core.fields import unstorable_in
 from powts.core.refusals import Refused
 from powts.kernel.profiles import load_profile
 from powts.setbacks import KINDS
@@ -89,6 +90,9 @@ def _geojson(data: bytes, name: str) -> dict:
         plan = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise PlanFileRefused(f"{name}: not readable GeoJSON ({exc})") from None
+    found = unstorable_in(plan)  # a JSON escape such as "\\ud800" decodes to text that cannot be stored
+    if found:
+        raise PlanFileRefused(f"{name}: {found[0]} {found[1]}")
     if not isinstance(plan, dict) or plan.get("type") != "FeatureCollection":
         raise PlanFileRefused(f"{name}: a plot plan is a GeoJSON FeatureCollection")
     return plan

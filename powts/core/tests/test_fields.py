@@ -115,4 +115,6 @@ def test_text_length_both_sides_and_nul():
         with pytest.raises(fields.FieldError, match="must be text"):
             fields.text("system_id", bad)
     assert fields.text("system_id", 123) == "123"
-    assert fields.has_nul({"a": ["x", {"b\x00": 1}]}) and not fields.has_nul({"a": ["x"]})
+    assert fields.unstorable_in({"a": ["x", {"b\x00": 1}]}) == ("a[1].b", "contains a NUL character, which is not allowed in text")
+    assert fields.unstorable_in({"readings": [{"note": "ok"}, {"note": "x\ud800"}]})[0] == "readings[1].note"
+    assert fields.unstorable_in({"a": ["x", "\U0001f600"]}) is None  # a paired surrogate is one character: storable

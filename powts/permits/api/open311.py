@@ -57,7 +57,7 @@ def open311_requests(request):
         for param, lookup in (("jurisdiction_id", "jurisdiction__slug"), ("status", "status"),
                               ("service_code", "service_code")):
             value = request.GET.get(param, "")
-            if len(value) > 100:  # a NUL never gets here: RefuseNulMiddleware answers it in Open311's error list
+            if len(value) > 100:  # a NUL never gets here: powts.core.middleware answers it as Open311 does
                 return _open311_errors(400, [f"{param}: at most 100 characters"])
             if value:
                 qs = qs.filter(**{lookup: value})
