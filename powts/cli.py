@@ -244,7 +244,8 @@ def help_text(*, show_all: bool = False) -> str:
             lines.append(f"  {name:<26} {text}{mark}".rstrip())
     if not show_all:
         lines += ["", "`powts --help --all` also lists the commands that empty a database or are for developers."]
-    lines += ["", "Settings come from the environment (DATABASE_URL, POWTS_DATA_DIR, ...): see README.md and docs/deploy.md."]
+    lines += ["", "Settings come from the environment: DATABASE_URL (unset: SQLite in POWTS_DATA_DIR), POWTS_DATA_DIR, "
+                  "POWTS_QUEUE_URL, SECRET_KEY, POWTS_ALLOWED_HOSTS ..."]
     return "\n".join(lines)
 
 

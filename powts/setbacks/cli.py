@@ -32,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check a plot plan's setbacks against a county profile",
                            description="Check a plot plan's setbacks against a county profile.")
     check.add_argument("plan", help="GeoJSON FeatureCollection, coordinates in feet")
-    check.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug, e.g. dane)")
+    check.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
     check.add_argument("--json", action="store_true", help="print the result as JSON")
     check.add_argument("--svg", metavar="OUT.svg", help="also draw the plan with violations marked")
     return parser

@@ -16,7 +16,7 @@ class Command(BaseCommand):
         inventory = sub.add_parser("inventory", help="a county's inventory as CSV",
                                    description="A county's inventory as CSV, in the columns `powts import inventory` "
                                                "reads (importing it changes nothing).")
-        inventory.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug, e.g. dane)")
+        inventory.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
         inventory.add_argument("--output", required=True, type=Path, metavar="FILE.csv", help="the CSV file to write")
 
     def handle(self, *args, what, jurisdiction, output, **options):

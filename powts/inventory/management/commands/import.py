@@ -19,7 +19,7 @@ class Command(BaseCommand):
                            description="Import a county's inventory of systems from CSV (UTF-8 or Windows-1252) or XLSX: "
                                        "every row created, updated, unchanged or rejected with its line and reason.")
         p.add_argument("file", type=Path, metavar="FILE", help="the .csv or .xlsx file")
-        p.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug, e.g. dane)")
+        p.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
         p.add_argument("--dry-run", action="store_true", help="check and report; store nothing")
         p.add_argument("--rejects", type=Path, metavar="PATH",
                        help="where rejected rows go (default: FILE.rejects.csv beside the input)")

@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="what", required=True, metavar="{centroids,map-cells}")
-        county = {"metavar": "SLUG", "required": True, "help": "the county (its profile slug, e.g. dane)"}
+        county = {"metavar": "SLUG", "required": True, "help": "the county (its profile slug)"}
         centroids = sub.add_parser("centroids", help="centroids load FILE: place parcels on the map from a centroid file",
                                    description="Parcel centroid files.")
         centroids_sub = centroids.add_subparsers(dest="action", required=True, metavar="{load}")

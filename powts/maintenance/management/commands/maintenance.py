@@ -44,7 +44,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="sub", required=True, metavar="{due,notices,bounces,sync,reports,annual-report,demo}")
-        county = {"metavar": "SLUG", "help": "the county (its profile slug, e.g. dane)"}
+        county = {"metavar": "SLUG", "help": "the county (its profile slug)"}
         as_of = {"metavar": "YYYY-MM-DD", "help": "the day the list or batch is made for"}
         due = sub.add_parser("due", help="the systems whose notice is due on a date; changes nothing",
                              description="List the systems whose maintenance notice is due on a date; changes nothing.")
