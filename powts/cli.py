@@ -270,32 +270,42 @@ def _pending(connection):
     return executor.migration_plan(executor.loader.graph.leaf_nodes())
 
 
-def apply_migrations(label: str, *, connection=None, plan=None) -> int:
-    """Apply pending migrations with a progress bar (or a line every few seconds), saying so first; the count."""
+def apply_migrations(label: str) -> int:
+    """`migrate`, saying first how many migrations it applies (when any) and showing its progress (a bar, or a line
+    every few seconds); the count. The plan is migrate's own (its pre_migrate signal), so nothing is read twice."""
     from django.core.management import call_command
-    from django.db import connection as default_connection
+    from django.db.models.signals import pre_migrate
 
     from powts.core.progress import Progress, note
 
-    connection = connection or default_connection
-    plan = _pending(connection) if plan is None else plan
-    if not plan:
-        return 0
-    note(f"{label}: applying {len(plan)} database migration(s) ...")
+    planned = {"total": None}
+
+    def plan_known(sender, plan=None, **kwargs):  # sent once per app, each time with the whole plan
+        if planned["total"] is None:
+            planned["total"] = len(plan or [])
+            if planned["total"]:
+                note(f"{label}: applying {planned['total']} database migration(s) ...")
+
     with Progress(label, unit="migrations") as bar:
         class Counting:  # migrate's "  Applying app.0001_x... OK" lines, counted instead of shown
             done = 0
 
             def write(self, text):
-                self.done += text.count("Applying ")
-                bar.step(self.done, len(plan), "migrations")
+                if "Applying " in text:
+                    self.done += text.count("Applying ")
+                    bar.step(self.done, planned["total"], "migrations")
 
             def flush(self):
                 pass
 
-        call_command("migrate", interactive=False, verbosity=1, stdout=Counting())
-    note(f"{label}: database up to date ({len(plan)} migration(s) applied).")
-    return len(plan)
+        pre_migrate.connect(plan_known, weak=False, dispatch_uid="powts-cli-plan")
+        try:
+            call_command("migrate", interactive=False, verbosity=1, stdout=Counting())
+        finally:
+            pre_migrate.disconnect(dispatch_uid="powts-cli-plan")
+    if planned["total"]:
+        note(f"{label}: database up to date ({planned['total']} migration(s) applied).")
+    return planned["total"] or 0
 
 
 def prepare_database(command: str) -> str | None:
@@ -311,7 +321,7 @@ def prepare_database(command: str) -> str | None:
         from powts.core.progress import note
 
         note(f"powts {command}: first run: creating the database {connection.settings_dict['NAME']}")
-        apply_migrations(f"powts {command}", connection=connection, plan=plan)
+        apply_migrations(f"powts {command}")
         return None
     return (f"powts: the database is behind this release of powts ({version()}): {len(plan)} migration(s) to apply. "
             "Back it up (`powts backup --output FILE`), run `powts migrate`, then this command again.")
