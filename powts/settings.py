@@ -1,6 +1,8 @@
 """Django settings, all from the environment.
 
-DATABASE_URL    default: SQLite (WAL) at $POWTS_DATA_DIR/powts.sqlite3; postgres://... for production
+DATABASE_URL    default (unset, or set but empty): SQLite (WAL) at $POWTS_DATA_DIR/powts.sqlite3;
+                postgres://USER:PASSWORD@HOST:PORT/NAME for production (sqlite:////path/to/file.sqlite3 for another
+                SQLite file). Anything else stops powts with one line naming the variable and this form.
 POWTS_DATA_DIR  default: ~/.local/share/powts (the SQLite file, the secret key, uploads, task queue)
 SECRET_KEY      default: generated once and kept in $POWTS_DATA_DIR/secret_key (local use only)
 POWTS_DEBUG     "1" for development error pages
@@ -131,7 +133,30 @@ TEMPLATES = [
 WSGI_APPLICATION = "powts.wsgi.application"
 
 _default_db = f"sqlite:///{DATA_DIR / 'powts.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", _default_db), conn_max_age=60)}
+DATABASE_URL_FORM = "postgres://USER:PASSWORD@HOST:PORT/NAME (or sqlite:////path/to/file.sqlite3)"
+
+
+def _database(url: str) -> dict:
+    """DATABASE_URL parsed; set but empty counts as unset (the embedded SQLite default). A value powts cannot use
+    raises ImproperlyConfigured with one line naming the variable and the expected form (`powts` prints it)."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    import re
+
+    url = url.strip() or _default_db
+    shown = re.sub(r"//([^/@:]*):[^/@]*@", r"//\1:***@", url)  # never the password in a message
+    try:
+        config = dj_database_url.parse(url, conn_max_age=60)
+    except Exception:  # dj_database_url's UnknownSchemeError and ParseError, a port that is not a number
+        raise ImproperlyConfigured(f"DATABASE_URL {shown!r} is not a database address; expected {DATABASE_URL_FORM}") from None
+    if config.get("ENGINE") not in ("django.db.backends.sqlite3", "django.db.backends.postgresql"):
+        raise ImproperlyConfigured(f"DATABASE_URL {shown!r}: powts runs on PostgreSQL or SQLite; expected {DATABASE_URL_FORM}")
+    if not config.get("NAME"):
+        raise ImproperlyConfigured(f"DATABASE_URL {shown!r} names no database; expected {DATABASE_URL_FORM}")
+    return config
+
+
+DATABASES = {"default": _database(os.environ.get("DATABASE_URL", ""))}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's SQLite, its write transactions queued on a lock file: no "database is locked" under load
     DATABASES["default"]["ENGINE"] = "powts.core.sqlite"

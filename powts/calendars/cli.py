@@ -46,14 +46,15 @@ def _datetime(text: str) -> dt.datetime:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="powts workdays", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    add = sub.add_parser("add", help="the date N working days after a date")
-    add.add_argument("--jurisdiction", required=True)
-    add.add_argument("--from", dest="start", required=True, type=_date)
-    add.add_argument("--days", required=True, type=int)
+    add = sub.add_parser("add", help="the date N working days after a date",
+                         description="The date N working days after a date, in the county's calendar.")
+    add.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
+    add.add_argument("--from", dest="start", required=True, type=_date, metavar="YYYY-MM-DD", help="the first date")
+    add.add_argument("--days", required=True, type=int, metavar="N", help="working days to add")
     for name, helptext in (("deadline", "a deadline for an inspection notice"),
                            ("check", "whether a notice allows the requested inspection day")):
-        p = sub.add_parser(name, help=helptext)
-        p.add_argument("--jurisdiction", required=True)
+        p = sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:] + ".")
+        p.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
         p.add_argument("--notice", required=True, type=_datetime,
                        help="when the plumber gave notice (America/Chicago unless an offset is given)")
         p.add_argument("--system", default="standard", help="system type, e.g. standard, mound, sand_filter")

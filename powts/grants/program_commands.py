@@ -29,27 +29,33 @@ SUMMARY_FIELDS = ["jurisdiction", "category", "applications", "share", "award"]
 
 
 def add_certify(sub) -> None:
-    c = sub.add_parser("certify", help="record the county's conditions for a fiscal year (s. 145.246(8))")
-    c.add_argument("--jurisdiction", required=True)
-    c.add_argument("--fiscal-year", required=True)
+    c = sub.add_parser("certify", help="record the county's conditions for a fiscal year (s. 145.246(8))",
+                       description="Record the county's certification of its conditions for a fiscal year "
+                                   "(s. 145.246(8)).")
+    c.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
+    c.add_argument("--fiscal-year", required=True, metavar="YYYY-YY", help="the fiscal year, e.g. 2026-27")
     c.add_argument("--user", "--as", dest="user", help="the acting county staff member (default: POWTS_USER)")
     c.add_argument("--name", default="", help="the certifying official's name (default: the user's name)")
     c.add_argument("--title", default="County sanitarian", help="the certifying official's title")
 
 
 def add_submit(sub) -> None:
-    s = sub.add_parser("submit", help="the county's application for participation (s. 145.246(7)(a))")
-    s.add_argument("--jurisdiction", required=True)
-    s.add_argument("--fiscal-year", required=True)
+    s = sub.add_parser("submit", help="the county's application for participation (s. 145.246(7)(a))",
+                       description="Submit the county's application for participation in a fiscal year "
+                                   "(s. 145.246(7)(a)).")
+    s.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
+    s.add_argument("--fiscal-year", required=True, metavar="YYYY-YY", help="the fiscal year, e.g. 2026-27")
     s.add_argument("--on", help="the date the department received it (YYYY-MM-DD; default today)")
     s.add_argument("--user", "--as", dest="user", help="the acting county staff member (default: POWTS_USER)")
 
 
 def add_allocate(sub) -> None:
-    a = sub.add_parser("allocate", help="the department's allocation for a fiscal year (s. 145.246(11)-(12))")
-    a.add_argument("--fiscal-year", required=True)
-    a.add_argument("--funds", required=True)
-    a.add_argument("--output", required=True)
+    a = sub.add_parser("allocate", help="the department's allocation for a fiscal year (s. 145.246(11)-(12))",
+                       description="The department's allocation of a fiscal year's funds among the counties' "
+                                   "applications (s. 145.246(11)-(12)).")
+    a.add_argument("--fiscal-year", required=True, metavar="YYYY-YY", help="the fiscal year, e.g. 2026-27")
+    a.add_argument("--funds", required=True, metavar="AMOUNT", help="dollars available, e.g. 840000 or 840000.00")
+    a.add_argument("--output", required=True, metavar="FILE.csv", help="one row per application")
     a.add_argument("--summary", help="totals per county and category (default FILE.summary.csv)")
     a.add_argument("--user", "--as", dest="user", help="the acting DSPS user (default: POWTS_USER)")
 

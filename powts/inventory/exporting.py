@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from powts.core import spreadsheet
+from powts.core.progress import report
 from powts.inventory.importing.columns import KNOWN
 from powts.inventory.importing.writer import TANK_KINDS
 from powts.inventory.models import Component, System
@@ -31,6 +32,8 @@ def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
               "installed_on_precision", "parcel__legal_description", "parcel__sewered", "parcel__owner__language",
               "parcel__site_zip")
     written = 0
+    total = systems.count()
+    report(0, total, "systems")
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = spreadsheet.writer(handle)
         writer.writerow(columns)
@@ -40,7 +43,9 @@ def export_inventory(*, jurisdiction, path: Path, batch: int = 5000) -> int:
             if len(chunk) >= batch:
                 written += _write(writer, chunk, extra_keys)
                 chunk = []
+                report(written, total, "systems")
         written += _write(writer, chunk, extra_keys)
+        report(written, total, "systems")
     return written
 
 

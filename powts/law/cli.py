@@ -40,20 +40,22 @@ def _parser() -> argparse.ArgumentParser:
         "Decide each row. Grant output: id, eligible, amount, category, version, reasons, explanation. "
         "Amounts are dollars with cents; the 30% income reduction is rounded half up to the cent before "
         "it is subtracted (the statutes do not say how to round)."))
-    ev.add_argument("program", choices=["wisconsin-fund-grant", "well-compensation"])
-    ev.add_argument("--input", required=True)
-    ev.add_argument("--output", required=True)
+    ev.add_argument("program", choices=["wisconsin-fund-grant", "well-compensation"], help="which rules decide the rows")
+    ev.add_argument("--input", required=True, metavar="FILE", help="the rows to decide (.csv or .jsonl)")
+    ev.add_argument("--output", required=True, metavar="FILE", help="where the decisions go (.csv or .jsonl)")
     ev.add_argument("--no-explanation", action="store_true",
                     help="leave the explanation column empty (reasons still name and cite each failed test); for bulk runs")
     ev.add_argument("--columns", help="output only these columns, e.g. id,eligible,amount (grants; default: all)")
-    al = sub.add_parser("allocate", help="allocate a fiscal year's funds")
-    al.add_argument("program", choices=["wisconsin-fund", "well-compensation"])
+    al = sub.add_parser("allocate", help="allocate a fiscal year's funds",
+                        description="Allocate a fiscal year's funds among the applications or claims in a file.")
+    al.add_argument("program", choices=["wisconsin-fund", "well-compensation"], help="which program's allocation rules")
     al.add_argument("--funds", required=True, help="dollars available, e.g. 840000 or 840000.00")
-    al.add_argument("--input", required=True)
-    al.add_argument("--output", required=True)
+    al.add_argument("--input", required=True, metavar="FILE", help="the applications or claims (.csv or .jsonl)")
+    al.add_argument("--output", required=True, metavar="FILE", help="one row per application or claim")
     al.add_argument("--fiscal-year", help="e.g. 2025-26: checks that each unit applied before Feb 1, 2025")
     al.add_argument("--summary", help="file for totals per unit and category (default: OUTPUT with .summary before the extension)")
-    sub.add_parser("check", help="validate the parameter files and show which version covers which dates")
+    sub.add_parser("check", help="validate the parameter files and show which version covers which dates",
+                   description="Validate the law's parameter files and show which version covers which dates.")
     return p
 
 

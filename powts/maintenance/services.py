@@ -181,6 +181,9 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
         elif (row[7], row[8], row[9]) != (row[2], row[3], row[4]) or (retired(row[10]) and not row[11]):
             todo_stale.append(row)
     created = updated = 0
+    from powts.core.progress import report
+
+    report(0, len(todo_new) + len(todo_stale), "schedules")
     for start in range(0, len(todo_new), chunk):
         part = todo_new[start:start + chunk]
         events = events_for([r[0] for r in part])
@@ -195,6 +198,7 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
         with transaction.atomic():
             Schedule.objects.bulk_create(objs, batch_size=1000, ignore_conflicts=True)
         created += len(objs)
+        report(created, len(todo_new) + len(todo_stale), "schedules")
     for start in range(0, len(todo_stale), chunk):
         part = todo_stale[start:start + chunk]
         events = events_for([r[0] for r in part])
@@ -211,6 +215,7 @@ def schedule_sync(*, jurisdiction, chunk: int = 5000) -> dict:
             Schedule.objects.bulk_update(list(rows.values()), [*SCHEDULE_FIELDS, "due_extended_from", "stage", "stage_on", "delinquent", "system_ref",
                                                                "src_system_type", "src_installed_on", "src_last_serviced_on"], batch_size=1000)
         updated += len(part)
+        report(created + updated, len(todo_new) + len(todo_stale), "schedules")
     if created or updated:
         build_event(jurisdiction, action="maintenance schedules brought in step with the inventory", verb="update",
                     changes={"schedules_created": [None, created], "schedules_recomputed": [None, updated]}).save()

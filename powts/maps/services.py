@@ -1,7 +1,7 @@
 """Counting the map's clusters once, so a pan over a million systems reads a few hundred rows.
 
 Run after an import (powts.core.registry "after_import"), after a parcel centroid load, and daily (the
-standings move with the date): `powts inventory map-cells --county X`. Derived data: one audit event
+standings move with the date): `powts inventory map-cells --jurisdiction X`. Derived data: one audit event
 sums each run up, as maintenance's schedule_sync does.
 """
 from __future__ import annotations
@@ -46,7 +46,12 @@ def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
     combos: dict[tuple, list] = {}
     # (type, status, municipality, the list's standing buckets, cx, cy) at STANDING_MAX_ZOOM
     standings: dict[tuple, list] = {}
-    for r in located.values("cx", "cy", *FACETS.values(), "buckets").annotate(**sums).iterator(chunk_size=10000):
+    from powts.core.progress import report
+
+    report(0, None, "cells read")
+    for n, r in enumerate(located.values("cx", "cy", *FACETS.values(), "buckets").annotate(**sums).iterator(chunk_size=10000), 1):
+        if n % 1000 == 0:
+            report(n, None, "cells read")
         values = [r[c] for c in _COLUMNS]
         facets = tuple(r[column] for column in FACETS.values())
         _add(everything, (r["cx"], r["cy"]), values)
@@ -63,6 +68,7 @@ def cells_rebuild(*, jurisdiction, as_of: dt.date | None = None) -> dict:
     standing_cells = list(_levels(standings, grid.STANDING_MAX_ZOOM, lambda level, key, values: (
         jurisdiction.pk, level, day, *key, *values)))
     unplaced = _unplaced(jurisdiction, as_of)
+    report(0, None, "writing the cells")
     with transaction.atomic():
         MapCell.objects.filter(jurisdiction=jurisdiction).delete()
         _insert(MapCell, (*head, "facet", "cx", "cy", *_COLUMNS), cells)

@@ -29,9 +29,10 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="powts setbacks", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    check = sub.add_parser("check", help="check a plot plan's setbacks against a county profile")
+    check = sub.add_parser("check", help="check a plot plan's setbacks against a county profile",
+                           description="Check a plot plan's setbacks against a county profile.")
     check.add_argument("plan", help="GeoJSON FeatureCollection, coordinates in feet")
-    check.add_argument("--jurisdiction", required=True)
+    check.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
     check.add_argument("--json", action="store_true", help="print the result as JSON")
     check.add_argument("--svg", metavar="OUT.svg", help="also draw the plan with violations marked")
     return parser

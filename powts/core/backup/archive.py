@@ -11,6 +11,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from powts.core.progress import report
 from powts.core.refusals import Refused
 
 FORMAT = "powts-backup"
@@ -63,12 +64,9 @@ def _record_files(data_dir: Path, skip: set[Path]):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from powts import __version__
 
-    try:
-        return version("powts")
-    except PackageNotFoundError:
-        return ""
+    return __version__
 
 
 def _sha256(path: Path) -> str:
@@ -121,18 +119,22 @@ def create_backup(*, output: Path, connection=None, data_dir: Path | None = None
     created = dt.datetime.now(dt.UTC).replace(microsecond=0)
     partial = output.with_name(f".powts-backup-{os.getpid()}-{output.name}")
     with tempfile.TemporaryDirectory(prefix="powts-backup-") as tmp:
+        report(0, None, "copying the database")
         database_file, tables = engine.dump(connection, Path(tmp))
+        records = list(_record_files(data_dir, {output, partial}))
+        report(0, len(records), "files")
         files = {}
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             with os.fdopen(fd, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
                 tar.add(Path(tmp) / database_file, arcname=database_file, filter=_private)
-                for path, name in _record_files(data_dir, {output, partial}):
+                for number, (path, name) in enumerate(records, 1):
                     info = tar.gettarinfo(str(path), arcname=name)
                     with open(path, "rb") as handle:
                         hashing = _Hashing(handle)
                         tar.addfile(_private(info), hashing)
                     files[name] = {"bytes": info.size, "sha256": hashing.sha.hexdigest()}
+                    report(number, len(records), "files")
                 manifest = {"format": FORMAT, "version": VERSION, "powts_version": _version(),
                             "created_at": created.isoformat(), "engine": connection.vendor, "database": database_file,
                             "tables": tables, "files": files}
@@ -215,6 +217,7 @@ def restore_backup(*, path: Path, force: bool = False, connection=None, data_dir
     engine = _engine(connection)
     data_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".powts-restore-", dir=data_dir) as tmp:
+        report(0, None, "reading the backup")
         manifest = _read_archive(path, Path(tmp))
         if manifest["engine"] != connection.vendor:
             raise BackupError(f"{path.name} is a backup of a {manifest['engine']} database; powts is set to use "
@@ -224,8 +227,10 @@ def restore_backup(*, path: Path, force: bool = False, connection=None, data_dir
             raise BackupError(f"the database already holds records ({', '.join(holding[:5])}"
                               f"{' and more' if len(holding) > 5 else ''}); restore into an empty database, "
                               f"or add --force to replace them")
+        report(0, None, "loading the database")
         engine.load(connection, Path(tmp) / manifest["database"], manifest["tables"])
-        for name in manifest["files"]:
+        for number, name in enumerate(manifest["files"], 1):
+            report(number, len(manifest["files"]), "files")
             target = data_dir / name.removeprefix("files/")
             for folder in reversed(target.relative_to(data_dir).parents[:-1]):
                 (data_dir / folder).mkdir(mode=0o700, exist_ok=True)

@@ -60,8 +60,11 @@ def postgres_tables(conn) -> dict[str, list[str]]:
 
 def table_digests(conn, tables: dict[str, list[str]], *, cursor_factory=None) -> dict[str, dict]:
     """{table: {"rows": n, "sha256": hex}} for each table, reading in key order."""
+    from powts.core.progress import report
+
     out = {}
     for number, (name, order) in enumerate(sorted(tables.items())):
+        report(number, len(tables), "tables checked")
         cur = cursor_factory(number) if cursor_factory else conn.cursor()
         try:
             cur.execute(f"SELECT * FROM {_quote(name)} ORDER BY {', '.join(_quote(c) for c in order)}")

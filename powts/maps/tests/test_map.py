@@ -229,7 +229,7 @@ def test_centroids_csv_matched_with_or_without_dashes_and_every_reject_reported(
                       ["", "43", "-89"],
                       ["5555", "95", "-89"],
                       ["6666", "0", "0"]], name="centroids.csv")
-    code, out, err = cli("inventory", "centroids", "load", str(path), "--county", "dane", "--json")
+    code, out, err = cli("inventory", "centroids", "load", str(path), "--jurisdiction", "dane", "--json")
     assert code == 0, err
     result = json.loads(out)
     assert (result["filled"], result["already_placed"], result["rejected"]) == (2, 1, 5)
@@ -273,7 +273,7 @@ def test_centroids_geojson_points_and_polygons(unplaced, tmp_path, dane):
 def test_a_file_that_cannot_be_read_changes_nothing_and_says_why(cli, unplaced, tmp_path, name, content, words):
     path = tmp_path / name
     path.write_text(content)
-    code, out, err = cli("inventory", "centroids", "load", str(path), "--county", "dane")
+    code, out, err = cli("inventory", "centroids", "load", str(path), "--jurisdiction", "dane")
     assert code == 1 and words in err
     assert not Parcel.objects.filter(latitude__isnull=False).exists()
 

@@ -4,6 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from powts.core.backup import BackupError, create_backup
+from powts.core.progress import Progress
 
 
 class Command(BaseCommand):
@@ -16,7 +17,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, output, **options):
         try:
-            done = create_backup(output=output)
+            with Progress("powts backup"):
+                done = create_backup(output=output)
         except BackupError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"Backed up {done.tables} tables ({done.rows:,} rows) and {done.files:,} files of the "

@@ -11,6 +11,7 @@ from powts.accounts.services import license_create, user_create
 from powts.audit.choices import Channel
 from powts.audit.context import acting
 from powts.core import registry
+from powts.core.progress import Progress, report
 from powts.core.demo_people import demo_name
 from powts.inventory import demo_data
 from powts.inventory.importing.service import import_inventory
@@ -36,11 +37,17 @@ class Command(BaseCommand):
     help = "Load a demo county: its inventory and one sign-in per role (password: powts-demo-county)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--jurisdiction", default=None, help="County profile slug (default: the demo's default county)")
-        parser.add_argument("--systems", type=int, default=5000)
-        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--jurisdiction", default=None, metavar="SLUG",
+                            help="the county (profile slug; default: the demo's default county)")
+        parser.add_argument("--systems", type=int, default=5000, metavar="N", help="systems in the demo inventory (default 5000)")
+        parser.add_argument("--seed", type=int, default=1, metavar="N",
+                            help="the random seed of the demo's made-up records (the same seed makes the same county)")
 
     def handle(self, *args, jurisdiction, systems, seed, **options):
+        with Progress("powts demo"):
+            self._demo(jurisdiction, systems, seed)
+
+    def _demo(self, jurisdiction, systems, seed):
         jurisdiction = jurisdiction or demo_data.default_jurisdiction()
         if systems < 1:
             raise CommandError("--systems must be at least 1")
@@ -56,12 +63,15 @@ class Command(BaseCommand):
             with tempfile.TemporaryDirectory() as tmp:
                 path = demo_data.write_csv(Path(tmp) / f"{jurisdiction}-demo.csv", jurisdiction, systems, seed, messy=True)
                 result = import_inventory(path=path, jurisdiction=unit, channel=Channel.CLI,
-                                          source_name=f"demo county (seed {seed})", write_rejects=False)
+                                          source_name=f"demo county (seed {seed})", write_rejects=False,
+                                          progress=lambda rows: report(rows, systems, "inventory rows"))
             self.stdout.write(f"{unit.name}: {result.created:,} systems created.")
         with acting(channel=Channel.CLI, actor_label="powts demo"), transaction.atomic():
             self._people(unit, jurisdiction)
         # The apps built on the inventory add their own demo records (each skips what it already made).
-        for entry in registry.entries("demo_loader"):
+        loaders = list(registry.entries("demo_loader"))
+        for number, entry in enumerate(loaders):
+            report(number, len(loaders), "demo records")
             outcome = entry.target(unit)
             self.stdout.write(f"{entry.label}: {outcome}")
         names = ", ".join(demo_name(p[0], jurisdiction) for p in PEOPLE)

@@ -4,6 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from powts.core.backup import BackupError, restore_backup
+from powts.core.progress import Progress
 
 
 class Command(BaseCommand):
@@ -17,7 +18,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, force, **options):
         try:
-            done = restore_backup(path=file, force=force)
+            with Progress("powts restore"):
+                done = restore_backup(path=file, force=force)
         except BackupError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"Restored {done.tables} tables ({done.rows:,} rows, every table checked against the backup) "

@@ -144,7 +144,9 @@ class Command(BaseCommand):
         if processes < 1 or threads < 1:
             raise CommandError("--processes and --threads must be at least 1")
         if not no_setup:
-            call_command("migrate", interactive=False, verbosity=0)
+            from powts.cli import apply_migrations
+
+            apply_migrations("powts serve")  # says so, with progress, when there are any
             call_command("collectstatic", interactive=False, verbosity=0)
         from powts.wsgi import application
 

@@ -43,11 +43,15 @@ def acting_user(username: str | None):
 # -- import ---------------------------------------------------------------------------------------
 
 def add_import(sub):
-    p = sub.add_parser("import", help="store and decide a file of owners' grant applications")
-    p.add_argument("file")
-    p.add_argument("--jurisdiction", required=True, help="the county (slug) the applications were made to")
+    p = sub.add_parser("import", help="store and decide a file of owners' grant applications",
+                       description="Store and decide a file of owners' Wisconsin Fund applications (s. 145.245); "
+                                   "every rejected row reported with its line and reason.")
+    p.add_argument("file", metavar="FILE", help="a .csv or .jsonl file: the fields of `powts rules evaluate "
+                                                "wisconsin-fund-grant`, optionally system_id, owner_name, site_address, "
+                                                "municipality, parcel_number, fiscal_year")
+    p.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (slug) the applications were made to")
     p.add_argument("--json", action="store_true", help='print {"rows", "stored", "eligible", "ineligible", "rejected"}')
-    p.add_argument("--as", dest="as_user", help="username the import is recorded as done by")
+    p.add_argument("--as", dest="as_user", metavar="USERNAME", help="username the import is recorded as done by")
 
 
 def handle_import(command, options) -> None:

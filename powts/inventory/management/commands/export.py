@@ -3,6 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from powts.core.progress import Progress
 from powts.inventory.exporting import export_inventory
 from powts.jurisdictions.models import Jurisdiction
 
@@ -11,9 +12,12 @@ class Command(BaseCommand):
     help = "Export a county's inventory as CSV, in the columns `powts import inventory` reads."
 
     def add_arguments(self, parser):
-        parser.add_argument("what", choices=["inventory"])
-        parser.add_argument("--jurisdiction", required=True)
-        parser.add_argument("--output", required=True, type=Path)
+        sub = parser.add_subparsers(dest="what", required=True, metavar="{inventory}")
+        inventory = sub.add_parser("inventory", help="a county's inventory as CSV",
+                                   description="A county's inventory as CSV, in the columns `powts import inventory` "
+                                               "reads (importing it changes nothing).")
+        inventory.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
+        inventory.add_argument("--output", required=True, type=Path, metavar="FILE.csv", help="the CSV file to write")
 
     def handle(self, *args, what, jurisdiction, output, **options):
         unit = Jurisdiction.objects.filter(slug=jurisdiction).first()
@@ -21,5 +25,6 @@ class Command(BaseCommand):
             raise CommandError(f"no jurisdiction {jurisdiction!r} in this database (import an inventory for it first)")
         if not output.parent.exists():
             raise CommandError(f"folder {output.parent} does not exist")
-        count = export_inventory(jurisdiction=unit, path=output)
+        with Progress("powts export inventory", unit="systems"):
+            count = export_inventory(jurisdiction=unit, path=output)
         self.stdout.write(f"{count:,} systems written to {output}")

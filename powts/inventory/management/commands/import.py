@@ -1,11 +1,11 @@
 """powts import inventory FILE --jurisdiction SLUG [--dry-run] [--rejects PATH] [--json]"""
 import json
-import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from powts.audit.choices import Channel
+from powts.core.progress import Progress
 from powts.inventory.importing.service import InventoryFileRefused, import_inventory
 from powts.jurisdictions.services import ProfileError, jurisdiction_ensure
 
@@ -14,40 +14,33 @@ class Command(BaseCommand):
     help = "Import a county's inventory of POWTS from CSV (UTF-8 or Latin-1) or XLSX."
 
     def add_arguments(self, parser):
-        parser.add_argument("what", choices=["inventory"], help="What the file holds.")
-        parser.add_argument("file", type=Path)
-        parser.add_argument("--jurisdiction", required=True, help="County profile slug (a folder of jurisdictions/profiles).")
-        parser.add_argument("--dry-run", action="store_true", help="Check and report; store nothing.")
-        parser.add_argument("--rejects", type=Path, help="Where rejected rows go (default: FILE.rejects.csv beside the input).")
-        parser.add_argument("--json", action="store_true", help="Print one JSON object with the counts.")
-        parser.add_argument("--skip-follow-up", action="store_true",
-                            help="Do not bring maintenance schedules up to date afterwards (run `powts maintenance sync` later).")
+        sub = parser.add_subparsers(dest="what", required=True, metavar="{inventory}")
+        p = sub.add_parser("inventory", help="a county's inventory of systems (CSV or XLSX)",
+                           description="Import a county's inventory of systems from CSV (UTF-8 or Windows-1252) or XLSX: "
+                                       "every row created, updated, unchanged or rejected with its line and reason.")
+        p.add_argument("file", type=Path, metavar="FILE", help="the .csv or .xlsx file")
+        p.add_argument("--jurisdiction", required=True, metavar="SLUG", help="the county (its profile slug)")
+        p.add_argument("--dry-run", action="store_true", help="check and report; store nothing")
+        p.add_argument("--rejects", type=Path, metavar="PATH",
+                       help="where rejected rows go (default: FILE.rejects.csv beside the input)")
+        p.add_argument("--json", action="store_true", help="print one JSON object with the counts")
+        p.add_argument("--skip-follow-up", action="store_true",
+                       help="do not bring maintenance schedules up to date afterwards (run `powts maintenance sync` later)")
 
     def handle(self, *args, what, file, jurisdiction, dry_run, rejects, json: bool, skip_follow_up: bool, **options):
         try:
             unit = jurisdiction_ensure(slug=jurisdiction)
         except ProfileError as exc:
             raise CommandError(str(exc)) from None
-        bar = None
-        if not json and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            bar = tqdm(unit=" rows", desc=f"importing {file.name}", file=sys.stderr)
-        last = [0]
-
-        def progress(rows):
-            if bar is not None:
-                bar.update(rows - last[0])
-                last[0] = rows
-
+        # On stderr: a bar on a terminal, a line every few seconds otherwise (stdout stays the result, --json pure JSON).
+        bar = Progress(f"powts import inventory {file.name}", unit="rows")
         try:
-            result = import_inventory(path=file, jurisdiction=unit, dry_run=dry_run, rejects_path=rejects,
-                                      channel=Channel.CLI, progress=progress, follow_up=not skip_follow_up)
+            with bar:
+                result = import_inventory(path=file, jurisdiction=unit, dry_run=dry_run, rejects_path=rejects,
+                                          channel=Channel.CLI, progress=lambda rows: bar.step(rows, None, "rows"),
+                                          follow_up=not skip_follow_up)
         except InventoryFileRefused as exc:
             raise CommandError(str(exc)) from None
-        finally:
-            if bar is not None:
-                bar.close()
         if json:
             self.stdout.write(_json(result.counts()))
             return

@@ -1,5 +1,7 @@
-"""powts inventory centroids load FILE --county SLUG      fill parcels' coordinates from a centroid file
-powts inventory map-cells --county SLUG                   count the map's clusters again (daily, and after loads)"""
+"""powts inventory centroids load FILE --jurisdiction SLUG   fill parcels' coordinates from a centroid file
+powts inventory map-cells --jurisdiction SLUG                count the map's clusters again (daily, and after loads)
+
+(`--county` is the old name of `--jurisdiction`: powts.cli still accepts it, with a notice.)"""
 import json
 
 from django.core.management.base import BaseCommand, CommandError
@@ -14,25 +16,33 @@ class Command(BaseCommand):
     help = "Inventory upkeep: parcel centroids for the map, and the map's cluster counts."
 
     def add_arguments(self, parser):
-        sub = parser.add_subparsers(dest="what", required=True)
-        centroids = sub.add_parser("centroids", help="Parcel centroid files.")
-        centroids.add_argument("action", choices=["load"])
-        centroids.add_argument("file", help="CSV or GeoJSON: parcel number, latitude, longitude.")
-        centroids.add_argument("--county", required=True, help="County profile slug (its folder under the profiles).")
-        centroids.add_argument("--json", action="store_true", help="Print one JSON object with the counts and rejects.")
-        cells = sub.add_parser("map-cells", help="Count the map's clusters again.")
-        cells.add_argument("--county", required=True, help="County profile slug (its folder under the profiles).")
+        sub = parser.add_subparsers(dest="what", required=True, metavar="{centroids,map-cells}")
+        county = {"metavar": "SLUG", "required": True, "help": "the county (its profile slug)"}
+        centroids = sub.add_parser("centroids", help="centroids load FILE: place parcels on the map from a centroid file",
+                                   description="Parcel centroid files.")
+        centroids_sub = centroids.add_subparsers(dest="action", required=True, metavar="{load}")
+        load = centroids_sub.add_parser("load", help="place on the map the parcels that have no coordinates",
+                                        description="Place on the map the systems whose parcels have no coordinates, "
+                                                    "from a centroid file; every rejected row reported with its reason.")
+        load.add_argument("file", metavar="FILE", help="CSV or GeoJSON: parcel number, latitude, longitude")
+        load.add_argument("--jurisdiction", **county)
+        load.add_argument("--json", action="store_true", help="print one JSON object with the counts and rejects")
+        cells = sub.add_parser("map-cells", help="count the map's clusters again (daily, and after loads)",
+                               description="Count the map's clusters again as of today (run daily: standings move "
+                                           "with the date).")
+        cells.add_argument("--jurisdiction", **county)
 
-    def handle(self, *args, what, county, **options):
+    def handle(self, *args, what, jurisdiction, **options):
         from pathlib import Path
 
         try:
-            unit = jurisdiction_ensure(slug=county)
+            unit = jurisdiction_ensure(slug=jurisdiction)
         except ProfileError as exc:
             raise CommandError(str(exc)) from None
+        from powts.core.progress import Progress
         from powts.maps.services import cells_rebuild
 
-        with acting(channel=Channel.CLI, actor_label="powts inventory"):
+        with acting(channel=Channel.CLI, actor_label="powts inventory"), Progress(f"powts inventory {what}"):
             if what == "map-cells":
                 self.stdout.write(f"Map clusters counted: {cells_rebuild(jurisdiction=unit)}")
                 return

@@ -44,34 +44,58 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="sub", required=True, metavar="{due,notices,bounces,sync,reports,annual-report,demo}")
-        due = sub.add_parser("due", help="List the systems whose notice is due on a date; changes nothing.")
-        due.add_argument("--jurisdiction", required=True)
-        due.add_argument("--as-of", required=True)
-        due.add_argument("--format", choices=["text", "csv", "json"], default="text")
-        notices = sub.add_parser("notices", help="notices send ...")
-        notices.add_argument("action", choices=["send"])
-        notices.add_argument("--jurisdiction", required=True)
-        notices.add_argument("--as-of", required=True)
-        notices.add_argument("--output", type=Path, default=None, help="folder for the letters (default: the data directory's letters/)")
-        notices.add_argument("--no-email", action="store_true")
-        notices.add_argument("--dry-run", action="store_true", help="print the batch the notices page previews; record and send nothing")
-        bounces = sub.add_parser("bounces", help="bounces read DIR: delivery reports of notices' e-mails that bounced late")
-        bounces.add_argument("action", choices=["read"])
-        bounces.add_argument("folder", type=Path, help="a folder of delivery reports, one message a file (read ones move to done/)")
-        sync = sub.add_parser("sync", help="Bring maintenance schedules in step with the inventory.")
-        sync.add_argument("--jurisdiction", required=True)
-        reports = sub.add_parser("reports", help="reports upload FILE ...")
-        reports.add_argument("action", choices=["upload"])
-        reports.add_argument("file", type=Path)
-        reports.add_argument("--jurisdiction", required=True)
-        reports.add_argument("--json", action="store_true")
-        annual = sub.add_parser("annual-report", help="The annual summary for the state (SPS 383.255).")
-        annual.add_argument("--jurisdiction", required=True)
-        annual.add_argument("--year", required=True)
-        annual.add_argument("--output", required=True, type=Path)
-        demo = sub.add_parser("demo", help="Reports, contracts and notices for the demo county.")
-        demo.add_argument("--jurisdiction", default=None, help="County profile slug (default: the demo's default county)")
-        demo.add_argument("--as-of", default=None)
+        county = {"metavar": "SLUG", "help": "the county (its profile slug)"}
+        as_of = {"metavar": "YYYY-MM-DD", "help": "the day the list or batch is made for"}
+        due = sub.add_parser("due", help="the systems whose notice is due on a date; changes nothing",
+                             description="List the systems whose maintenance notice is due on a date; changes nothing.")
+        due.add_argument("--jurisdiction", required=True, **county)
+        due.add_argument("--as-of", required=True, **as_of)
+        due.add_argument("--format", choices=["text", "csv", "json"], default="text",
+                         help="text (counts and the first 50), csv or json (every system); default text")
+        notices = sub.add_parser("notices", help="notices send: record, print and e-mail the notices due",
+                                 description="Maintenance notices.")
+        notices_sub = notices.add_subparsers(dest="action", required=True, metavar="{send}")
+        send = notices_sub.add_parser("send", help="record the notices due, write their letters and e-mail them",
+                                      description="Record the notices due on a date, write their letters (one file per "
+                                                  "owner and one merged for the print shop) and e-mail them.")
+        send.add_argument("--jurisdiction", required=True, **county)
+        send.add_argument("--as-of", required=True, **as_of)
+        send.add_argument("--output", type=Path, default=None, metavar="DIR",
+                          help="folder for the letters (default: the data directory's letters/)")
+        send.add_argument("--no-email", action="store_true", help="letters only: e-mail no owner")
+        send.add_argument("--dry-run", action="store_true", help="print the batch the notices page previews; record and send nothing")
+        bounces = sub.add_parser("bounces", help="bounces read DIR: delivery reports of notices' e-mails that bounced late",
+                                 description="E-mail bounces of notices.")
+        bounces_sub = bounces.add_subparsers(dest="action", required=True, metavar="{read}")
+        read = bounces_sub.add_parser("read", help="mark notices whose e-mail bounced late from their delivery reports",
+                                      description="Read a folder of delivery reports and mark the notices whose e-mail "
+                                                  "bounced (their letters go on paper with the batch).")
+        read.add_argument("folder", type=Path, metavar="DIR",
+                          help="a folder of delivery reports, one message a file (read ones move to done/)")
+        sync = sub.add_parser("sync", help="bring maintenance schedules in step with the inventory",
+                              description="Bring every system's maintenance schedule in step with the inventory "
+                                          "(after an import run with --skip-follow-up).")
+        sync.add_argument("--jurisdiction", required=True, **county)
+        reports = sub.add_parser("reports", help="reports upload FILE: a contractor's CSV of maintenance reports",
+                                 description="Contractors' maintenance reports.")
+        reports_sub = reports.add_subparsers(dest="action", required=True, metavar="{upload}")
+        upload = reports_sub.add_parser("upload", help="file a contractor's CSV of maintenance reports",
+                                        description="File a contractor's CSV of maintenance reports; every row stored "
+                                                    "or rejected with its line and reason.")
+        upload.add_argument("file", type=Path, metavar="FILE", help="the CSV file")
+        upload.add_argument("--jurisdiction", required=True, **county)
+        upload.add_argument("--json", action="store_true", help="print one JSON object with the counts and rejected rows")
+        annual = sub.add_parser("annual-report", help="the annual summary for the state (SPS 383.255)",
+                                description="The county's annual summary for the department (SPS 383.255).")
+        annual.add_argument("--jurisdiction", required=True, **county)
+        annual.add_argument("--year", required=True, metavar="YYYY", help="the calendar year reported on")
+        annual.add_argument("--output", required=True, type=Path, metavar="FILE",
+                            help="the file to write: .csv or .pdf")
+        demo = sub.add_parser("demo", help="reports, contracts and notices for the demo county",
+                              description="Maintenance reports, contracts and notices for the demo county.")
+        demo.add_argument("--jurisdiction", default=None, metavar="SLUG",
+                          help="the county (profile slug; default: the demo's default county)")
+        demo.add_argument("--as-of", default=None, metavar="YYYY-MM-DD", help="the demo's today (default: today)")
 
     def handle(self, *args, sub, **o):
         try:
@@ -189,8 +213,11 @@ class Command(BaseCommand):
     def do_sync(self, jurisdiction, **o):
         from powts.maintenance.services import schedule_sync
 
+        from powts.core.progress import Progress
+
         unit = _unit(jurisdiction)
-        done = schedule_sync(jurisdiction=unit)
+        with Progress("powts maintenance sync", unit="schedules"):
+            done = schedule_sync(jurisdiction=unit)
         self.stdout.write(f"{unit.name}: {done['created']:,} schedules created, {done['updated']:,} recomputed.")
 
     def do_reports(self, action, file, jurisdiction, json: bool, **o):

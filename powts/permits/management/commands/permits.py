@@ -20,12 +20,20 @@ def _day(text):
 
 
 class Command(BaseCommand):
-    help = "Permit sweeps (expiry, overdue orders) and demo permits."
+    help = "Permit sweeps (expiry, overdue correction orders) and demo permits."
 
     def add_arguments(self, parser):
-        parser.add_argument("action", choices=["expire", "orders-overdue", "demo"])
-        parser.add_argument("--today")
-        parser.add_argument("--jurisdiction")
+        sub = parser.add_subparsers(dest="action", required=True, metavar="{expire,orders-overdue,demo}")
+        expire = sub.add_parser("expire", help="issued permits past their expiry date expire (the daily sweep)",
+                                description="Issued permits past their expiry date on the day of the sweep expire.")
+        expire.add_argument("--today", metavar="YYYY-MM-DD", help="the day of the sweep (default: today)")
+        expire.add_argument("--jurisdiction", metavar="SLUG", help="one county only (default: every county)")
+        overdue = sub.add_parser("orders-overdue", help="open correction orders past their due date become overdue",
+                                 description="Open correction orders past their due date on the day of the sweep become overdue.")
+        overdue.add_argument("--today", metavar="YYYY-MM-DD", help="the day of the sweep (default: today)")
+        demo = sub.add_parser("demo", help="demo permits for a county (after `powts demo`)",
+                              description="Demo permits for a county that has the demo inventory.")
+        demo.add_argument("--jurisdiction", metavar="SLUG", required=True, help="the county (profile slug)")
 
     def handle(self, *args, action, today=None, jurisdiction=None, **options):
         from django.utils import timezone

@@ -29,13 +29,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="sub", required=True, metavar="{import,pay}")
-        imp = sub.add_parser("import", help="Store and decide claims from a .csv or .jsonl file.")
-        imp.add_argument("file")
+        imp = sub.add_parser("import", help="store and decide claims from a .csv or .jsonl file",
+                             description="Store and decide well compensation claims from a .csv or .jsonl file, in "
+                                         "one transaction (s. 281.75).")
+        imp.add_argument("file", metavar="FILE", help="the fields of `powts rules evaluate well-compensation` plus "
+                                                      "supply_id and completed_on")
         imp.add_argument("--json", action="store_true", help="print the counts and rejected rows as JSON")
-        pay = sub.add_parser("pay", help="One payment run over the complete claims (s. 281.75(5)(f)).")
-        pay.add_argument("--funds", required=True, help="dollars available, e.g. 25000 or 25000.00")
-        pay.add_argument("--on", default=None, help="the run's date (YYYY-MM-DD; default today)")
-        pay.add_argument("--output", required=True, help="CSV file, one row per claim")
+        pay = sub.add_parser("pay", help="one payment run over the complete claims (s. 281.75(5)(f))",
+                             description="One payment run over the complete claims, in the order they were received "
+                                         "(s. 281.75(5)(f)).")
+        pay.add_argument("--funds", required=True, metavar="AMOUNT", help="dollars available, e.g. 25000 or 25000.00")
+        pay.add_argument("--on", default=None, metavar="YYYY-MM-DD", help="the run's date (YYYY-MM-DD; default today)")
+        pay.add_argument("--output", required=True, metavar="FILE.csv", help="CSV file, one row per claim (- for stdout)")
 
     def handle(self, *args, sub, **o):
         try:
