@@ -467,6 +467,12 @@ POWTS_ATTACHMENT_MAX_BYTES = {
     "plan": 25 * _MB, "soil_report": 25 * _MB, "recorded_document": 25 * _MB, "receipt": 10 * _MB,
     "photo": 15 * _MB, "other": 25 * _MB, "income_evidence": 25 * _MB,
 }
+# Reading an uploaded document (powts.attachments.content), whatever the county: a PDF's pages, its objects and
+# the seconds its page tree may take to walk; a picture's pixels (Pillow's Image.MAX_IMAGE_PIXELS is set from it).
+POWTS_PDF_MAX_PAGES = int(os.environ.get("POWTS_PDF_MAX_PAGES", "2000"))
+POWTS_PDF_MAX_OBJECTS = int(os.environ.get("POWTS_PDF_MAX_OBJECTS", "500000"))
+POWTS_PDF_MAX_SECONDS = float(os.environ.get("POWTS_PDF_MAX_SECONDS", "3"))
+POWTS_IMAGE_MAX_PIXELS = int(os.environ.get("POWTS_IMAGE_MAX_PIXELS", "50000000"))
 # Anonymous uploads (photos with a public complaint): one small photo per post, on the public-post throttle.
 POWTS_PUBLIC_UPLOAD_MAX_BYTES = 8 * _MB
 POWTS_PUBLIC_UPLOAD_MAX_FILES = 1

@@ -61,7 +61,11 @@ def test_a_plumber_uploads_a_plan_with_the_application_and_staff_open_it(live_se
     with staff.expect_download() as info:
         staff.get_by_role("link", name="mound plan.pdf").click()
     download = info.value
-    assert download.suggested_filename == "mound plan.pdf"
+    # The link shows the uploader's name; the file is saved under powts's name for it (record, kind, number, type).
+    from powts.attachments.models import Attachment
+
+    plan = Attachment.objects.get(kind="plan")
+    assert download.suggested_filename == f"permit-{plan.permit.number.lower()}-plan-{plan.pk}.pdf"
     with open(download.path(), "rb") as handle:
         assert handle.read(5) == b"%PDF-"
 

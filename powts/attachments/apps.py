@@ -7,6 +7,12 @@ class AttachmentsConfig(AppConfig):
     verbose_name = "Documents and photos"
 
     def ready(self):
+        from django.conf import settings
+        from PIL import Image
+
+        # Pillow refuses a picture over twice this many pixels when it opens it (a decompression bomb), and warns
+        # over it; powts.attachments.content refuses both, and any picture over the setting itself.
+        Image.MAX_IMAGE_PIXELS = settings.POWTS_IMAGE_MAX_PIXELS
         from powts.attachments import panels
         from powts.core import registry
 

@@ -9,9 +9,13 @@ the first step and the message names the file and what its content is.
 from __future__ import annotations
 
 import hashlib
+import re
+import struct
+import time
 from dataclasses import dataclass
 
 import puremagic
+from django.conf import settings
 
 from powts.attachments import choices as c
 from powts.core.refusals import Refused
@@ -55,6 +59,8 @@ def megabytes(n: int) -> str:
 
 def _signature(head: bytes) -> tuple[str | None, str]:
     """(our type or None, what the content looks like in words)."""
+    # puremagic knows HEIC by its major brand only ("heic", "mif1"): an iPhone file says heic; one whose major brand is
+    # another HEIF brand is still named as HEIC here, and its whole structure is read by heif_structure_ok.
     if len(head) >= 12 and head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS:
         return c.HEIC, "HEIC picture"
     try:
@@ -74,26 +80,172 @@ def _signature(head: bytes) -> tuple[str | None, str]:
     return None, "not a recognised document or picture"
 
 
+class _TooMuch(Exception):
+    """A document over one of the reading limits: the message says which, in plain words."""
+
+
+# A page-tree array written out in the file: "/Kids [1 0 R 1 0 R ...]".
+_KIDS = re.compile(rb"/Kids\s*\[([^\]]*)\]")
+_REF = re.compile(rb"\d+\s+\d+\s+R")
+_COUNT = re.compile(rb"/Count\s+(\d{1,20})")
+
+
+def _pdf_limits(data: bytes, fileobj) -> None:
+    """Open a PDF within POWTS_PDF_MAX_PAGES, POWTS_PDF_MAX_OBJECTS and POWTS_PDF_MAX_SECONDS, or raise _TooMuch.
+
+    A page tree whose /Kids names one page 100,000 times (600 KB on disk) held a process for seconds in pypdf's
+    reading of its pages. So, before pypdf: the page counts and page arrays written in the file are read with a
+    pattern (milliseconds for 25 MB); then pypdf reads the cross-reference table (the object count) and the page tree
+    is walked here, one node at a time, against the page limit and the clock, never through pypdf's own list of pages.
+    """
+    max_pages, max_objects = settings.POWTS_PDF_MAX_PAGES, settings.POWTS_PDF_MAX_OBJECTS
+    deadline = time.monotonic() + settings.POWTS_PDF_MAX_SECONDS
+    too_many = f"more than {max_pages:,} pages, the most a document may have"
+    for m in _COUNT.finditer(data):
+        if int(m.group(1)) > max_pages:
+            raise _TooMuch(f"it says it has {int(m.group(1)):,} pages, {too_many}")
+    for m in _KIDS.finditer(data):
+        if len(_REF.findall(m.group(1))) > max_pages:
+            raise _TooMuch(f"its page list names {too_many}")
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
+
+    reader = PdfReader(fileobj, strict=False)
+    objects = sum(len(v) for v in reader.xref.values()) + len(reader.xref_objStm)
+    if objects > max_objects:
+        raise _TooMuch(f"it has {objects:,} objects, more than {max_objects:,}")
+    pages, seen = 0, set()
+    stack = [reader.trailer["/Root"].get_object()["/Pages"]]
+    while stack:
+        if time.monotonic() > deadline:
+            raise _TooMuch(f"it takes longer than {settings.POWTS_PDF_MAX_SECONDS} seconds to read")
+        node = stack.pop()
+        if isinstance(node, IndirectObject):
+            key = (node.idnum, node.generation)
+            if key in seen:  # a page or a branch named twice (or a loop): each counts once, and is read once
+                continue
+            seen.add(key)
+            if len(seen) > max_objects:
+                raise _TooMuch(f"its page tree has more than {max_objects:,} parts")
+        node = node.get_object()
+        if not isinstance(node, DictionaryObject):
+            continue
+        kids = node.get("/Kids")
+        if kids is None:
+            if node.get("/Type") == "/Page":
+                pages += 1
+                if pages > max_pages:
+                    raise _TooMuch(f"it has {too_many}")
+            continue
+        kids = kids.get_object()
+        if not isinstance(kids, ArrayObject):
+            continue
+        if len(kids) > max_pages:
+            raise _TooMuch(f"its page list names {too_many}")
+        stack.extend(reversed(kids))
+    if pages < 1:
+        raise ValueError("no pages")
+
+
+def _image_limits(fileobj, content_type: str) -> bool:
+    """Open a picture within POWTS_IMAGE_MAX_PIXELS (Pillow's own limit, Image.MAX_IMAGE_PIXELS, is set from it when the
+    application starts): a 12,000 x 12,000 PNG is 7 KB on disk and 430 MB decoded. Raises _TooMuch beyond it."""
+    from PIL import Image
+
+    limit = settings.POWTS_IMAGE_MAX_PIXELS
+    too_big = f"more than {limit / 1_000_000:,.0f} megapixels, the most a picture may have"
+    try:
+        with Image.open(fileobj) as img:  # reads the header only
+            width, height = img.size
+            if width * height > limit:
+                raise _TooMuch(f"it is {width:,} x {height:,} pixels, {too_big}")
+            if img.format != _PIL_FORMATS[content_type]:
+                return False
+            img.verify()  # walks the data without decoding it into memory
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):  # Pillow's own check, at open (a warning
+        raise _TooMuch(f"it is {too_big}") from None                        # raised as an error where warnings are)
+    return True
+
+
 def _structure_ok(fileobj, content_type: str) -> bool:
+    """Whether the file reads as its type; _TooMuch when it is over a reading limit."""
     fileobj.seek(0)
     try:
         if content_type == c.PDF:
-            from pypdf import PdfReader
-
-            return len(PdfReader(fileobj, strict=False).pages) >= 1
-        if content_type in _PIL_FORMATS:
-            from PIL import Image
-
-            with Image.open(fileobj) as img:  # reads the header only
-                if img.format != _PIL_FORMATS[content_type]:
-                    return False
-                img.verify()  # walks the data without decoding it into memory
+            _pdf_limits(fileobj.read(), fileobj)
             return True
-        return True  # HEIC: the ftyp box above is the check (decoding needs libheif)
+        if content_type in _PIL_FORMATS:
+            return _image_limits(fileobj, content_type)
+        if content_type == c.HEIC:
+            return heif_structure_ok(fileobj)
+        return False
+    except _TooMuch:
+        raise
     except Exception:  # any reader error means: not a readable file of that type
         return False
     finally:
         fileobj.seek(0)
+
+
+# ---------------------------------------------------------------- HEIF/HEIC (ISO base media file format)
+
+HEIF_MAX_BOXES = 10_000
+
+
+def _boxes(data: bytes, start: int, end: int):
+    """The ISO-BMFF boxes (size, type) in data[start:end]: (type, content start, box end), or ValueError when a box
+    runs past its parent, is shorter than its header, or has a type that is not four printable characters."""
+    at, count = start, 0
+    while at < end:
+        count += 1
+        if count > HEIF_MAX_BOXES or end - at < 8:
+            raise ValueError("box header")
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        header = 8
+        if size == 1:  # a 64-bit size follows the type
+            if end - at < 16:
+                raise ValueError("box header")
+            size, header = struct.unpack(">Q", data[at + 8:at + 16])[0], 16
+        elif size == 0:  # the box runs to the end of its parent
+            size = end - at
+        if size < header or at + size > end or not all(32 <= b < 127 for b in kind):
+            raise ValueError("box size or type")
+        yield kind, at + header, at + size
+        at += size
+
+
+def heif_structure_ok(fileobj) -> bool:
+    """An HEIF/HEIC picture by its structure, not its first 12 bytes (pillow-heif is not installed, so it is not
+    decoded): the file is a run of well-formed boxes from first byte to last; the first is `ftyp`, whose major or
+    compatible brands name HEIF; a `meta` box holds a `hdlr` box whose handler is `pict` (a picture), a `pitm` (its
+    primary item), an `iinf` and an `iloc` (where the items are); and an `mdat` box holds the data."""
+    fileobj.seek(0)
+    data = fileobj.read()
+    try:
+        return _heif_boxes_ok(data)
+    except (ValueError, struct.error):
+        return False
+
+
+def _heif_boxes_ok(data: bytes) -> bool:
+    top = list(_boxes(data, 0, len(data)))
+    if not top or top[0][0] != b"ftyp":
+        return False
+    _, s, e = top[0]
+    if e - s < 8 or (e - s - 8) % 4:
+        return False
+    brands = {data[s:s + 4]} | {data[i:i + 4] for i in range(s + 8, e, 4)}
+    if not brands & HEIF_BRANDS:
+        return False
+    kinds = [k for k, _, _ in top]
+    if kinds.count(b"meta") != 1 or b"mdat" not in kinds:
+        return False
+    _, s, e = top[kinds.index(b"meta")]
+    inner = {k: (a, b) for k, a, b in _boxes(data, s + 4, e)}  # meta is a full box: version and flags first
+    if not {b"hdlr", b"pitm", b"iinf", b"iloc"} <= inner.keys():
+        return False
+    a, b = inner[b"hdlr"]
+    return b - a >= 12 and data[a + 8:a + 12] == b"pict"  # version+flags, pre_defined, then handler_type
 
 
 def check(fileobj, *, name: str, kind: str, max_bytes: int) -> Checked:
@@ -117,7 +269,11 @@ def check(fileobj, *, name: str, kind: str, max_bytes: int) -> Checked:
         what = c.TYPE_WORDS[detected] if detected else looks_like
         raise FileRefused(f"{name} is not accepted as a {c.Kind(kind).label.lower()}: its content is {what}, "
                           f"not a {words(allowed)} (the file's name does not decide its type).")
-    if not _structure_ok(fileobj, detected):
+    try:
+        readable = _structure_ok(fileobj, detected)
+    except _TooMuch as exc:
+        raise FileRefused(f"{name} is not accepted: {exc}.") from None
+    if not readable:
         raise FileRefused(f"{name} starts like a {c.TYPE_WORDS[detected]} but cannot be read as one; "
                           "it may be damaged or not what its name says.")
     return Checked(content_type=detected, size=size, sha256=digest.hexdigest())

@@ -67,3 +67,16 @@ class Attachment(models.Model):
     @property
     def record(self):
         return getattr(self, self.record_field)
+
+    @property
+    def download_name(self) -> str:
+        """The name a download is saved under, made by powts, never the uploader's: the record, the kind, this
+        file's number and the extension of the type detected from its content ("permit-2026-0412-plan-17.pdf")."""
+        from django.utils.text import slugify
+
+        from powts.attachments.choices import EXTENSIONS
+
+        field = self.record_field
+        number = getattr(self.record, "number", "") if field == "permit" else ""
+        record = slugify(f"{field.replace('_', '-')}-{number or getattr(self, f'{field}_id')}") or "record"
+        return f"{record}-{self.kind.replace('_', '-')}-{self.pk}.{EXTENSIONS.get(self.content_type, 'bin')}"

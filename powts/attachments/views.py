@@ -44,10 +44,10 @@ def record_page(request, record) -> str:
 
 
 def file_response(att) -> FileResponse:
-    """The file as a download, never shown inline: the detected type, the uploader's name as the
-    suggested file name, nosniff, and no shared caching."""
+    """The file as a download, never shown inline: the detected type, a name made by powts with that type's
+    extension (never the uploader's name, which could make a PDF save as .html), nosniff, and no shared caching."""
     response = FileResponse(storage.storage().open(att.storage_name, "rb"), as_attachment=True,
-                            filename=att.original_name, content_type=att.content_type)
+                            filename=att.download_name, content_type=att.content_type)
     response["X-Content-Type-Options"] = "nosniff"
     response["Cache-Control"] = "private, no-store"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"

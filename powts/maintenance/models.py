@@ -191,6 +191,27 @@ class Report(models.Model):
         return f"{self.get_kind_display()} report {self.system_ref} {self.work_date}"
 
 
+class ReportFile(models.Model):
+    """One contractor report file accepted for reading (web, API or command): its rows count toward the filer's
+    daily limit in the county (reports.files in maintenance.yaml, county policy)."""
+
+    jurisdiction = models.ForeignKey("jurisdictions.Jurisdiction", on_delete=models.PROTECT)
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="maintenance_report_files", help_text="Empty: filed from the command line.")
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.WEB)
+    filed_at = models.DateTimeField()
+    rows = models.PositiveIntegerField(help_text="Rows in the file (blank lines not counted).")
+    stored = models.PositiveIntegerField(default=0)
+    rejected = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-filed_at", "-id"]
+        indexes = [models.Index(fields=["jurisdiction", "filed_by", "filed_at"], name="maint_reportfile_day")]
+
+    def __str__(self) -> str:
+        return f"report file of {self.rows} rows, {self.filed_at:%Y-%m-%d}"
+
+
 class ServicingContract(models.Model):
     """A holding tank's servicing contract on file (cited per county: holding_tanks.contract_citation in maintenance.yaml)."""
 

@@ -66,6 +66,9 @@ class MaintenanceProfile:
     filer_reads_system: bool = False
     # The fees.yaml code charged with a final report of abandonment; "" when the county charges none.
     abandonment_fee_code: str = ""
+    # A contractor's report file: rows at most per file, and per filer per day in the county (reports.files).
+    file_rows_per_file: int = 2000
+    file_rows_per_day: int = 5000
 
     def type_rule(self, system_type: str) -> TypeRule:
         found = self.types.get(system_type)
@@ -165,6 +168,17 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
     _need_cite(contractors, f"{where} reports.contractors")
     abandonment = raw.get("abandonment") or {}
     _need_cite(abandonment, f"{where} abandonment")
+    files = reports.get("files") or {}
+    _need_cite(files, f"{where} reports.files")
+    file_limits = {}
+    for key in ("rows_per_file", "rows_per_day"):
+        value = files.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ProfileError(f"{where} reports.files.{key}: {value!r} is not a whole number of rows (1 or more)")
+        file_limits[key] = value
+    if file_limits["rows_per_day"] < file_limits["rows_per_file"]:
+        raise ProfileError(f"{where} reports.files: rows_per_day ({file_limits['rows_per_day']}) is less than rows_per_file "
+                           f"({file_limits['rows_per_file']})")
     try:
         fraction = Fraction(str(sludge.get("pump_at_fraction", "1/3")))
     except (ValueError, ZeroDivisionError):
@@ -203,8 +217,11 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
             "water_meter": holding.get("water_meter_citation", ""),
             "contractors": contractors["citation"],
             "abandonment": abandonment["citation"],
+            "report_files": files["citation"],
         },
         abandonment_fee_code=abandonment.get("fee_code") or "",
+        file_rows_per_file=file_limits["rows_per_file"],
+        file_rows_per_day=file_limits["rows_per_day"],
     )
 
 

@@ -33,6 +33,7 @@ from powts.maintenance.errors import MaintenanceRefused
 from powts.maintenance.models import (
     HoldingTankReport,
     Report,
+    ReportFile,
     Schedule,
     ServicingContract,
 )
@@ -283,8 +284,11 @@ _system_with_parcel = Prepared(lambda unit_id, ref: System.objects.select_relate
 _licenses_numbered = Prepared(lambda number: License.objects.filter(number__same_text=number).select_related("user"))
 
 
-def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None):
-    """Check a report as filed. Returns (cleaned, system, license) or raises MaintenanceRefused naming each bad field."""
+def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date | None = None, known_systems_only: str = ""):
+    """Check a report as filed. Returns (cleaned, system, license) or raises MaintenanceRefused naming each bad field.
+
+    known_systems_only: a system not in the inventory is refused, "system <id> " followed by this reason (a report
+    file's row), instead of being kept for review."""
     if filed_by is not None and is_county_staff(filed_by) and not is_county_staff_of(filed_by, jurisdiction.pk):
         raise PermissionDenied("County staff file reports in their own county only.")
     profile = profile_for(jurisdiction)
@@ -347,7 +351,9 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     system = None
     if ref and "system_id" not in errors:
         system = next(iter(_system_with_parcel(jurisdiction.pk, ref)), None)
-        if refusal := policies.system_refusal(filed_by, profile, system):
+        if system is None and known_systems_only:
+            errors["system_id"] = f"system {ref} {known_systems_only}"
+        elif refusal := policies.system_refusal(filed_by, profile, system):
             errors["system_id"] = refusal
         # A year-only installation ("1987") is stored as the year's last day: a report within that year is not before it.
         installed = system and period_start(system.installed_on, system.installed_on_precision)
@@ -384,7 +390,7 @@ def validate_report(*, jurisdiction, data: dict, filed_by=None, today: dt.date |
     return cleaned, system, lic
 
 
-def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "web", now=None) -> Submitted:
+def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "web", now=None, known_systems_only: str = "") -> Submitted:
     """File a maintenance report. Raises MaintenanceRefused naming the field; nothing is stored then.
 
     The same system, work date and license again returns the stored report (created=False).
@@ -393,7 +399,8 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
     """
     now = now or timezone.now()
     today = timezone.localdate(now)
-    cleaned, system, lic = validate_report(jurisdiction=jurisdiction, data=data, filed_by=filed_by, today=today)
+    cleaned, system, lic = validate_report(jurisdiction=jurisdiction, data=data, filed_by=filed_by, today=today,
+                                           known_systems_only=known_systems_only)
     # No look-up first: the unique constraint (jurisdiction, system_ref, work_date, license) recognises
     # a report filed twice, below, at no cost to the usual case of a new one.
     profile = profile_for(jurisdiction)
@@ -430,6 +437,58 @@ def report_submit(*, jurisdiction, data: dict, filed_by=None, channel: str = "we
         existing.license = lic  # the one the filer named, already read
         return Submitted(existing, False)
     return Submitted(report, True)
+
+
+# ---------------------------------------------------------------- report files
+
+def _day_start(now) -> dt.datetime:
+    """The start of `now`'s day where the county is (America/Chicago), as an aware datetime."""
+    return timezone.make_aware(dt.datetime.combine(timezone.localdate(now), dt.time.min))
+
+
+def report_file_rows_today(*, jurisdiction, filed_by=None, now=None) -> int:
+    """Rows of report files this filer (None: the command line) sent the county since the start of today."""
+    now = now or timezone.now()
+    files = ReportFile.objects.filter(jurisdiction=jurisdiction, filed_at__gte=_day_start(now), filed_at__lte=now)
+    files = files.filter(filed_by=filed_by) if getattr(filed_by, "pk", None) else files.filter(filed_by__isnull=True)
+    return sum(files.values_list("rows", flat=True))
+
+
+def report_file_accept(*, jurisdiction, rows: int, filed_by=None, channel: str = "web", now=None) -> ReportFile:
+    """Record a report file of `rows` rows before any of them is read, or raise MaintenanceRefused (field "file") when the
+    filer's rows today in the county would pass the county's daily limit (reports.files.rows_per_day, county policy)."""
+    now = now or timezone.now()
+    profile = profile_for(jurisdiction)
+    limit = profile.file_rows_per_day
+    filer = filed_by if getattr(filed_by, "pk", None) else None
+    with transaction.atomic():
+        # One filer's files are counted one at a time (PostgreSQL: their user row, or the county's for the command line,
+        # is locked without blocking the reports that name it; SQLite writes one transaction at a time anyway).
+        if filer is not None:
+            User.objects.select_for_update(no_key=True).filter(pk=filer.pk).first()
+        else:
+            type(jurisdiction).objects.select_for_update(no_key=True).filter(pk=jurisdiction.pk).first()
+        done = report_file_rows_today(jurisdiction=jurisdiction, filed_by=filer, now=now)
+        if done + rows > limit:
+            left = max(limit - done, 0)
+            raise MaintenanceRefused(
+                f"{jurisdiction.name} takes at most {limit:,} report rows a day from one filer ({profile.citations['report_files']}); "
+                f"{done:,} already filed today and this file has {rows:,}: {left:,} more may be filed today. Nothing was stored.",
+                field="file")
+        record = ReportFile.objects.create(jurisdiction=jurisdiction, filed_by=filer, channel=channel, filed_at=now, rows=rows)
+        build_event(record, action=f"report file of {rows:,} rows received", verb="create",
+                    changes={"rows": [None, rows], "channel": [None, channel]}).save()
+    return record
+
+
+def report_file_done(*, record: ReportFile, stored: int, rejected: int) -> ReportFile:
+    """The file's outcome, once its rows are read (rows = stored + duplicates + rejected)."""
+    with transaction.atomic():
+        before = snapshot(record, ["stored", "rejected"])
+        record.stored, record.rejected = stored, rejected
+        record.save(update_fields=["stored", "rejected"])
+        audit_update(record, before=before, action="report file read")
+    return record
 
 
 def _tell_the_inventory(report: Report, system: System, profile) -> None:

@@ -69,7 +69,9 @@ class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}}}})
     @action(detail=False, methods=["post"])
     def upload(self, request):
-        """A CSV of reports: each bad row comes back with its line and reason; the rest are stored."""
+        """A CSV of reports: each bad row comes back with its line and reason (a system the county does not have is a
+        row's error); the rest are stored. A file over the county's rows per file, or the filer's rows per day in the
+        county (maintenance.yaml reports.files), is refused whole with a 400 naming the limit."""
         if not policies.can_file_reports(request.user):
             raise PermissionDenied("Only licensed contractors and county staff file maintenance reports.")
         upload = request.FILES.get("file")

@@ -237,7 +237,7 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_json.dumps(result.as_dict()))
         else:
-            self.stdout.write(f"{result.rows:,} rows: {result.stored:,} stored ({result.queued:,} for review, {result.late:,} late), "
+            self.stdout.write(f"{result.rows:,} rows: {result.stored:,} stored ({result.late:,} late), "
                               f"{result.duplicates:,} already filed, {len(result.rejected):,} rejected.")
             for line, reason in result.rejected:
                 self.stdout.write(f"  line {line}: {reason}")
