@@ -79,12 +79,12 @@ def _relatives(field: str, raw) -> list[tuple[str, str]]:
 
 class CountyUserChangeForm(EditForm):
     """A person's role and sign-in, with the version the administrator saw (a second administrator's stale
-    form is told what changed), and the firm and relatives on their record (Wis. Stat. s. 145.20(6))."""
+    form is told what changed), and the firm and relatives on their record (the county's recusal policy)."""
     parsers = {"role": edit_fields.text(20, required=True), "is_active": edit_fields.yes_no,
                "firm_name": edit_fields.text(200), "relatives": _relatives}
     role = forms.CharField(label="Role", required=False, widget=forms.Select(choices=COUNTY_ROLE_CHOICES))
     is_active = forms.BooleanField(label="May sign in (uncheck to deactivate)", required=False)
-    # Wis. Stat. s. 145.20(6): the work of their firm or a relative is work they may not review, inspect or approve.
+    # The county's recusal policy: the work of their firm or a relative is work they may not review, inspect or approve.
     firm_name = forms.CharField(label="Firm this person owns or works for (if any)", required=False)
     relatives = forms.CharField(label="Relatives who may file with the county (one a line: name; relationship)",
                                 required=False, widget=forms.Textarea)

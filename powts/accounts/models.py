@@ -18,8 +18,9 @@ class User(AbstractUser):
     )
     # Two administrators changing one person: the second is told (powts.inventory.versions).
     version = models.PositiveIntegerField(default=1, db_default=1, editable=False)
-    # Wis. Stat. s. 145.20(6): a county reviewer or inspector may not act on work of their own firm or of a
-    # relative; both are kept on the person's record so the services can refuse (powts.accounts.conflicts).
+    # A county's recusal policy (its profile's oversight.yaml `recusal`, not Wis. Stat. s. 145.20(6)): a county reviewer
+    # or inspector steps aside from work of their own firm or of a relative; both are kept on the person's record so
+    # the services can refuse (powts.accounts.conflicts).
     firm_name = models.CharField(max_length=200, blank=True, default="", db_default="",
                                  help_text="The business this person owns or works for, if any.")
 
@@ -130,8 +131,8 @@ class CalendarFeed(models.Model):
 
 
 class Relative(models.Model):
-    """A relative named on a county employee's record (Wis. Stat. s. 145.20(6)): their permits, soil
-    evaluations and reports are work the employee may not review, inspect or approve."""
+    """A relative named on a county employee's record (the county's recusal policy, powts.accounts.conflicts):
+    their permits, soil evaluations and reports are work the employee may not review, inspect or approve."""
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="relatives")
     name = models.CharField(max_length=200)

@@ -163,7 +163,7 @@ def county_user_update(*, by: User, person: User, role: str | None = None, is_ac
                        reason: str, version=None, firm_name: str | None = None,
                        relatives: list[tuple[str, str]] | None = None) -> User:
     """Change a county person's role (staff or administrator) or sign-in (deactivate, reactivate), and the firm and
-    relatives on their record (Wis. Stat. s. 145.20(6): powts.accounts.conflicts).
+    relatives on their record (the county's recusal policy: powts.accounts.conflicts).
     `version`: the one the administrator saw; when another saved the person meanwhile, StaleEdit says what
     they changed and nothing is saved (None: a change no editor saw, which still moves the version on)."""
     _check_county_person(by=by, person=person)

@@ -142,7 +142,8 @@ def review_queue(request):
     _state(request.user)
     fy = _year(request)
     return render(request, "grants/program/queue.html", {
-        "fiscal_year": fy, "rows": program_selectors.queue(fiscal_year=fy), "acts": may.is_department(request.user)})
+        "fiscal_year": fy, "year": fiscal.parse(fy), "rows": program_selectors.queue(fiscal_year=fy),
+        "acts": may.is_department(request.user)})
 
 
 @login_required
@@ -152,7 +153,7 @@ def participation_detail(request, pk):
     part = get_object_or_404(ParticipationApplication.objects.select_related("jurisdiction", "certification"), pk=pk)
     items = part.items.select_related("application").order_by("application_id")
     return render(request, "grants/program/participation.html", {
-        "p": part, "items": items[:500], "more": max(items.count() - 500, 0), "acts": may.is_department(request.user)})
+        "p": part, "year": fiscal.parse(part.fiscal_year), "items": items[:500], "more": max(items.count() - 500, 0), "acts": may.is_department(request.user)})
 
 
 def _queue_url(fy):
@@ -218,7 +219,7 @@ def allocations(request):
             return redirect("grants_program:run", pk=job.result["run"])
         return redirect("jobs:job", pk=job.pk)
     return render(request, "grants/program/allocations.html", {
-        "fiscal_year": fy, "runs": program_selectors.runs(fiscal_year=fy)[:50], "acts": may.is_department(request.user),
+        "fiscal_year": fy, "year": fiscal.parse(fy), "runs": program_selectors.runs(fiscal_year=fy)[:50], "acts": may.is_department(request.user),
         "participating": allocating.participating(fy).count()})
 
 

@@ -1,6 +1,6 @@
 """Who may do what in oversight. The department (DSPS) audits county programs, holds and exempts; state
 auditors read; a county's staff answer its audits, flag reports, refer licence holders and record special
-charges; its administrator reassigns work an employee may not do (Wis. Stat. s. 145.20(6))."""
+charges; its administrator reassigns work an employee steps aside from (the county's recusal policy)."""
 from powts.accounts.choices import Role
 from powts.accounts.policies import is_county_staff, is_county_staff_of, reads_every_county
 

@@ -31,6 +31,10 @@ class OversightProfile:
     application_errors_citation: str = ""
     # Random inspections of permit applications (a county ordinance, cited); None where the county's text has none.
     application_inspections: ApplicationInspections | None = None
+    # Reviewers and inspectors step aside from work of their own, their firm's or a relative's: a county's policy
+    # (oversight.yaml `recusal`), cited as the county has it; "" where the profile has none. Wis. Stat. s. 145.20(6)
+    # has no such rule (it bars an employee's own work in the county and adjacent ones).
+    recusal_citation: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,20 @@ def oversight_profile(slug: str) -> OversightProfile:
         revocation_citation=str(data["exemption"].get("revocation_citation") or citations["exemption"]),
         application_errors_citation=str((data.get("application_errors") or {}).get("citation") or ""),
         application_inspections=_inspections(data.get("application_inspections"), where),
+        recusal_citation=_recusal(data.get("recusal"), where),
     )
+
+
+def _recusal(section, where: str) -> str:
+    """The recusal policy's citation, "" where the county has none (or says `applies: false`)."""
+    if not section:
+        return ""
+    if not isinstance(section, dict) or not str(section.get("citation") or "").strip():
+        raise ProfileError(f"{where}: section 'recusal' has no citation")
+    applies = section.get("applies", True)
+    if not isinstance(applies, bool):
+        raise ProfileError(f"{where}: recusal.applies {applies!r} is not true or false")
+    return str(section["citation"]) if applies else ""
 
 
 def _inspections(section, where: str) -> ApplicationInspections | None:

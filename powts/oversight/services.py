@@ -535,7 +535,7 @@ def assessment_record(*, jurisdiction, parcel_number: str, order, cost, work_don
     return assessment
 
 
-# -- conflicts of interest (s. 145.20(6)): the supervisor reassigns -------------------------------------------
+# -- conflicts of interest (the county's recusal policy): the supervisor reassigns ---------------------------
 
 @transaction.atomic
 def conflict_reassign(*, inspection, to_user, reason: str):

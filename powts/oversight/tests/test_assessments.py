@@ -1,6 +1,7 @@
-"""Wis. Stat. s. 145.20(4): the county (or, under Lincoln's holding tank Maintenance Agreement (1) and Dane s.
-46.06(5)(b)1., the town that signed the agreement) has the pumping done when the owner does not comply with an
-order, and assesses the cost as a special charge; the treasurer's tax roll is exported."""
+"""Wis. Stat. s. 145.20(4): the governmental unit (the county; in Lincoln also, under its holding tank Maintenance
+Agreement (1), the town that signed the agreement and services the tank) has the pumping done when the owner does
+not comply with an order, and assesses the cost as a special charge; the treasurer's tax roll is exported. Dane's
+text gives towns no such power: s. 46.06(5)(b) only has owners file contracts and reports with them."""
 import csv
 import datetime as dt
 import io
@@ -33,16 +34,31 @@ def _assess(unit, order, **kw):
 
 
 @pytest.mark.parametrize("slug,citation", [
-    ("dane", "Wis. Stat. s. 145.20(4); Dane County Code s. 46.06(5)(b)1."),
+    ("dane", "Wis. Stat. s. 145.20(4)"),
     ("lincoln", "Wis. Stat. s. 145.20(4); Lincoln County Ch. 22 (draft), HOLDING TANK MAINTENANCE AGREEMENT (1)"),
 ])
-def test_the_county_or_the_town_assesses_after_the_order_ran_out(request, slug, citation, order_in):
+def test_the_county_assesses_after_the_order_ran_out(request, slug, citation, order_in):
     unit = request.getfixturevalue(slug)
     order = order_in(unit)
     a = _assess(unit, order)
     assert a.cost == Decimal("385.00") and a.authority_name == unit.name and a.tax_year == 2026 and a.citation == citation
-    town = _assess(unit, order, authority_kind="town", authority_name="Town of Verona", cost="120.5")
-    assert town.cost == Decimal("120.50")
+
+
+def test_145_20_4_in_lincoln_the_town_that_services_the_holding_tank_assesses(lincoln, order_in):
+    """Lincoln Ch. 22 (draft), Holding Tank Maintenance Agreement (1): the town that signed the agreement services
+    the tank when the owner does not; it may assess that cost."""
+    town = _assess(lincoln, order_in(lincoln), authority_kind="town", authority_name="Town of Merrill", cost="120.5")
+    assert town.cost == Decimal("120.50") and town.authority_kind == "town"
+
+
+def test_145_20_4_a_dane_town_may_not_levy_the_special_charge(dane, order_in):
+    """s. 145.20(4) empowers the governmental unit responsible for regulation (the county); Dane s. 46.06(5)(b)
+    grants the town that signed a service agreement no power to pump or assess: refused, cited, nothing saved."""
+    order = order_in(dane)
+    with pytest.raises(OversightRefused) as exc:
+        _assess(dane, order, authority_kind="town", authority_name="Town of Verona")
+    assert exc.value.field == "authority_kind" and exc.value.citation == "Wis. Stat. s. 145.20(4)"
+    assert not Assessment.objects.exists()
 
 
 def test_work_on_the_last_day_to_comply_is_not_assessed(dane, order_in):
@@ -77,11 +93,11 @@ def test_a_complied_order_is_not_assessed(dane, order_in):
 
 def test_the_tax_roll_export_has_parcel_amount_and_authority(client, dane, order_in, make_user):
     order = order_in(dane)
-    _assess(dane, order, authority_kind="town", authority_name="Town of Verona")
+    _assess(dane, order)
     client.force_login(make_user("sam", "county_staff", dane))
     body = b"".join(client.get("/oversight/special-charges/?tax_year=2026&export=csv").streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(body)))
     assert rows[0][:3] == ["Parcel number", "Amount", "Authority"]
-    assert rows[1][:3] == [order.system.parcel.parcel_number, "385.00", "Town of Verona"]
+    assert rows[1][:3] == [order.system.parcel.parcel_number, "385.00", "Dane County"]
     xlsx = client.get("/oversight/special-charges/?tax_year=2026&export=xlsx")
     assert xlsx.status_code == 200

@@ -1,6 +1,8 @@
-"""Wis. Stat. s. 145.20(6): a county employee who reviews, inspects or approves may not act where they, their firm
-or a relative named on their record is the owner, plumber, soil tester or pumper. One check
-(powts.accounts.conflicts) in every reviewing service; the county administrator reassigns."""
+"""A county's recusal policy (its profile's oversight.yaml `recusal`, cited "Dane County policy"): a county employee
+who reviews, inspects or approves steps aside where they, their firm or a relative named on their record is the owner,
+plumber, soil tester or pumper. Wis. Stat. s. 145.20(6) has no such rule: it bars an employee's own certified work,
+installing, designing, maintaining, repairing or selling in the county and adjacent counties (test_employee_work_nearby).
+One check (powts.accounts.conflicts) in every reviewing service; the county administrator reassigns."""
 import datetime as dt
 
 import pytest
@@ -24,7 +26,7 @@ def reviewer(make_user, dane):
 
 
 @pytest.mark.parametrize("how", ["relative_owner", "firm_plumber", "self_owner"])
-def test_approval_is_refused_where_the_reviewer_has_an_interest(dane, master, reviewer, as_user, how):
+def test_approval_is_refused_under_the_county_recusal_policy_where_the_reviewer_has_an_interest(dane, master, reviewer, as_user, how):
     permit = file_complete(dane, master)
     if how == "relative_owner":
         Relative.objects.create(user=reviewer, name=permit.owner.name.upper(), relationship="sister")
@@ -38,7 +40,7 @@ def test_approval_is_refused_where_the_reviewer_has_an_interest(dane, master, re
         permit.owner.save()
     with as_user(reviewer), pytest.raises(ConflictRefused) as exc:
         permits.permit_approve(permit=permit, on=D(2026, 4, 1))
-    assert exc.value.citation == "Wis. Stat. s. 145.20(6)" and "reassign" in exc.value.message
+    assert exc.value.citation == "Dane County policy" and "reassign" in exc.value.message
     assert Permit.objects.get(pk=permit.pk).status == "applied"
 
 
@@ -50,7 +52,7 @@ def test_a_colleague_without_interest_approves(dane, master, reviewer, make_user
 
 
 def test_contractors_are_not_county_employees(dane, master, plumber_user, as_user):
-    """s. 145.20(6) binds governmental unit employees: the plumber filing their own permit is not refused by it."""
+    """The county's recusal policy binds its employees: the plumber filing their own permit is not refused by it."""
     permit = file_complete(dane, master)
     from powts.accounts.conflicts import conflict, permit_parties
 
@@ -100,7 +102,7 @@ def test_the_administrator_reassigns_and_a_conflicted_colleague_is_refused(dane,
 
 
 def test_the_administrator_records_firm_and_relatives_on_the_employees_record(client, dane, master, reviewer, make_user, as_user):
-    """s. 145.20(6): the firm and relatives are on the person's record (accounts), kept from the user page."""
+    """The county's recusal policy: the firm and relatives are on the person's record (accounts), kept from the user page."""
     admin = make_user("ada", "county_admin", dane)
     client.force_login(admin)
     response = client.post(f"/accounts/users/{reviewer.pk}/edit/", {
@@ -119,3 +121,37 @@ def test_the_administrator_records_firm_and_relatives_on_the_employees_record(cl
     assert list(reviewer.relatives.values_list("name", flat=True)) == ["Jo Cousin"]
     with as_user(reviewer):
         assert permits.permit_approve(permit=permit, on=D(2026, 4, 1)).status == "approved"
+
+
+def test_recusal_is_cited_as_each_countys_policy_and_not_as_145_20_6():
+    """Neither county text has a recusal rule and s. 145.20(6) names no relatives or firms: each county's profile
+    cites its own policy; the state minimum has none."""
+    from powts.oversight.profile import oversight_profile
+
+    assert oversight_profile("dane").recusal_citation == "Dane County policy"
+    assert oversight_profile("lincoln").recusal_citation == "Lincoln County policy"
+    assert oversight_profile("state").recusal_citation == ""
+    for slug in ("dane", "lincoln", "state"):
+        assert "145.20(6)" not in oversight_profile(slug).recusal_citation
+
+
+def test_a_county_without_the_recusal_policy_does_not_refuse(dane, master, reviewer, as_user, monkeypatch):
+    """A county setting, not a statute: where the county's profile has no recusal, a relative's permit is approved."""
+    from powts.accounts import conflicts
+
+    permit = file_complete(dane, master)
+    Relative.objects.create(user=reviewer, name=permit.owner.name, relationship="sister")
+    monkeypatch.setattr(conflicts, "recusal_citation", lambda user: "")
+    with as_user(reviewer):
+        assert permits.permit_approve(permit=permit, on=D(2026, 4, 1)).status == "approved"
+
+
+def test_a_recusal_setting_without_a_citation_does_not_load():
+    from powts.kernel.profiles import ProfileError
+    from powts.oversight.profile import _recusal
+
+    with pytest.raises(ProfileError, match="recusal"):
+        _recusal({"applies": True}, "x/oversight.yaml")
+    with pytest.raises(ProfileError, match="applies"):
+        _recusal({"applies": "yes", "citation": "X County policy"}, "x/oversight.yaml")
+    assert _recusal({"applies": False, "citation": "X County policy"}, "x/oversight.yaml") == ""

@@ -73,12 +73,16 @@ def test_api_refuses_a_referral_without_evidence_and_an_assessment_off_the_count
         "order": order.pk, "parcel_number": "P-LI-1", "cost": "300", "work_done_on": "2026-04-05", "work": "Pumped",
         "authority_kind": "county", "on": "2026-04-10"}, format="json")
     assert off.status_code == 400 and "not in Dane County" in off.json()["errors"]["parcel_number"][0]
-    ok = staff.post(f"/api/oversight/counties/{dane.pk}/assess/", {
+    town = staff.post(f"/api/oversight/counties/{dane.pk}/assess/", {
         "order": order.pk, "parcel_number": "P-DA-1", "cost": "300", "work_done_on": "2026-04-05", "work": "Pumped",
         "authority_kind": "town", "authority_name": "Town of Dunn", "on": "2026-04-10"}, format="json")
-    assert ok.status_code == 201 and ok.json()["authority"] == "Town of Dunn"
+    assert town.status_code == 400 and "authority_kind" in town.json()["errors"]  # s. 145.20(4): not a Dane town
+    ok = staff.post(f"/api/oversight/counties/{dane.pk}/assess/", {
+        "order": order.pk, "parcel_number": "P-DA-1", "cost": "300", "work_done_on": "2026-04-05", "work": "Pumped",
+        "authority_kind": "county", "on": "2026-04-10"}, format="json")
+    assert ok.status_code == 201 and ok.json()["authority"] == "Dane County"
     roll = staff.get("/api/oversight/special-charges/?tax_year=2026").json()
-    assert roll == [{"id": ok.json()["id"], "parcel_number": "P-DA-1", "amount": "300.00", "authority": "Town of Dunn",
-                     "tax_year": 2026, "citation": "Wis. Stat. s. 145.20(4); Dane County Code s. 46.06(5)(b)1."}]
+    assert roll == [{"id": ok.json()["id"], "parcel_number": "P-DA-1", "amount": "300.00", "authority": "Dane County",
+                     "tax_year": 2026, "citation": "Wis. Stat. s. 145.20(4)"}]
     assert _api(make_user("lee", "county_staff", lincoln)).post(
         f"/api/oversight/counties/{dane.pk}/assess/", {}, format="json").status_code == 403

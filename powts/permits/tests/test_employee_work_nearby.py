@@ -1,5 +1,5 @@
-"""Wis. Stat. s. 145.20(6)(a): a county's reviewers and inspectors may not install, design, maintain or do certified
-work (soil testing) in their county or an adjacent county; (b): except on property they own outside the county
+"""Wis. Stat. s. 145.20(6)(a): a county's reviewers and inspectors may not do certified work (1., soil testing), nor
+install, design, maintain, repair or sell a system (2.) in their county or an adjacent county; (b): except on property they own outside the county
 they work for. Adjacent counties are in each county's profile (adjacent_counties)."""
 import datetime as dt
 
@@ -80,3 +80,24 @@ def test_145_20_6_a_1_soil_testing_next_door_is_barred(columbia, make_user, dane
 def test_a_plumber_who_is_not_a_county_employee_is_not_barred(dane, master):
     assert file_complete(dane, master).pk
     assert Owner.objects.exists()
+
+
+def test_145_20_6_a_2_the_refusal_names_every_activity_of_the_text(dane, employee_plumber):
+    """s. 145.20(6)(a)2. reads "Install, design, maintain, repair, or sell": the refusal says all five, cited to (6)(a)."""
+    from powts.accounts.conflicts import refuse_employee_work_nearby
+
+    _, owner = make_parcel(dane, number="D-2", owner_name="Pat Neighbour")
+    with pytest.raises(ConflictRefused) as exc:
+        refuse_employee_work_nearby(license=employee_plumber, jurisdiction=dane, owner=owner, what="sell a septic tank")
+    assert "install, design, maintain, repair or sell systems" in exc.value.message
+    assert "certified work" in exc.value.message
+    assert exc.value.citation == "Wis. Stat. s. 145.20(6)(a)"
+
+
+def test_145_20_6_a_2_the_state_profile_quotes_the_activities_from_the_text():
+    """The profile's words for (6)(a)2. are the statute's, "sell" included."""
+    from powts.kernel.profiles import load_profile
+
+    conflicts = load_profile("state")["oversight"]["conflicts"]
+    assert conflicts["citation"] == "Wis. Stat. s. 145.20(6)(a)"
+    assert "maintain, repair, or sell" in conflicts["activities_quote"]
