@@ -176,38 +176,20 @@ def clean_row(raw: dict, *, today: dt.date, strict: bool = False) -> InventoryRo
         installed = display(parsed["installed_on"], parsed["installed_on_precision"], style="iso")
         problems.append(f"last_serviced_on {parsed['last_serviced_on'].isoformat()} is before installed_on {installed}")
     # Checked here, against the columns' sizes, so that one long value is that row's reject rather than a
-    # database error that fails the whole file (PostgreSQL enforces lengths; SQLite does not).
+    # database error that fails the whole file (PostgreSQL enforces lengths; SQLite does not). A value too long
+    # or with a NUL is not a legacy spelling: its row is rejected whole (the rejects file keeps it as it came).
     for column, limit in max_lengths().items():
         if len(cells[column]) > limit:
-            message = f"{column} is {len(cells[column]):,} characters long; at most {limit:,} are allowed"
-            if column in REQUIRED:
-                problems.append(message)
-            else:
-                bad(column, message, value=cells[column][:40] + "…")
-                cells[column] = ""
+            problems.append(f"{column} is {len(cells[column]):,} characters long; at most {limit:,} are allowed")
     for column, text in cells.items():
         if "\x00" in text:
-            message = f"{column} contains a NUL character, which is not allowed in text"
-            if column in REQUIRED:
-                problems.append(message)
-            else:
-                bad(column, message, value=text.replace("\x00", ""))
-                cells[column] = ""
-    extra = {}
-    for name, value in raw.items():
-        if name in KNOWN or not name:
-            continue
-        text = values.text(value)
-        if text == "":
-            continue
+            problems.append(f"{column} contains a NUL character, which is not allowed in text")
+    extra = {k: values.text(v) for k, v in raw.items() if k not in KNOWN and k and values.text(v) != ""}
+    for name, text in extra.items():
         if "\x00" in name or "\x00" in text:
-            name = name.replace("\x00", "")
-            bad(name, f"column {name!r} contains a NUL character, which is not allowed in text", value=text.replace("\x00", ""))
+            problems.append(f"column {name.replace(chr(0), '')!r} contains a NUL character, which is not allowed in text")
         elif len(text) > MAX_EXTRA_LENGTH:
-            bad(name, f"column {name!r} is {len(text):,} characters long; at most {MAX_EXTRA_LENGTH:,} are allowed",
-                value=text[:40] + "…")
-        else:
-            extra[name] = text
+            problems.append(f"column {name!r} is {len(text):,} characters long; at most {MAX_EXTRA_LENGTH:,} are allowed")
     if problems:
         raise RowRejected("; ".join(problems))
 

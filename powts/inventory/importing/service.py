@@ -8,6 +8,7 @@ checking phase alone: it compares every row with what is stored and writes nothi
 from __future__ import annotations
 
 import contextlib
+import functools
 import datetime as dt
 import logging
 import time
@@ -36,6 +37,7 @@ from powts.inventory.importing.writer import SAMPLE, ChunkWriter
 from powts.inventory.models import ImportFollowUpPending
 
 CHUNK = 2000
+WARNING_PREFIX = "warning, row kept: "
 WARNINGS_KEPT = 1000  # warnings kept in memory for the summary; the rejects file has them all
 log = logging.getLogger("powts.inventory.importing")
 
@@ -91,27 +93,27 @@ class _Rejects:
     def add(self, line: int, cells: list, reason: str) -> None:
         if len(self.preview) < self.preview_size:
             self.preview.append({"line": line, "reason": reason, "cells": ["" if c is None else str(c) for c in cells]})
-        self._write(line, cells, reason, "rejected")
+        self._write(line, cells, reason)
 
     def warn(self, line: int, cells: list, warning) -> None:
-        """A kept row's cell that was left empty or read by a stated rule: in the file after the row as it came,
-        with the outcome "kept"."""
+        """A kept row's cell that was left empty or read by a stated rule: in the same file, the row as it came and
+        the reason starting with WARNING_PREFIX (a rejected row's reason never does)."""
         if len(self.warnings) < WARNINGS_KEPT:
             self.warnings.append({"line": line, "column": warning.column, "value": warning.value,
                                   "warning": warning.message})
-        self._write(line, cells, warning.message, "kept")
+        self._write(line, cells, f"{WARNING_PREFIX}{warning.message}")
 
-    def _write(self, line: int, cells: list, reason: str, outcome: str) -> None:
+    def _write(self, line: int, cells: list, reason: str) -> None:
         if self.path is None:
             return
         if self._writer is None:
             self._handle = open(self.path, "w", newline="", encoding="utf-8")
             self._writer = spreadsheet.writer(self._handle)  # formula-safe; the import reads it back as it was
-            self._writer.writerow([*self.headers, "line", "reason", "outcome"])
+            self._writer.writerow([*self.headers, "line", "reason"])
         self.written = True
         width = len(self.headers)
         row = ["" if c is None else c for c in list(cells)[:width]]
-        self._writer.writerow([*row, *[""] * (width - len(row)), line, reason, outcome])
+        self._writer.writerow([*row, *[""] * (width - len(row)), line, reason])
 
     def close(self) -> None:
         if self._handle:
@@ -214,11 +216,12 @@ def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spoo
         if progress:
             progress(result.rows)
 
+    clean = functools.partial(clean_row, strict=True) if strict else clean_row
     rows = iter(table)
     for line, raw, cells in rows:
         result.rows += 1
         try:
-            row = clean_row(raw, today=today, strict=strict)
+            row = clean(raw, today=today)
             first = seen.get(row.system_id)
             if first is not None:
                 raise RowRejected(f"system_id {row.system_id!r} appears twice in this file (first on line {first})")

@@ -31,7 +31,7 @@ class Command(BaseCommand):
         parser.add_argument("--jurisdiction", required=True, help="County profile slug (a folder of jurisdictions/profiles).")
         parser.add_argument("--map", type=Path, metavar="FILE", dest="map_file",
                             help="The file's own headers mapped to the import's columns: a CSV of two columns (file header, "
-                                 "column) or a YAML mapping (Permit #: system_id).")
+                                 "column) or a YAML mapping ('Permit #': system_id; in YAML a header with # is quoted).")
         parser.add_argument("--columns", metavar='"HEADER=column,..."',
                             help='The same mapping inline, e.g. "Permit #=system_id,PIN=parcel_id,Sys Type=system_type,'
                                  'Owner=owner_name" (added to --map\'s).')
