@@ -163,7 +163,7 @@ def test_the_command_line_summary_names_line_column_and_value_of_each_warning(db
     path = write_csv([[*HEADER, "bedrooms"], ["D-1", "P-1", "mound", "Ann", "lots"]])
     code, out, _ = cli("import", "inventory", str(path), "--jurisdiction", "dane")
     assert code == 0 and "1 were created" in out and "1 warning(s)" in out
-    assert "warning, line 2, bedrooms 'lots': bedrooms 'lots' is not a number; left empty" in out
+    assert "warning, line 2: bedrooms 'lots' is not a number; left empty" in out
 
 
 @pytest.mark.parametrize("cell", ["N/A", "n/a", "-", "none", "UNKNOWN", "Unknown"])

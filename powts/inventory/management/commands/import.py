@@ -83,7 +83,7 @@ class Command(BaseCommand):
             f"{result.warnings:,} warning(s)."
         )
         for w in result.warnings_preview[:SHOWN_WARNINGS]:
-            self.stdout.write(f"  warning, line {w['line']}, {w['column']} {w['value']!r}: {w['warning']}")
+            self.stdout.write(f"  warning, line {w['line']}: {w['warning']}")
         if result.warnings > SHOWN_WARNINGS:
             self.stdout.write(f"  ... and {result.warnings - SHOWN_WARNINGS:,} more warning(s), all in the rejects file.")
         if result.parcels_confirmed:
