@@ -112,11 +112,17 @@ def import_upload(request):
         return render(request, "inventory/import_upload.html", {"form": form, "guide": guide_sections}, status=400)
     chosen = _chosen_columns(request, headers) if request.POST.get("token") else None
     columns, mapping = _mapping(headers, chosen, selectors.import_columns_last(jurisdiction=jurisdiction))
+    missing = [c for c in REQUIRED if c not in {normalise_header(columns.get(h) or h) for h in headers}]
+    if missing and len(mapping) < len(missing):  # too few columns of its own to choose from: not an inventory
+        stored.unlink(missing_ok=True)
+        (_uploads() / f"{token}.json").unlink(missing_ok=True)
+        form.add_error("file", f"{name} is missing required column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                       f"(found: {', '.join(h for h in headers if h) or 'no header'}).")
+        return render(request, "inventory/import_upload.html", {"form": form, "guide": guide_sections}, status=400)
     meta["columns"] = columns
     (_uploads() / f"{token}.json").write_text(json.dumps(meta))
     context = {"form": form, "guide": guide_sections, "token": token, "name": name, "mapping": mapping,
                "fields": KNOWN, "required": REQUIRED}
-    missing = [c for c in REQUIRED if c not in {normalise_header(columns.get(h) or h) for h in headers}]
     if missing:
         context["missing"] = missing
         return render(request, "inventory/import_upload.html", context, status=400)

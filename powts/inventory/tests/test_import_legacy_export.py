@@ -64,6 +64,7 @@ def test_without_a_mapping_the_missing_columns_are_named_with_the_way_to_map_the
 
 
 def test_a_mapping_to_a_column_powts_does_not_have_or_from_a_header_the_file_lacks_is_refused(db, cli, write_csv):
+    """A typo in a mapping is refused, never taken as a column powts would keep as it is."""
     path = write_csv([LEGACY, ["D-1", "P-1", "mound", "Ann"]])
     code, _, err = cli("import", "inventory", str(path), "--jurisdiction", "dane", "--columns", LEGACY_MAP + ",PIN=parcel")
     assert code == 1 and "names parcel, which powts does not have" in err
@@ -96,10 +97,19 @@ def test_the_upload_page_asks_for_unknown_headers_and_remembers_the_countys_choi
     assert '<option value="parcel_id" selected>' in again.content.decode()
 
 
+def test_a_file_with_too_few_columns_to_map_is_refused_and_not_kept(client, staff, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    client.force_login(staff)
+    response = client.post("/inventory/import/", {"file": SimpleUploadedFile("c.csv", b"Permit #,PIN,Owner\n1,2,Ann\n")})
+    assert response.status_code == 400 and "c.csv is missing required column" in response.content.decode()
+    assert not list((tmp_path / "imports").glob("*.*"))
+
+
 def test_another_users_upload_token_is_not_checked_again(client, staff, make_user, dane, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
     client.force_login(staff)
-    token = client.post("/inventory/import/", {"file": SimpleUploadedFile("c.csv", b"Permit #,PIN\n1,2\n")}).context["token"]
+    content = b"Permit #,PIN,Sys Type,Owner\n1,2,mound,Ann\n"
+    token = client.post("/inventory/import/", {"file": SimpleUploadedFile("c.csv", content)}).context["token"]
     client.force_login(make_user("other", "county_staff", dane))
     assert client.post("/inventory/import/", {"token": token, "column-0": "system_id"}).status_code == 404
 
