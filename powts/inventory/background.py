@@ -36,13 +36,15 @@ def import_upload(job, progress) -> dict:
     progress(done=0, step="checking rows")
     result = import_inventory(path=stored, jurisdiction=job.jurisdiction, rejects_path=stored.with_suffix(".rejects.csv"),
                               source_name=name, actor=job.started_by, channel=Channel.WEB,
+                              columns=job.params.get("columns") or None,
                               progress=lambda rows: progress(done=rows, step="checking rows"))
     outcome = {"counts": {"rows": result.rows, "created": result.created, "updated": result.updated,
                           "unchanged": result.unchanged, "rejected": result.rejected},
-               "rejects_preview": result.rejects_preview[:20], "rejects_token": token if result.rejected else "",
+               "warnings": result.warnings, "warnings_preview": result.warnings_preview[:20],
+               "rejects_preview": result.rejects_preview[:20], "rejects_token": token if result.rejects_path else "",
                "name": name,
                "summary": f"Imported {name}: {result.created:,} created, {result.updated:,} updated, "
-                          f"{result.unchanged:,} unchanged, {result.rejected:,} rejected."}
+                          f"{result.unchanged:,} unchanged, {result.rejected:,} rejected; {result.warnings:,} warning(s)."}
     meta["result"] = outcome  # the rejects and this note stay, for the download link
     meta_path.write_text(json.dumps(meta))
     stored.unlink(missing_ok=True)

@@ -6,7 +6,8 @@ from powts.inventory.choices import ComponentKind, OwnerKind, SystemStatus, Syst
 
 class ImportUploadForm(forms.Form):
     file = forms.FileField(label="Inventory file (CSV or XLSX)",
-                           help_text="Required columns: system_id, parcel_id, system_type, owner_name. Other columns are kept.")
+                           help_text="Required columns: system_id, parcel_id, system_type, owner_name (or your file's own "
+                                     "headers for them: you choose which after the upload). Other columns are kept.")
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -181,3 +181,16 @@ class ImportFollowUpPending(models.Model):
     jurisdiction = models.OneToOneField("jurisdictions.Jurisdiction", on_delete=models.CASCADE, primary_key=True,
                                         related_name="+")
     since = models.DateTimeField()
+
+
+class ImportColumnMap(models.Model):
+    """The last mapping of a county's own file headers to the import's columns ("Permit #" -> system_id) used
+    in an import: the upload page offers it again for the county's next file."""
+
+    jurisdiction = models.OneToOneField("jurisdictions.Jurisdiction", on_delete=models.CASCADE, primary_key=True,
+                                        related_name="+")
+    columns = models.JSONField(default=dict)  # the file's header, normalised -> the import's column
+    updated_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"column mapping of {self.jurisdiction_id}"

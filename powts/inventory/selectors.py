@@ -102,3 +102,11 @@ def parcels_matching(*, jurisdiction, query: str, limit: int = 10) -> list[dict]
                 if len(found) >= limit:
                     break
     return found
+
+
+def import_columns_last(*, jurisdiction) -> dict:
+    """The county's file headers (normalised) -> the import's columns, as its last imports mapped them."""
+    from powts.inventory.models import ImportColumnMap
+
+    stored = ImportColumnMap.objects.filter(jurisdiction=jurisdiction).first()
+    return dict(stored.columns) if stored else {}

@@ -339,3 +339,26 @@ def ownership_transfer(*, parcel: Parcel, on, version, reason: str, owner: Owner
     parcel_change_owner(parcel=parcel, owner=owner, action=with_reason(f"sold to {owner.name} on {on.isoformat()}", reason),
                         on=on, seen_version=version)
     return Ownership.objects.filter(parcel=parcel, owner=owner, ended_on__isnull=True).latest("id")
+
+
+def import_columns_remember(*, jurisdiction, columns: dict, action: str = "column mapping used in an import") -> None:
+    """Keep the mapping of the county's file headers that an import used, for the county's next upload. Only the
+    headers that were mapped are kept; earlier ones of other files stay (a county has more than one export)."""
+    from powts.inventory.importing.columns import normalise_header
+    from powts.inventory.models import ImportColumnMap
+
+    if not columns:
+        return
+    with transaction.atomic():
+        stored, created = ImportColumnMap.objects.select_for_update().get_or_create(
+            jurisdiction=jurisdiction, defaults={"updated_at": timezone.now()})
+        before = snapshot(stored)
+        merged = {**stored.columns, **{normalise_header(k): normalise_header(v) for k, v in columns.items()}}
+        if not created and merged == stored.columns:
+            return
+        stored.columns, stored.updated_at = merged, timezone.now()
+        stored.save()
+        if created:
+            audit_create(stored, action=action)
+        else:
+            audit_update(stored, before=before, action=action)

@@ -18,6 +18,9 @@ from powts.core import lists
 from powts.inventory import background, policies, selectors
 from powts.inventory.filtersets import SystemFilterSet
 from powts.inventory.forms import ImportUploadForm
+from powts.inventory.importing import guide
+from powts.inventory.importing.columns import KNOWN, REQUIRED, normalise_header
+from powts.inventory.importing.readers import open_table
 from powts.inventory.importing.service import InventoryFileRefused, import_inventory
 from powts.inventory.panels import system_panels
 from powts.inventory.tables import SystemTable
@@ -74,31 +77,105 @@ _uploads = background.uploads
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_upload(request):
-    """Step 1: upload; the file is checked with a dry run and the outcome shown before anything is stored."""
+    """Step 1: upload; the file is checked with a dry run and the outcome shown before anything is stored. A header
+    powts does not know gets a choice of the column it is (prefilled from the county's last mapping); a POST with
+    the upload's token and those choices checks the same file again with them."""
     if not policies.can_import(request.user):
         raise PermissionDenied("Only county staff import inventory files.")
+    jurisdiction = policies.import_jurisdiction(request.user)
     form = ImportUploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
+    guide_sections = guide.sections()
+    if request.method != "POST":
+        return render(request, "inventory/import_upload.html", {"form": form, "guide": guide_sections})
+    token = request.POST.get("token", "")
+    if token:  # the same upload, checked again with the columns chosen
+        meta = _upload_meta(request, token)
+        name, suffix = meta["name"], meta["suffix"]
+        stored = _uploads() / f"{token}{suffix}"
+        if not stored.exists():
+            messages.error(request, "That upload has expired or was already imported; upload the file again.")
+            return redirect("inventory:import")
+    elif form.is_valid():
         upload = form.cleaned_data["file"]
-        token = uuid.uuid4().hex
-        suffix = Path(upload.name).suffix.lower()
+        token, name, suffix = uuid.uuid4().hex, upload.name, Path(upload.name).suffix.lower()
         stored = _uploads() / f"{token}{suffix}"
         with open(stored, "wb") as out:
             out.writelines(upload.chunks())
-        try:
-            result = import_inventory(path=stored, jurisdiction=policies.import_jurisdiction(request.user), dry_run=True,
-                                      rejects_path=stored.with_suffix(".rejects.csv"), source_name=upload.name,
-                                      actor=request.user, channel=Channel.WEB, limit=PREVIEW_ROWS)
-        except InventoryFileRefused as exc:
-            stored.unlink(missing_ok=True)
-            form.add_error("file", str(exc))
-        else:
-            # The token is the uploader's, for this county: nobody else confirms it (policies.may_use_upload).
-            meta = {"name": upload.name, "suffix": suffix, "rows_in_file": result.rows_in_file,
-                    **policies.upload_owner(request.user)}
-            (_uploads() / f"{token}.json").write_text(json.dumps(meta))
-            return render(request, "inventory/import_preview.html", {"result": result, "token": token, "name": upload.name})
-    return render(request, "inventory/import_upload.html", {"form": form}, status=400 if form.errors else 200)
+        meta = {"name": name, "suffix": suffix, **policies.upload_owner(request.user)}
+    else:
+        return render(request, "inventory/import_upload.html", {"form": form, "guide": guide_sections}, status=400)
+    try:
+        headers = open_table(stored, name=name, require=False).original_headers
+    except InventoryFileRefused as exc:
+        stored.unlink(missing_ok=True)
+        form.add_error("file", str(exc))
+        return render(request, "inventory/import_upload.html", {"form": form, "guide": guide_sections}, status=400)
+    chosen = _chosen_columns(request, headers) if request.POST.get("token") else None
+    columns, mapping = _mapping(headers, chosen, selectors.import_columns_last(jurisdiction=jurisdiction))
+    missing = [c for c in REQUIRED if c not in {normalise_header(columns.get(h) or h) for h in headers}]
+    if missing and len(mapping) < len(missing):  # too few columns of its own to choose from: not an inventory
+        stored.unlink(missing_ok=True)
+        (_uploads() / f"{token}.json").unlink(missing_ok=True)
+        form.add_error("file", f"{name} is missing required column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                       f"(found: {', '.join(h for h in headers if h) or 'no header'}).")
+        return render(request, "inventory/import_upload.html", {"form": form, "guide": guide_sections}, status=400)
+    meta["columns"] = columns
+    (_uploads() / f"{token}.json").write_text(json.dumps(meta))
+    context = {"form": form, "guide": guide_sections, "token": token, "name": name, "mapping": mapping,
+               "fields": KNOWN, "required": REQUIRED}
+    if missing:
+        context["missing"] = missing
+        return render(request, "inventory/import_upload.html", context, status=400)
+    stored.with_suffix(".rejects.csv").unlink(missing_ok=True)  # a check before this one's
+    try:
+        result = import_inventory(path=stored, jurisdiction=jurisdiction, dry_run=True,
+                                  rejects_path=stored.with_suffix(".rejects.csv"), source_name=name,
+                                  actor=request.user, channel=Channel.WEB, limit=PREVIEW_ROWS, columns=columns or None)
+    except InventoryFileRefused as exc:
+        context["file_error"] = str(exc)
+        return render(request, "inventory/import_upload.html", context, status=400)
+    # The token is the uploader's, for this county: nobody else confirms it (policies.may_use_upload).
+    meta["rows_in_file"] = result.rows_in_file
+    (_uploads() / f"{token}.json").write_text(json.dumps(meta))
+    return render(request, "inventory/import_preview.html", {**context, "result": result})
+
+
+def _upload_meta(request, token: str) -> dict:
+    if not token.isalnum():
+        raise Http404
+    meta_path = _uploads() / f"{token}.json"
+    if not meta_path.exists():
+        raise Http404
+    meta = json.loads(meta_path.read_text())
+    if not policies.may_use_upload(request.user, meta) or meta.get("result"):
+        raise Http404
+    return meta
+
+
+def _chosen_columns(request, headers: list) -> dict:
+    """The choices posted for the headers powts does not know ("column-3" for the fourth header)."""
+    chosen = {}
+    for i, header in enumerate(headers):
+        value = request.POST.get(f"column-{i}")
+        if value is not None and header:
+            chosen[header] = value if value in KNOWN else ""
+    return chosen
+
+
+def _mapping(headers: list, chosen: dict | None, remembered: dict) -> tuple[dict, list[dict]]:
+    """(file header -> column for the import, one row per header powts does not know for the page): the posted
+    choices, else the county's last mapping of that header."""
+    columns, rows = {}, []
+    for i, header in enumerate(headers):
+        key = normalise_header(header)
+        if not key or key in KNOWN:
+            continue
+        value = chosen.get(header, "") if chosen is not None else remembered.get(key, "")
+        value = value if value in KNOWN else ""
+        if value:
+            columns[header] = value
+        rows.append({"index": i, "header": header, "value": value})
+    return columns, rows
 
 
 @login_required
@@ -121,7 +198,8 @@ def import_confirm(request, token: str):
     try:
         job = job_start(kind=background.KIND, title=f"Import of {meta['name']}",
                         jurisdiction=policies.import_jurisdiction(request.user), user=request.user,
-                        params={"token": token, "suffix": meta["suffix"], "name": meta["name"]}, key=key,
+                        params={"token": token, "suffix": meta["suffix"], "name": meta["name"],
+                                "columns": meta.get("columns") or {}}, key=key,
                         total=int(meta.get("rows_in_file") or 0))
     except QueueUnavailable as exc:
         # The job is recorded and the file kept: a worker imports it when the queue is back.

@@ -12,7 +12,7 @@ from charset_normalizer import from_bytes
 from charset_normalizer.md import mess_ratio
 
 from powts.core.refusals import Refused
-from powts.inventory.importing.columns import REQUIRED, normalise_header
+from powts.inventory.importing.columns import KNOWN, REQUIRED, normalise_header
 from powts.inventory.importing.values import unquote_cells
 
 
@@ -113,23 +113,40 @@ def _check_xlsx_cells(path: Path, name: str) -> None:
                         run = len(chunk) - max(chunk.rfind(b"<"), chunk.rfind(b">")) - 1
 
 
-def _check_headers(name: str, raw_headers: list) -> list[str]:
-    headers = [normalise_header(h) for h in raw_headers]
+def _check_headers(name: str, raw_headers: list, columns: dict | None = None, require: bool = True) -> list[str]:
+    """The file's headers as powts' fields: each by its own name, or by `columns` (the file's header -> field,
+    matched whatever the case and spacing). Refuses a file without the required columns, a mapping to a field
+    powts does not have or from a header the file does not have, and a field given twice."""
+    mapping = {normalise_header(k): normalise_header(v) for k, v in (columns or {}).items() if normalise_header(k)}
+    unknown = sorted({v for v in mapping.values() if v and v not in KNOWN})
+    if unknown:
+        raise InventoryFileRefused(f"the column mapping names {', '.join(unknown)}, which powts does not have "
+                                   f"(its columns: {', '.join(KNOWN)})")
+    headers = [mapping.get(normalise_header(h)) or normalise_header(h) for h in raw_headers]
+    absent = [k for k in (columns or {}) if normalise_header(k) and normalise_header(k) not in
+              {normalise_header(h) for h in raw_headers}]
+    if absent and require:
+        raise InventoryFileRefused(
+            f"the column mapping names {', '.join(repr(a) for a in absent)}, which {name} does not have "
+            f"(found: {', '.join(h for h in raw_headers if h) or 'no header'})")
     missing = [c for c in REQUIRED if c not in headers]
-    if missing:
+    if missing and require:
         raise InventoryFileRefused(
             f"{name} is missing required column{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(missing)} (found: {', '.join(h for h in raw_headers if h) or 'no header'})"
+            f"{', '.join(missing)} (found: {', '.join(h for h in raw_headers if h) or 'no header'}); name them in "
+            "the file's header row or map the file's own headers to them (--map or --columns, or on the upload page)"
         )
-    seen = set()
-    for h in headers:
-        if h and h in seen:
-            raise InventoryFileRefused(f"{name} has the column {h!r} twice")
-        seen.add(h)
+    seen = {}
+    for raw, h in zip(raw_headers, headers):
+        if h and h in seen and require:
+            if normalise_header(raw) == normalise_header(seen[h]):
+                raise InventoryFileRefused(f"{name} has the column {h!r} twice")
+            raise InventoryFileRefused(f"{name}: both {seen[h]!r} and {raw!r} would be the column {h!r}")
+        seen.setdefault(h, raw)
     return headers
 
 
-def _open_csv(path: Path, name: str) -> Table:
+def _open_csv(path: Path, name: str, columns=None, require=True) -> Table:
     encoding = _encoding(path, name)
     # cp1252 leaves five bytes undefined; fall back to Latin-1 for those rather than refuse the file.
     errors = "strict" if encoding.startswith("utf") else "replace"
@@ -147,7 +164,7 @@ def _open_csv(path: Path, name: str) -> Table:
         raise InventoryFileRefused(f"{name} is empty") from None
     except csv.Error as exc:
         raise InventoryFileRefused(f"{name} is not a readable CSV file ({exc})") from None
-    headers = _check_headers(name, raw_headers)
+    headers = _check_headers(name, raw_headers, columns, require)
 
     def rows():
         try:
@@ -164,7 +181,7 @@ def _open_csv(path: Path, name: str) -> Table:
     return Table(headers, rows(), encoding.replace("-sig", "").replace("cp1252", "latin-1 (cp1252)"), raw_headers)
 
 
-def _open_xlsx(path: Path, name: str) -> Table:
+def _open_xlsx(path: Path, name: str, columns=None, require=True) -> Table:
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
@@ -182,7 +199,7 @@ def _open_xlsx(path: Path, name: str) -> Table:
         raw_headers = unquote_cells([("" if h is None else str(h)) for h in next(iterator)])
     except StopIteration:
         raise InventoryFileRefused(f"{name}: the first sheet is empty") from None
-    headers = _check_headers(name, raw_headers)
+    headers = _check_headers(name, raw_headers, columns, require)
 
     def rows():
         for line, cells in enumerate(iterator, start=2):
@@ -216,8 +233,10 @@ def _xlsx_rows_with_values(path: Path, part: str) -> int:
     return count + has_value
 
 
-def open_table(path: Path, name: str | None = None) -> Table:
-    """`name` is the file as its user knows it (an upload's own name), used in every message instead of `path`."""
+def open_table(path: Path, name: str | None = None, *, columns: dict | None = None, require: bool = True) -> Table:
+    """`name` is the file as its user knows it (an upload's own name), used in every message instead of `path`.
+    `columns` maps the file's own headers to powts' fields ("Permit #" -> system_id). With require=False a
+    file without the required columns is opened all the same (to ask for a mapping)."""
     path = Path(path)
     name = name or str(path)
     if not path.exists():
@@ -227,9 +246,9 @@ def open_table(path: Path, name: str | None = None) -> Table:
     name = Path(name).name
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        return _open_xlsx(path, name)
+        return _open_xlsx(path, name, columns, require)
     if suffix in (".csv", ".txt", ".tsv"):
-        return _open_csv(path, name)
+        return _open_csv(path, name, columns, require)
     if suffix == ".xls":
         raise InventoryFileRefused(f"{name} is an old Excel .xls file; save it as .xlsx or CSV and try again")
     raise InventoryFileRefused(f"{name}: powts reads .csv and .xlsx files, not {suffix or 'files without an extension'}")

@@ -10,7 +10,7 @@ from powts.core.refusals import Refused
 from powts.inventory.choices import SystemStatus
 from powts.inventory.importing import values, vocabulary
 from powts.inventory.importing.columns import KNOWN, REQUIRED
-from powts.kernel.precision import period_start
+from powts.kernel.precision import display, period_start
 
 
 class RowRejected(Refused):
@@ -18,9 +18,9 @@ class RowRejected(Refused):
 
 
 _CHECKS = (
-    ("tank_capacity_gallons", values.parse_count, 1_000_000),
-    ("design_flow_gpd", values.parse_count, 1_000_000),
-    ("bedrooms", values.parse_count, 1_000),
+    ("tank_capacity_gallons", values.parse_quantity, 1_000_000),
+    ("design_flow_gpd", values.parse_quantity, 1_000_000),
+    ("bedrooms", values.parse_quantity, 1_000),
     ("latitude", values.parse_coordinate, 90),
     ("longitude", values.parse_coordinate, 180),
     ("sewered", values.parse_yes_no, None),
@@ -72,73 +72,133 @@ class InventoryRow:
     sewered: bool = False
     language: str = ""  # the owner's letter language; "" when the file has none (stored owners keep theirs)
     site_zip: str = ""
+    # Optional cells that were not values of their column, left empty: a stored value of theirs is kept.
+    skipped: frozenset = frozenset()
+    # (column, cell, message) of each such cell and of each value read by a stated rule (a two-digit year)
+    warnings: list = field(default_factory=list)
 
 
-def clean_row(raw: dict, *, today: dt.date) -> InventoryRow:
-    """`raw` maps normalised header -> cell. Raises RowRejected naming each problem."""
+@dataclass(slots=True)
+class CellWarning:
+    column: str
+    value: str
+    problem: str  # what is wrong with the cell, as a refusal would say it
+    action: str = "left empty"  # what the import did instead ("" when the problem says it)
+
+    @property
+    def message(self) -> str:
+        return f"{self.problem}; {self.action}" if self.action else self.problem
+
+
+def _accepted_types() -> str:
+    from powts.inventory.choices import SystemType
+
+    return ", ".join(SystemType.values)
+
+
+def clean_row(raw: dict, *, today: dt.date, strict: bool = False) -> InventoryRow:
+    """`raw` maps normalised header -> cell. Raises RowRejected naming each problem with a required column (or
+    with any column, when `strict`). A bad optional cell is left empty and named in the row's warnings."""
     problems: list[str] = []
-    cells = {k: values.text(raw.get(k)) for k in KNOWN}
+    warnings: list[CellWarning] = []
+    cells = {}
+    for k in KNOWN:
+        cell = values.text(raw.get(k))
+        cells[k] = "" if cell and values.means_empty(cell) else cell
+    marked = {k for k in REQUIRED if not cells[k] and values.text(raw.get(k))}
     for column in REQUIRED:
         if not cells[column]:
-            problems.append(f"{column} is empty")
+            problems.append(f"{column} is empty" + (f" ({values.text(raw.get(column))!r} means no value)" if column in marked else ""))
+
+    def bad(column: str, problem: str, action: str = "left empty", value=None):
+        if strict:
+            problems.append(problem)
+        else:
+            warnings.append(CellWarning(column, values.text(raw.get(column)) if value is None else value, problem, action))
+
+    def cell(column: str):
+        """The raw cell, or None where it is empty or means empty."""
+        return raw.get(column) if cells[column] else None
 
     system_type = None
     if cells["system_type"]:
         system_type = vocabulary.system_type(cells["system_type"])
         if system_type is None:
-            problems.append(f"system_type {cells['system_type']!r} is not a system type powts knows")
+            problems.append(f"system_type {cells['system_type']!r} is not a system type powts knows "
+                            f"(accepted: {_accepted_types()}; common spellings such as septic, holding and ATU too)")
     status = SystemStatus.ACTIVE
     if cells["status"]:
         status = vocabulary.status(cells["status"])
         if status is None:
-            problems.append(f"status {cells['status']!r} is not one of active, failing, abandoned, replaced")
+            bad("status", f"status {cells['status']!r} is not one of active, failing, abandoned, replaced",
+                "left empty (a new system is active; a stored system keeps its status)")
+            status = SystemStatus.ACTIVE
 
     language = ""
     if cells["language"]:
         language = vocabulary.language(cells["language"])
         if language is None:
-            problems.append(f"language {cells['language']!r} is not one powts writes letters in (English, Spanish, Hmong)")
+            bad("language", f"language {cells['language']!r} is not one powts writes letters in (English, Spanish, Hmong)")
+            language = ""
     parsed = {}
+    notes: list[str] | None = None if strict else []
     try:
         parsed["installed_on"], parsed["installed_on_precision"] = values.parse_partial_date(
-            "installed_on", raw.get("installed_on"), today=today)
+            "installed_on", cell("installed_on"), today=today, notes=notes)
     except values.BadValue as exc:
-        problems.append(str(exc))
+        bad("installed_on", str(exc))
+        parsed["installed_on"], parsed["installed_on_precision"] = None, "day"
+    for note in notes or ():
+        warnings.append(CellWarning("installed_on", values.text(raw.get("installed_on")), note, ""))
+    serviced_notes: list[str] | None = None if strict else []
     try:
-        parsed["last_serviced_on"] = values.parse_date("last_serviced_on", raw.get("last_serviced_on"), today=today)
+        parsed["last_serviced_on"] = values.parse_date("last_serviced_on", cell("last_serviced_on"), today=today,
+                                                       notes=serviced_notes)
     except values.BadValue as exc:
-        problems.append(str(exc))
+        bad("last_serviced_on", str(exc))
+        parsed["last_serviced_on"] = None
+    for note in serviced_notes or ():
+        warnings.append(CellWarning("last_serviced_on", values.text(raw.get("last_serviced_on")), note, ""))
     for column, parse, arg in _CHECKS:
         try:
-            parsed[column] = parse(column, raw.get(column), arg) if arg is not None else parse(column, raw.get(column))
+            parsed[column] = parse(column, cell(column), arg) if arg is not None else parse(column, cell(column))
         except values.BadValue as exc:
-            problems.append(str(exc))
+            bad(column, str(exc))
+            parsed[column] = False if column == "sewered" else None
     for column in ("installed_on", "last_serviced_on"):
         if parsed.get(column) and parsed[column] > today:
-            problems.append(f"{column} {parsed[column].isoformat()} is in the future")
+            bad(column, f"{column} {parsed[column].isoformat()} is in the future")
+            parsed[column] = None
+            if column == "installed_on":
+                parsed["installed_on_precision"] = "day"
     earliest = period_start(parsed.get("installed_on"), parsed.get("installed_on_precision", "day"))
     if earliest and parsed.get("last_serviced_on") and parsed["last_serviced_on"] < earliest:
-        problems.append("last_serviced_on is before installed_on")
+        installed = display(parsed["installed_on"], parsed["installed_on_precision"], style="iso")
+        problems.append(f"last_serviced_on {parsed['last_serviced_on'].isoformat()} is before installed_on {installed}")
     # Checked here, against the columns' sizes, so that one long value is that row's reject rather than a
-    # database error that fails the whole file (PostgreSQL enforces lengths; SQLite does not).
+    # database error that fails the whole file (PostgreSQL enforces lengths; SQLite does not). A value too long
+    # or with a NUL is not a legacy spelling: its row is rejected whole (the rejects file keeps it as it came).
     for column, limit in max_lengths().items():
         if len(cells[column]) > limit:
             problems.append(f"{column} is {len(cells[column]):,} characters long; at most {limit:,} are allowed")
-    for column, cell in cells.items():
-        if "\x00" in cell:
+    for column, text in cells.items():
+        if "\x00" in text:
             problems.append(f"{column} contains a NUL character, which is not allowed in text")
     extra = {k: values.text(v) for k, v in raw.items() if k not in KNOWN and k and values.text(v) != ""}
-    for name, cell in extra.items():
-        if "\x00" in name or "\x00" in cell:
+    for name, text in extra.items():
+        if "\x00" in name or "\x00" in text:
             problems.append(f"column {name.replace(chr(0), '')!r} contains a NUL character, which is not allowed in text")
-        elif len(cell) > MAX_EXTRA_LENGTH:
-            problems.append(f"column {name!r} is {len(cell):,} characters long; at most {MAX_EXTRA_LENGTH:,} are allowed")
+        elif len(text) > MAX_EXTRA_LENGTH:
+            problems.append(f"column {name!r} is {len(text):,} characters long; at most {MAX_EXTRA_LENGTH:,} are allowed")
     if problems:
         raise RowRejected("; ".join(problems))
 
+    # Columns whose cell was not taken: a stored system keeps its value there (the file says nothing of it).
+    skipped = frozenset(w.column for w in warnings if w.action and w.column in KNOWN)
     return InventoryRow(
         system_id=cells["system_id"], parcel_id=cells["parcel_id"], system_type=system_type,
         owner_name=cells["owner_name"], site_address=cells["site_address"], municipality=cells["municipality"],
         owner_mailing_address=cells["owner_mailing_address"], status=status, legal_description=cells["legal_description"],
-        permit_number=cells["permit_number"], extra=extra, language=str(language or ""), site_zip=cells["site_zip"], **parsed,
+        permit_number=cells["permit_number"], extra=extra, language=str(language or ""), site_zip=cells["site_zip"],
+        skipped=skipped, warnings=warnings, **parsed,
     )

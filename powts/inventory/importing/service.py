@@ -8,6 +8,7 @@ checking phase alone: it compares every row with what is stored and writes nothi
 from __future__ import annotations
 
 import contextlib
+import functools
 import datetime as dt
 import logging
 import time
@@ -27,13 +28,17 @@ from powts.core.sqlite_statistics import measure
 from powts.inventory import pending
 from powts.inventory.importing.lock import ImportBusy, county_import_lock
 from powts.inventory.importing.readers import InventoryFileRefused, open_table
-from powts.inventory.importing.rows import RowRejected, clean_row
+from powts.inventory import services
+from powts.inventory.importing import values
+from powts.inventory.importing.rows import CellWarning, RowRejected, clean_row
 from powts.inventory.importing.spool import RowSpool
 from powts.inventory.importing.staging import bulk_session
 from powts.inventory.importing.writer import SAMPLE, ChunkWriter
 from powts.inventory.models import ImportFollowUpPending
 
 CHUNK = 2000
+WARNING_PREFIX = "warning, row kept: "
+WARNINGS_KEPT = 1000  # warnings kept in memory for the summary; the rejects file has them all
 log = logging.getLogger("powts.inventory.importing")
 
 
@@ -56,9 +61,20 @@ class ImportResult:
     updated_preview: list[dict] = field(default_factory=list)
     follow_up: dict = field(default_factory=dict)
     parcels_confirmed: int = 0  # pending parcels (new construction) the file named, now confirmed
+    # Cells of kept rows that were left empty or read by a stated rule: counted apart from the rows (a row
+    # with warnings is created, updated or unchanged all the same). The first WARNINGS_KEPT are kept here.
+    warnings: int = 0
+    warnings_preview: list[dict] = field(default_factory=list)
+    columns: dict = field(default_factory=dict)  # the file's headers mapped to the import's columns
 
     def counts(self) -> dict:
         return {k: getattr(self, k) for k in ("rows", "created", "updated", "unchanged", "rejected")}
+
+    def summary(self) -> dict:
+        """The counts, the warnings (the first WARNINGS_KEPT, each with line, column, value and message) and the
+        rejects file: what `--json` prints."""
+        return {**self.counts(), "warnings": self.warnings, "warnings_shown": self.warnings_preview,
+                "rejects_path": self.rejects_path}
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -70,17 +86,31 @@ class _Rejects:
     def __init__(self, path: Path | None, headers: list[str], preview: int = SAMPLE):
         self.path, self.headers, self.preview_size = path, headers, preview
         self.preview: list[dict] = []
+        self.warnings: list[dict] = []
+        self.written = False
         self._handle = self._writer = None
 
     def add(self, line: int, cells: list, reason: str) -> None:
         if len(self.preview) < self.preview_size:
             self.preview.append({"line": line, "reason": reason, "cells": ["" if c is None else str(c) for c in cells]})
+        self._write(line, cells, reason)
+
+    def warn(self, line: int, cells: list, warning) -> None:
+        """A kept row's cell that was left empty or read by a stated rule: in the same file, the row as it came and
+        the reason starting with WARNING_PREFIX (a rejected row's reason never does)."""
+        if len(self.warnings) < WARNINGS_KEPT:
+            self.warnings.append({"line": line, "column": warning.column, "value": warning.value,
+                                  "warning": warning.message})
+        self._write(line, cells, f"{WARNING_PREFIX}{warning.message}")
+
+    def _write(self, line: int, cells: list, reason: str) -> None:
         if self.path is None:
             return
         if self._writer is None:
             self._handle = open(self.path, "w", newline="", encoding="utf-8")
             self._writer = spreadsheet.writer(self._handle)  # formula-safe; the import reads it back as it was
             self._writer.writerow([*self.headers, "line", "reason"])
+        self.written = True
         width = len(self.headers)
         row = ["" if c is None else c for c in list(cells)[:width]]
         self._writer.writerow([*row, *[""] * (width - len(row)), line, reason])
@@ -108,6 +138,8 @@ def import_inventory(
     today: dt.date | None = None,
     follow_up: bool = True,
     limit: int | None = None,
+    columns: dict | None = None,
+    strict: bool = False,
 ) -> ImportResult:
     """Import `path` into `jurisdiction`'s inventory. Raises InventoryFileRefused for a file it cannot read
     (ImportBusy when another import of the county is running).
@@ -119,14 +151,18 @@ def import_inventory(
     neither lost nor overwritten with a stale difference (a row found unchanged in the first phase is
     left as the concurrent edit made it).
     `limit` checks only the first rows (a dry run's preview) and counts the rest in `rows_in_file`.
+    `columns` maps the file's own headers to the import's columns ("Permit #" -> system_id); an import (not a
+    dry run) keeps it as the county's mapping for its next upload. A bad optional cell is left empty and
+    reported as a warning; `strict` rejects its row instead.
     """
     path = Path(path)
     name = source_name or path.name
     if limit is not None and not dry_run:
         raise ValueError("limit is for dry runs only: an import stores every row or none")
-    table = open_table(path, name=name)  # refuses unreadable files and missing columns before any write
+    table = open_table(path, name=name, columns=columns)  # refuses unreadable files and missing columns before any write
     today = today or timezone.localdate()
-    result = ImportResult(dry_run=dry_run, batch=f"import-{uuid.uuid4().hex[:12]}", encoding=table.encoding)
+    result = ImportResult(dry_run=dry_run, batch=f"import-{uuid.uuid4().hex[:12]}", encoding=table.encoding,
+                          columns=dict(columns or {}))
     rejects = _Rejects((rejects_path or default_rejects_path(path)) if write_rejects else None, table.original_headers)
     # A dry run writes nothing, so it needs no lock; an import holds the county's lock through its follow-up.
     locked = contextlib.nullcontext() if dry_run else county_import_lock(jurisdiction)
@@ -136,10 +172,12 @@ def import_inventory(
                             actor_label=label, batch=result.batch):
             with RowSpool() as spool:
                 _check(table, jurisdiction=jurisdiction, result=result, rejects=rejects, spool=spool,
-                       today=today, limit=limit, progress=progress)
+                       today=today, limit=limit, progress=progress, strict=strict)
                 if not dry_run:
                     _write(spool, jurisdiction=jurisdiction, provided=set(table.headers),
                            action=f"imported from {name}", result=result)
+            if not dry_run and columns:
+                services.import_columns_remember(jurisdiction=jurisdiction, columns=columns)
             if not dry_run and follow_up and ImportFollowUpPending.objects.filter(jurisdiction=jurisdiction).exists():
                 result.follow_up = run_follow_up(jurisdiction)
                 ImportFollowUpPending.objects.filter(jurisdiction=jurisdiction).delete()
@@ -150,7 +188,8 @@ def import_inventory(
         # night's sweep (PostgreSQL's autovacuum measures a table once a tenth of it has changed).
         measure()
     result.rejects_preview = rejects.preview
-    result.rejects_path = str(rejects.path) if rejects.path and result.rejected else None
+    result.warnings_preview = rejects.warnings
+    result.rejects_path = str(rejects.path) if rejects.path and rejects.written else None
     if not result.rows_in_file:
         result.rows_in_file = result.rows
     assert result.rows == result.created + result.updated + result.unchanged + result.rejected
@@ -158,11 +197,12 @@ def import_inventory(
 
 
 def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spool: RowSpool, today, limit,
-           progress) -> None:
+           progress, strict: bool = False) -> None:
     """Phase one, outside any transaction: every row checked and compared with what is stored.
     Rows to create or update go to `spool`; the counts go to `result` as a dry run would report them."""
     comparer = ChunkWriter(jurisdiction=jurisdiction, action="", provided=set(table.headers))
     seen: dict[str, int] = {}
+    refused: dict[str, tuple[int, str]] = {}  # a rejected row's system id -> (its line, its parcel)
     chunk: list = []
     comparer.samples = {"created": result.created_preview, "updated": result.updated_preview}
     comparer.lines = seen
@@ -176,19 +216,37 @@ def _check(table, *, jurisdiction, result: ImportResult, rejects: _Rejects, spoo
         if progress:
             progress(result.rows)
 
+    clean = functools.partial(clean_row, strict=True) if strict else clean_row
     rows = iter(table)
     for line, raw, cells in rows:
         result.rows += 1
         try:
-            row = clean_row(raw, today=today)
+            row = clean(raw, today=today)
             first = seen.get(row.system_id)
             if first is not None:
                 raise RowRejected(f"system_id {row.system_id!r} appears twice in this file (first on line {first})")
             seen[row.system_id] = line
+            if row.system_id in refused:  # kept, but the same id was refused before: which one is right?
+                other, parcel = refused[row.system_id]
+                row.warnings.append(CellWarning(
+                    "system_id", row.system_id, f"system_id {row.system_id!r} is also on line {other}"
+                    f"{f' (parcel_id {parcel!r})' if parcel else ''}, which was rejected", "this row was kept"))
             chunk.append(row)
+            for warning in row.warnings:
+                result.warnings += 1
+                rejects.warn(line, cells, warning)
         except RowRejected as exc:
             result.rejected += 1
-            rejects.add(line, cells, str(exc))
+            reason = str(exc)
+            system_id = values.text(raw.get("system_id"))
+            if system_id and "appears twice in this file" not in reason:
+                if system_id in seen:
+                    reason += f"; system_id {system_id!r} is also on line {seen[system_id]}"
+                elif system_id in refused:
+                    reason += f"; system_id {system_id!r} is also on line {refused[system_id][0]}"
+            if system_id:
+                refused.setdefault(system_id, (line, values.text(raw.get("parcel_id"))))
+            rejects.add(line, cells, reason)
         if len(chunk) >= CHUNK:
             flush()
         if limit is not None and result.rows >= limit:

@@ -28,7 +28,7 @@ def _unpack(v: tuple) -> InventoryRow:
         latitude=None if v[12] is None else Decimal(v[12]), longitude=None if v[13] is None else Decimal(v[13]),
         site_zip=v[14], installed_on=v[15] and _from_iso(v[15]), installed_on_precision=v[16],
         last_serviced_on=v[17] and _from_iso(v[17]), tank_capacity_gallons=v[18], design_flow_gpd=v[20],
-        bedrooms=v[21], permit_number=v[22], extra=orjson.loads(v[23]))
+        bedrooms=v[21], permit_number=v[22], extra=orjson.loads(v[23]), skipped=frozenset(v[25].split(",")) if v[25] else frozenset())
 
 
 class Chunk:

@@ -40,7 +40,7 @@ COLUMNS = (
     ("installed_on", "TEXT", "date"), ("installed_on_precision", "TEXT", "text"), ("last_serviced_on", "TEXT", "date"),
     ("tank_capacity_gallons", "INTEGER", "integer"), ("tank_kind", "TEXT", "text"), ("design_flow_gpd", "INTEGER", "integer"),
     ("bedrooms", "INTEGER", "integer"), ("permit_number", "TEXT", "text"), ("extra", "TEXT", "text"),
-    ("search_text", "TEXT", "text"),
+    ("search_text", "TEXT", "text"), ("skipped", "TEXT", "text"),
 )
 NAMES = [c[0] for c in COLUMNS]
 
@@ -61,6 +61,7 @@ def staged_values(r) -> tuple:
         r.site_zip, installed and installed.isoformat(), r.installed_on_precision, serviced and serviced.isoformat(),
         r.tank_capacity_gallons, str(tank_kind(r.system_type)), r.design_flow_gpd, r.bedrooms, r.permit_number,
         orjson.dumps(r.extra).decode(), search_text_for(r.system_id, r.parcel_id, r.site_address, r.municipality, r.owner_name),
+        ",".join(sorted(r.skipped)),
     )
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 
 from powts.core import fields, spreadsheet
@@ -40,18 +41,52 @@ EXCEL_FROM = dt.date(1950, 1, 1)
 YEARS = (1800, 2100)
 
 
-def parse_date(column: str, raw, *, today: dt.date | None = None) -> dt.date | None:
-    """A full date (the day known): ISO (1978-06-30), US (6/30/1978) or an Excel date. A bare year or
-    month is refused here: the column needs the day (installed_on takes less, see parse_partial_date)."""
-    on, precision = parse_partial_date(column, raw, today=today)
+def parse_date(column: str, raw, *, today: dt.date | None = None, notes: list | None = None) -> dt.date | None:
+    """A full date (the day known): ISO (1978-06-30), US (6/30/1978) or an Excel date. Without `notes` a bare
+    year or month is refused (the edit forms want the day). With `notes` (the import) it is read as the period's
+    last day, as installed_on is, and a note saying so is added to `notes`."""
+    on, precision = parse_partial_date(column, raw, today=today, notes=notes)
     if on is not None and precision != "day":
-        raise BadValue(f"{column} {text(raw)!r} gives only the {precision}; the day is needed (YYYY-MM-DD or MM/DD/YYYY)")
+        if notes is None:
+            raise BadValue(f"{column} {text(raw)!r} gives only the {precision}; the day is needed (YYYY-MM-DD or MM/DD/YYYY)")
+        notes.append(f"{column} {text(raw)!r} gives only the {precision}; stored as {on.isoformat()}, "
+                     f"the {precision}'s last day (as for installed_on)")
     return on
 
 
-def parse_partial_date(column: str, raw, *, today: dt.date | None = None) -> tuple[dt.date | None, str]:
-    """(date, precision): a day ("1978-06-30", "6/30/1978", an Excel date), a month ("1978-06", "6/1978")
-    or a year ("1978"), the last two stored as the period's last day (powts.kernel.precision says why)."""
+# Two-digit years (3/7/87): read with a pivot on today's year, said in the import's help (guide.py).
+def two_digit_year(yy: int, today: dt.date) -> int:
+    """The century of today's year, or the one before if that year would be after this year: in 2026, 26 is 2026
+    and 27 is 1927."""
+    year = today.year // 100 * 100 + yy
+    return year - 100 if year > today.year else year
+
+
+def two_digit_rule(today: dt.date) -> str:
+    century, yy = divmod(today.year, 100)
+    return f"two-digit years 00 to {yy:02d} are read as {century}00 to {today.year}, {yy + 1:02d} to 99 as the century before"
+
+
+MONTHS = {m: i for i, names in enumerate(
+    (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
+     ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+     ("dec", "december")), start=1) for m in names}
+_ISO = re.compile(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ][\d:.+Z -]*)?")
+_YMD_SLASH = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})")
+_MDY = re.compile(r"(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})")
+_MY = re.compile(r"(\d{1,2})[/-](\d{4}|\d{2})")
+_NAMED_MDY = re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4}|\d{2})")
+_NAMED_DMY = re.compile(r"(\d{1,2})[\s-]([A-Za-z]{3,9})\.?[\s-](\d{4}|\d{2})")
+_NAMED_MY = re.compile(r"([A-Za-z]{3,9})\.?(?:\s+|-|,\s*)(\d{4}|\d{2})")
+_COMPACT = re.compile(r"(1[89]\d\d|20\d\d)(\d\d)(\d\d)")
+
+
+def parse_partial_date(column: str, raw, *, today: dt.date | None = None,
+                       notes: list | None = None) -> tuple[dt.date | None, str]:
+    """(date, precision): a day ("1978-06-30", "6/30/1978", "June 30, 1978", "30-Jun-1978", "19780630", an Excel
+    date), a month ("1978-06", "6/1978", "June 1978") or a year ("1978"), the last two stored as the period's
+    last day (powts.kernel.precision says why). A two-digit year (6/30/78) is refused without `notes`; with
+    `notes` it is read by two_digit_year() and a note saying so is added."""
     today = today or dt.date.today()
     if raw is None or raw == "":
         return None, "day"
@@ -67,24 +102,54 @@ def parse_partial_date(column: str, raw, *, today: dt.date | None = None) -> tup
     value = text(raw)
     if not value:
         return None, "day"
+    short = []  # set when the value's year had two digits
+
+    def year_of(digits: str, form: str) -> int:
+        if len(digits) == 4:
+            return int(digits)
+        if notes is None:
+            raise BadValue(f"{column} {value!r} has a two-digit year; write it as {form}")
+        short.append(True)
+        return two_digit_year(int(digits), today)
+
+    def month_of(name: str) -> int:
+        month = MONTHS.get(name.lower())
+        if month is None:
+            raise _not_a_date(column, value)
+        return month
+
+    def noted(result: tuple[dt.date, str]) -> tuple[dt.date, str]:
+        if short and notes is not None:
+            from powts.kernel.precision import display
+
+            notes.append(f"{column} {value!r} has a two-digit year; read as {display(result[0], result[1], style='iso')} "
+                         f"({two_digit_rule(today)})")
+        return result
+
     try:
         if value.isascii() and value.isdigit() and len(value) == 4:
             return _year_month(column, value, int(value), None, today), "year"
-        if "-" in value and len(value) == 7 and value[4] == "-":  # 1987-06
-            return _year_month(column, value, int(value[:4]), int(value[5:]), today), "month"
-        if "-" in value:
-            return dt.date.fromisoformat(value[:10]), "day"
-        if "/" in value:
-            parts = [int(p) for p in value.split("/")]
-            if len(parts) == 2:  # 6/1987
-                month, year = parts
-                if year < 100:
-                    raise BadValue(f"{column} {value!r} has a two-digit year; write it as MM/YYYY")
+        if m := _ISO.fullmatch(value):
+            year, month, day = int(m[1]), int(m[2]), m[3]
+            if day is None:
                 return _year_month(column, value, year, month, today), "month"
-            month, day, year = parts
-            if year < 100:
-                raise BadValue(f"{column} {value!r} has a two-digit year; write it as MM/DD/YYYY")
-            return dt.date(year, month, day), "day"
+            return dt.date(year, month, int(day)), "day"
+        if m := _YMD_SLASH.fullmatch(value):
+            return dt.date(int(m[1]), int(m[2]), int(m[3])), "day"
+        if m := _MDY.fullmatch(value):
+            return noted((dt.date(year_of(m[4], "MM/DD/YYYY"), int(m[1]), int(m[3])), "day"))
+        if m := _MY.fullmatch(value):
+            year = year_of(m[2], "MM/YYYY")
+            return noted((_year_month(column, value, year, int(m[1]), today), "month"))
+        if m := _NAMED_MDY.fullmatch(value):
+            return noted((dt.date(year_of(m[3], "MM/DD/YYYY"), month_of(m[1]), int(m[2])), "day"))
+        if m := _NAMED_DMY.fullmatch(value):
+            return noted((dt.date(year_of(m[3], "MM/DD/YYYY"), month_of(m[2]), int(m[1])), "day"))
+        if m := _NAMED_MY.fullmatch(value):
+            month = month_of(m[1])
+            return noted((_year_month(column, value, year_of(m[2], "MM/YYYY"), month, today), "month"))
+        if m := _COMPACT.fullmatch(value):
+            return dt.date(int(m[1]), int(m[2]), int(m[3])), "day"
         serial = float(value)
     except BadValue:
         raise
@@ -176,3 +241,38 @@ def text(raw) -> str:
     if isinstance(raw, float) and raw.is_integer():
         raw = int(raw)  # XLSX gives 12345.0 for a number typed as 12345
     return str(raw).strip()
+
+
+# Cells that county exports use for "no value": read as empty (any case). Listed in the import's help (guide.py).
+EMPTY_MARKERS = ("n/a", "na", "-", "--", "none", "unknown")
+_EMPTY = frozenset(EMPTY_MARKERS)
+
+
+def means_empty(cell: str) -> bool:
+    return cell.lower() in _EMPTY if len(cell) <= 7 else False
+
+
+# The units a number may carry in its cell ("750 gal", "1,000 gallons"), per column; a unit of another
+# measure (litres, cubic metres) is refused rather than converted.
+UNITS = {
+    "tank_capacity_gallons": ("gallons", {"gal", "gals", "gal.", "gallon", "gallons", "g"}),
+    "design_flow_gpd": ("gallons per day", {"gpd", "gal/day", "gallons/day", "gallons per day", "gal per day", "gal/d"}),
+    "bedrooms": ("bedrooms", {"br", "bd", "bdr", "bdrm", "bdrms", "bed", "beds", "bedroom", "bedrooms"}),
+}
+_OTHER_UNITS = {"l": "litres", "liter": "litres", "liters": "litres", "litre": "litres", "litres": "litres",
+                "m3": "cubic metres", "m³": "cubic metres", "cu m": "cubic metres", "cf": "cubic feet",
+                "cu ft": "cubic feet", "ft3": "cubic feet", "cubic feet": "cubic feet", "gpm": "gallons per minute",
+                "l/day": "litres per day", "lpd": "litres per day"}
+_WITH_UNIT = re.compile(r"([-+]?[\d,]*\.?\d+)\s*([^\d\s].*)")
+
+
+def parse_quantity(column: str, raw, maximum: int) -> int | None:
+    """parse_count, the number possibly followed by its column's unit ("750 gal", "1,000 gallons", "3 br")."""
+    if type(raw) is str and (m := _WITH_UNIT.fullmatch(raw.strip())):
+        unit = " ".join(m[2].lower().split())
+        name, accepted = UNITS.get(column, ("", set()))
+        if unit in accepted:
+            return parse_count(column, m[1], maximum)
+        if unit in _OTHER_UNITS:
+            raise BadValue(f"{column} {raw.strip()!r} is in {_OTHER_UNITS[unit]}; the column is in {name}")
+    return parse_count(column, raw, maximum)

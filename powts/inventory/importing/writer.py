@@ -94,22 +94,24 @@ class ChunkWriter:
     def _differences(self, row, stored: dict) -> dict:
         """{column: (stored, incoming)} for the columns this file provides."""
         out = {}
+        # A cell the import left empty (a warning) says nothing of the stored value: it is not compared.
+        provided = self.provided - row.skipped if row.skipped else self.provided
         for name in SYSTEM_FIELDS:
-            if SET_BY.get(name, name) in self.provided and not (name == "status" and row.status is None):
+            if SET_BY.get(name, name) in provided and not (name == "status" and row.status is None):
                 if stored[name] != getattr(row, name):
                     out[name] = (stored[name], getattr(row, name))
         if stored["parcel__parcel_number"] != row.parcel_id:
             out["parcel_id"] = (stored["parcel__parcel_number"], row.parcel_id)
         for column, attr in PARCEL_FIELDS.items():
-            if column in self.provided and stored[f"parcel__{attr}"] != getattr(row, column):
+            if column in provided and stored[f"parcel__{attr}"] != getattr(row, column):
                 out[column] = (stored[f"parcel__{attr}"], getattr(row, column))
         if stored["parcel__owner__name"] != row.owner_name:
             out["owner_name"] = (stored["parcel__owner__name"], row.owner_name)
-        if "owner_mailing_address" in self.provided and (stored["parcel__owner__mailing_address"] or "") != row.owner_mailing_address:
+        if "owner_mailing_address" in provided and (stored["parcel__owner__mailing_address"] or "") != row.owner_mailing_address:
             out["owner_mailing_address"] = (stored["parcel__owner__mailing_address"], row.owner_mailing_address)
-        if "language" in self.provided and row.language and stored["parcel__owner__language"] != row.language:
+        if "language" in provided and row.language and stored["parcel__owner__language"] != row.language:
             out["language"] = (stored["parcel__owner__language"], row.language)
-        if "tank_capacity_gallons" in self.provided and stored["tank_capacity_gallons"] != row.tank_capacity_gallons:
+        if "tank_capacity_gallons" in provided and stored["tank_capacity_gallons"] != row.tank_capacity_gallons:
             out["tank_capacity_gallons"] = (stored["tank_capacity_gallons"], row.tank_capacity_gallons)
         if stored["extra"] != row.extra:
             out["extra"] = (stored["extra"], row.extra)

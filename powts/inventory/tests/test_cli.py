@@ -10,8 +10,10 @@ def test_import_json_counts_add_up(db, cli, write_csv):
     path = write_csv([["system_id", "parcel_id", "system_type", "owner_name"], ["D-1", "P-1", "Mound", "A"], ["D-2", "", "Mound", "B"]])
     code, out, _ = cli("import", "inventory", str(path), "--jurisdiction", "dane", "--json")
     assert code == 0
-    assert json.loads(out) == {"rows": 2, "created": 1, "updated": 0, "unchanged": 0, "rejected": 1}
-    assert path.with_name("inventory.rejects.csv").exists()
+    rejects = path.with_name("inventory.rejects.csv")
+    assert json.loads(out) == {"rows": 2, "created": 1, "updated": 0, "unchanged": 0, "rejected": 1,
+                               "warnings": 0, "warnings_shown": [], "rejects_path": str(rejects)}
+    assert rejects.exists()
 
 
 def test_import_rejects_path_and_dry_run(db, cli, write_csv, tmp_path):
@@ -48,7 +50,8 @@ def test_importing_an_export_changes_nothing(db, cli, tmp_path):
     code, out, _ = cli("export", "inventory", "--jurisdiction", "dane", "--output", str(exported))
     assert code == 0 and "300 systems written" in out
     code, out, _ = cli("import", "inventory", str(exported), "--jurisdiction", "dane", "--json")
-    assert json.loads(out) == {"rows": 300, "created": 0, "updated": 0, "unchanged": 300, "rejected": 0}
+    assert json.loads(out) == {"rows": 300, "created": 0, "updated": 0, "unchanged": 300, "rejected": 0,
+                               "warnings": 0, "warnings_shown": [], "rejects_path": None}
 
 
 def test_export_keeps_extra_columns(db, cli, write_csv, tmp_path):

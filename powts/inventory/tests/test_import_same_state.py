@@ -144,12 +144,13 @@ def database_state(result_batches: list[str]) -> dict:
 
 
 def test_the_set_based_import_leaves_what_the_per_row_import_left(dane, write_csv):
+    # strict: every bad cell rejects its row, as when the fixture was recorded
     first = import_inventory(path=write_csv([HEADER, *FIRST], name="first.csv"), jurisdiction=dane, today=TODAY,
-                             follow_up=False)
+                             follow_up=False, strict=True)
     second = import_inventory(path=write_csv([HEADER, *SECOND], name="second.csv"), jurisdiction=dane, today=TODAY,
-                              follow_up=False)
+                              follow_up=False, strict=True)
     again = import_inventory(path=write_csv([HEADER, *SECOND], name="second.csv"), jurisdiction=dane, today=TODAY,
-                             follow_up=False)
+                             follow_up=False, strict=True)
     state = {
         "counts": [first.counts(), second.counts(), again.counts()],
         "rejects": [[r["line"], r["reason"]] for r in second.rejects_preview],

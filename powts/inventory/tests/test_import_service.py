@@ -64,12 +64,15 @@ def test_bad_rows_go_to_the_rejects_file_with_line_and_reason_and_the_rest_impor
         ["D-5", "", "mound", "Eve", "", "", "", ""],
         ["D-6", "P-6", "mound", "Fay", "", "", "2027-01-01", ""],
     ])
-    result = run(path, dane)
+    result = run(path, dane, strict=True)  # --strict: a bad optional cell rejects its row, as every cell once did
     assert result.counts() == {"rows": 7, "created": 1, "updated": 0, "unchanged": 0, "rejected": 6}
     assert result.rejects_path == str(path.with_name("inventory.rejects.csv"))
     reasons = {r["line"]: r["reason"] for r in rejects_of(result)}
     assert reasons == {
-        "3": "system_type 'Spaceship' is not a system type powts knows",
+        "3": "system_type 'Spaceship' is not a system type powts knows (accepted: conventional, in_ground_pressure, "
+             "mound, at_grade, holding_tank, sand_filter, aerobic_treatment_unit, drip, experimental, pit_privy, "
+             "vaulted_privy, composting_toilet, incinerating_toilet, portable_restroom, rv_transfer_container; "
+             "common spellings such as septic, holding and ATU too)",
         "4": "installed_on '1978-13-01' is not a date (use YYYY-MM-DD, MM/DD/YYYY, a year such as 1987, or an Excel date)",
         "5": "tank_capacity_gallons '-5' cannot be negative",
         "6": "system_id 'D-1' appears twice in this file (first on line 2)",
