@@ -47,8 +47,7 @@ class CountySetting(models.Model):
 
 
 class CountySettingChange(models.Model):
-    """Every change to a county's settings, and the county's creation: before, after, citation, who, when.
-    Its row count and last id are the version stamp every process compares to know its profiles are stale."""
+    """Every change to a county's settings, and the county's creation: before, after, citation, who, when."""
 
     jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.CASCADE, related_name="setting_changes")
     key = models.CharField(max_length=40)

@@ -1,26 +1,55 @@
 """The county settings kept in the database, as the kernel's profile overlay (powts.kernel.profiles.Overlay).
 
 One snapshot per process: the counties added without a profile folder and every county's stored settings,
-read together on first use and kept until the version stamp moves. The stamp is the count and last id of
-the settings' change history (one small query; every change and every county added writes a row), read
-once per web request or job, on its first profile read (powts.kernel.profiles.check_soon).
+read together on first use and kept until the version stamp moves. The stamp is a small file in the data
+directory, replaced when a change commits (`touch_stamp`); each web request or job looks at it (one stat,
+no query) on its first profile read (powts.kernel.profiles.check_soon). With several machines the data
+directory is the one shared directory docs/deploy.md asks for, so every process on every machine sees it.
+The report API's statements stay what they were: the check costs no database round trip.
 """
 from __future__ import annotations
 
+import logging
+import os
 import threading
+import uuid
+from pathlib import Path
 
+from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import Count, F, Max
+from django.db.models import F
 
 from powts.jurisdictions import county_settings
 from powts.kernel.profiles import PROFILES_DIR
 
 
-def stamp() -> tuple:
-    from powts.jurisdictions.models import CountySettingChange
+log = logging.getLogger(__name__)
+STAMP_FILE = "county-settings.stamp"
 
-    row = CountySettingChange.objects.aggregate(n=Count("id"), last=Max("id"))
-    return row["n"], row["last"]
+
+def _stamp_path() -> Path:
+    return Path(settings.DATA_DIR) / STAMP_FILE
+
+
+def stamp() -> tuple | None:
+    """The version stamp: the stamp file's identity and time (None before the first change)."""
+    try:
+        st = os.stat(_stamp_path())
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+def touch_stamp() -> None:
+    """Move the stamp (after a change commits): every process reads its profiles afresh on its next request."""
+    path = _stamp_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{STAMP_FILE}.{uuid.uuid4().hex}")
+        temporary.write_text(uuid.uuid4().hex + "\n", encoding="utf-8")
+        os.replace(temporary, path)  # a new file: a new inode and time, seen at once by the other processes
+    except OSError as exc:  # the change is stored; other processes see it when they next start
+        log.warning("county settings changed, but the version stamp %s could not be written: %s", path, exc)
 
 
 class DatabaseOverlay:

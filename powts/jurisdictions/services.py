@@ -12,6 +12,7 @@ from powts.jurisdictions.county_settings import SETTINGS
 from powts.jurisdictions.data_check import first_problem
 from powts.jurisdictions.models import CountySetting, CountySettingChange, Jurisdiction
 from powts.jurisdictions.profiles import PROFILES_DIR, ProfileError, available, load_profile
+from powts.jurisdictions.overlay import touch_stamp
 from powts.kernel.profiles import refresh
 from powts.kernel.refusals import Refused
 
@@ -47,6 +48,11 @@ def jurisdiction_ensure(*, slug: str) -> Jurisdiction:
     return jurisdiction
 
 
+def _committed() -> None:
+    touch_stamp()
+    refresh()
+
+
 def county_add(*, slug: str, name: str, by=None) -> Jurisdiction:
     """Set up one of Wisconsin's 72 counties: on its shipped profile where there is one, else on the state
     minimum profile, which its administrator then adapts on the county's settings page."""
@@ -75,8 +81,8 @@ def county_add(*, slug: str, name: str, by=None) -> Jurisdiction:
             jurisdiction=unit, key="county", before=None,
             after={"name": full_name, "profile": "shipped" if _shipped(slug) else "state minimum"},
             citation=PROGRAM_CITATION, at=timezone.now(), by=by if getattr(by, "pk", None) else None)
-        refresh()  # this process knows the new county at once; the others on their next request (the stamp moved)
-        transaction.on_commit(refresh)
+        refresh()  # this process knows the new county at once; the others on their next request (the stamp moves)
+        transaction.on_commit(_committed)
     return unit
 
 
@@ -121,7 +127,7 @@ def county_setting_change(*, jurisdiction: Jurisdiction, key: str, value: dict, 
             problem = first_problem(jurisdiction.profile_slug)
             if problem:
                 raise CountyRefused(f"not saved: {problem}", field="value")
-            transaction.on_commit(refresh)
+            transaction.on_commit(_committed)
     except Refused:
         refresh()  # forget the refused value: the profile is read again as it was
         raise
