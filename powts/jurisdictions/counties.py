@@ -11,7 +11,7 @@ COUNTIES_FILE = Path(__file__).resolve().parent / "wisconsin_counties.yaml"
 
 @functools.cache
 def wisconsin_counties() -> dict[str, str]:
-    """slug -> name ("sauk" -> "Sauk County"), in the file's order."""
+    """slug -> name, in the file's order."""
     data = read_yaml(COUNTIES_FILE)
     return {str(c["slug"]): str(c["name"]) for c in data["counties"]}
 
@@ -21,7 +21,7 @@ def citation() -> str:
 
 
 def county_named(name: str) -> str | None:
-    """The slug of the county `name` ("Sauk County", "sauk county" or "Sauk"), None for no Wisconsin county."""
+    """The slug of the county `name` (written "NAME County", in any case, or NAME alone), None for no Wisconsin county."""
     wanted = " ".join(name.split()).casefold().removesuffix(" county")
     for slug, known in wisconsin_counties().items():
         if known.casefold().removesuffix(" county") == wanted:

@@ -28,9 +28,9 @@ class _Styled(forms.Form):
 
 
 class CountyAddForm(_Styled):
-    name = forms.CharField(label="County", max_length=60, help_text="One of Wisconsin's 72 counties, e.g. Sauk County")
+    name = forms.CharField(label="County", max_length=60, help_text="One of Wisconsin's 72 counties, written as NAME County")
     slug = forms.CharField(label="Short name (slug)", max_length=40,
-                           help_text="Its name in lower case, words joined by hyphens: sauk, fond-du-lac, st-croix")
+                           help_text="Its name in lower case without the word County, words joined by hyphens, no dots")
 
 
 class SettingForm(_Styled):
@@ -79,7 +79,7 @@ class ContactForm(SettingForm):
 
 class ClosuresForm(SettingForm):
     closures = forms.CharField(label="Closures", widget=forms.Textarea,
-                               help_text="One a line: the date (YYYY-MM-DD), a space and the reason, e.g. 2027-01-02 Courthouse closed. "
+                               help_text="One a line: the date (YYYY-MM-DD), a space and the reason, e.g. 2027-01-02 Office closed. "
                                          "These replace the closures set here before.")
     field_order = ["closures", "citation", "reason"]
 

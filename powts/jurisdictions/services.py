@@ -31,7 +31,7 @@ def _shipped(slug: str) -> bool:
 
 @transaction.atomic
 def jurisdiction_ensure(*, slug: str) -> Jurisdiction:
-    """The county `slug`: one already set up, or one of the shipped examples (Dane, Lincoln), created from its
+    """The county `slug`: one already set up, or one of the shipped example profiles, created from its
     profile folder on first use. Any other county is added first (`powts county add`, or the department's page)."""
     existing = Jurisdiction.objects.filter(slug=slug).first()
     if existing:
@@ -59,7 +59,7 @@ def county_add(*, slug: str, name: str, by=None) -> Jurisdiction:
     slug = (slug or "").strip()
     if not SLUG.match(slug):
         raise CountyRefused(f"slug {slug!r} is not a slug: lower-case letters and digits, words joined by hyphens "
-                            "(e.g. sauk, fond-du-lac)", field="slug")
+                            "(the county's name in lower case without the word County, no dots)", field="slug")
     named = counties.county_named(name or "")
     if named is None:
         raise CountyRefused(f"{(name or '').strip()!r} is not one of Wisconsin's 72 counties ({counties.citation()})",

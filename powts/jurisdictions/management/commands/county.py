@@ -1,6 +1,6 @@
-"""powts county add SLUG --name "Sauk County" | powts county list
+"""powts county add SLUG --name "NAME County" | powts county list
 
-  powts county add sauk --name "Sauk County"   set up one of Wisconsin's 72 counties (on the state minimum
+  powts county add SLUG --name "NAME County"   set up one of Wisconsin's 72 counties (on the state minimum
                                                profile unless powts ships one for it)
   powts county list                            the counties set up, each with its profile
 """
@@ -16,7 +16,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("action", choices=["add", "list"])
         parser.add_argument("slug", nargs="?", help="The county's slug: its name in lower case, words joined by hyphens")
-        parser.add_argument("--name", help="The county's name, e.g. \"Sauk County\"")
+        parser.add_argument("--name", help="The county's name, written as \"NAME County\"")
 
     def handle(self, *args, action, slug=None, name=None, **options):
         from powts.jurisdictions.models import Jurisdiction
