@@ -8,7 +8,8 @@ from powts.jurisdictions.profiles import load_profile
 class Jurisdiction(models.Model):
     """A governmental unit (Wis. Stat. s. 145.01(5)) running a POWTS program.
 
-    Its rules live in the profile folder named by `profile_slug`; the row only ties records to it.
+    Its rules live in the profile folder named by `profile_slug`, or, for a county set up without one, in the
+    state minimum profile; its own settings (CountySetting) are laid over them. The row ties records to it.
     """
 
     slug = models.SlugField(unique=True)

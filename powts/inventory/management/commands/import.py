@@ -16,7 +16,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("what", choices=["inventory"], help="What the file holds.")
         parser.add_argument("file", type=Path)
-        parser.add_argument("--jurisdiction", required=True, help="County profile slug (a folder of jurisdictions/profiles).")
+        parser.add_argument("--jurisdiction", required=True, help="The county's slug: a county set up with `powts county add`, or a shipped example profile.")
         parser.add_argument("--dry-run", action="store_true", help="Check and report; store nothing.")
         parser.add_argument("--rejects", type=Path, help="Where rejected rows go (default: FILE.rejects.csv beside the input).")
         parser.add_argument("--json", action="store_true", help="Print one JSON object with the counts.")
