@@ -1,13 +1,15 @@
-"""Statewide deployment on one machine (72 counties, as deploy/ runs it): not a test, nothing here asserts.
+"""Statewide deployment on one machine (Wisconsin's 72 counties, as deploy/ runs it): not a test, nothing here asserts.
 
-    .venv/bin/python bench/bench_statewide.py [--counties 72] [--systems 10000] [--api-rate 100 --api-seconds 30]
+    .venv/bin/python bench/bench_statewide.py [--counties 71] [--systems 10000] [--api-rate 100 --api-seconds 30]
 
 Starts its own PostgreSQL cluster (initdb in a temporary directory, a spare port, as .ci/run does), a
 redis-server on a spare port, two `powts serve --no-worker` web processes and two `powts worker`
 processes (POWTS_QUEUE_URL=redis://...), the way deploy/ runs them; then prints, each figure beside a
 baseline measured in the same run:
 
-1. load: N demo counties (Jurisdiction rows sharing the shipped profiles) of M systems each, through
+1. load: N of Wisconsin's counties, set up through the department's service (`powts county add`: the state
+   minimum profile, the shipped one for the example counties) with a contact set through the county
+   administrator's, of M systems each (the last of them the notice baseline's, so N + 1 <= 72), through
    `powts import inventory FILE --jurisdiction SLUG` (the import a county uses, with its maintenance
    follow-up; two processes, one per core, each importing its half of the counties one after another),
    beside PostgreSQL's COPY of the same rows into one table.
@@ -119,18 +121,31 @@ def stop(procs: list[subprocess.Popen]) -> None:
 
 
 def make_counties(n: int, systems: int, workdir: Path) -> list[tuple[str, Path]]:
-    """n demo counties (slug, CSV): each a Jurisdiction row using a shipped profile, its own seed."""
-    from powts.inventory.demo_data import write_csv
+    """The first n of Wisconsin's 72 counties (slug, CSV), set up as the department does (`county_add`: the shipped
+    profile for the example counties, else the state minimum) and each given its contact and return address by
+    its administrator's service (`county_setting_change`, "county policy"): its letters need one. The rows of
+    each CSV are the shipped demo data's, its own seed."""
+    from powts.accounts.services import user_create
+    from powts.jurisdictions.counties import wisconsin_counties
     from powts.jurisdictions.models import Jurisdiction
+    from powts.inventory.demo_data import write_csv
+    from powts.jurisdictions.services import county_add, county_setting_change
 
+    listed = list(wisconsin_counties().items())
+    if n > len(listed):
+        raise SystemExit(f"--counties {n - 1} asks for {n} counties with the notice baseline's; Wisconsin has {len(listed)}")
     made = []
-    for k in range(1, n + 1):
-        profile = "dane" if k % 2 else "lincoln"
-        slug = f"demo-{k:02d}"
-        Jurisdiction.objects.get_or_create(slug=slug, defaults={"name": f"Demo County {k:02d}", "profile_slug": profile})
+    for k, (slug, name) in enumerate(listed[:n], start=1):
+        unit = Jurisdiction.objects.filter(slug=slug).first() or county_add(slug=slug, name=name)
+        if not unit.settings.filter(key="contact").exists():
+            admin = user_create(username=f"bench-admin-{slug}", password="bench-password-123", role="county_admin",
+                                jurisdiction=unit)
+            county_setting_change(jurisdiction=unit, key="contact", citation="county policy", by=admin, value={
+                "office": f"{name} POWTS program", "address": ["1 Courthouse Square", "Anytown, WI 53000"],
+                "phone": "(608) 555-0100", "email": f"powts@{slug}.example.org", "hours": "Monday to Friday, 8 to 4:30"})
         path = workdir / f"{slug}-{systems}.csv"
         if not path.exists():
-            write_csv(path, profile, systems, seed=k, messy=False)
+            write_csv(path, "dane" if k % 2 else "lincoln", systems, seed=k, messy=False)
         made.append((slug, path))
     return made
 
@@ -275,7 +290,7 @@ def report_figures(label: str, res: dict, rate: float) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--counties", type=int, default=72)
+    ap.add_argument("--counties", type=int, default=71)
     ap.add_argument("--systems", type=int, default=10_000, help="systems per county")
     ap.add_argument("--api-rate", type=float, default=100)
     ap.add_argument("--api-seconds", type=float, default=30)
@@ -333,14 +348,14 @@ def main() -> int:
 
         staff = User.objects.filter(username="bench-state").first() or user_create(
             username="bench-state", password="bench-password-123", role="dnr")
-        units = {j.slug: j for j in Jurisdiction.objects.filter(slug__startswith="demo-")}
+        units = {j.slug: j for j in Jurisdiction.objects.filter(slug__in=[slug for slug, _ in counties])}
         # Baseline: one county's batch in this process, no queue, before any worker runs (its task waits
         # on Redis; a worker later finds the batch done and does nothing).
         if args.reuse:  # an earlier run's letters and batches (bench data only): the batches start again
             from powts.maintenance.models import Notice
 
-            Notice.objects.filter(jurisdiction__slug__startswith="demo-").delete()
-            NoticeBatch.objects.filter(jurisdiction__slug__startswith="demo-").delete()
+            Notice.objects.filter(jurisdiction__slug__in=units).delete()
+            NoticeBatch.objects.filter(jurisdiction__slug__in=units).delete()
         batch, _ = batch_request(jurisdiction=units[spare[0]], as_of=AS_OF, user=staff)
         t = time.perf_counter()
         execute(batch.job_id)  # its job, claimed here before any worker runs

@@ -32,6 +32,7 @@ PURE_COMMANDS = {
 GROUPS = [
     ("Set up", [
         ("serve", "serve the web application (applies pending migrations first)"),
+        ("county", "set up one of Wisconsin's 72 counties on the state minimum profile, or list those set up"),
         ("demo", "load a demo county with one sign-in per role"),
         ("migrate", "apply the database migrations of a new release (after `powts backup`)"),
         ("createsuperuser", "make an administrator account with your own password"),

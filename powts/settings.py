@@ -108,6 +108,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "powts.audit.middleware.AuditContextMiddleware",
+    "powts.jurisdictions.middleware.ProfileStampMiddleware",  # another process's change to a county's settings shows here
     "powts.attachments.middleware.UploadSizeMiddleware",  # an oversized upload is refused before its body is read
     "powts.core.middleware.RefuseUnstorableTextMiddleware",  # NUL, lone surrogates in a query, form, JSON: 400
     "powts.core.middleware.DatabaseUnavailableMiddleware",  # the database restarting is a 503 to retry, not a 500

@@ -8,11 +8,10 @@ County differences are the rules in the data; nothing here knows which county it
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
-from powts.kernel.profiles import ProfileError, resolve
+from powts.kernel.profiles import ProfileError, resolve, profile_cached
 
 from .errors import CalendarError
 from .loading import calendar_for
@@ -165,7 +164,7 @@ def _resolved(slug: str) -> dict:
         raise CalendarError(str(exc)) from None
 
 
-@functools.cache
+@profile_cached
 def inspection_rules_for(slug: str) -> InspectionRules:
     """The inspection rules of jurisdiction `slug`, with the state's rules when it `extends` them."""
     data = _resolved(slug)

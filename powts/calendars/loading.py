@@ -8,10 +8,9 @@ the difference.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 
 from powts.kernel.cited import line_of
-from powts.kernel.profiles import ProfileError, resolve
+from powts.kernel.profiles import ProfileError, resolve, profile_cached
 
 from .errors import CalendarError
 from .holiday_rules import WEEKDAYS, parse_rule
@@ -69,7 +68,7 @@ def calendar_from_data(data: dict, name: str = "calendar") -> WorkdayCalendar:
     )
 
 
-@functools.cache
+@profile_cached
 def calendar_for(slug: str) -> WorkdayCalendar:
     """The working-day calendar of jurisdiction `slug` (cached; raises CalendarError)."""
     return calendar_from_data(_resolved(slug), name=slug)

@@ -53,6 +53,7 @@ MENU: tuple[Entry, ...] = (
     Entry("Special charges", "oversight:assessments", "powts.oversight.policies.opens_county_pages", group="Oversight"),
     Entry("Department approvals", "oversight:categories", "powts.oversight.policies.reads_categories", group="Oversight"),
     Entry("Users", "accounts:user-list", "powts.accounts.policies.can_manage_users"),
+    Entry("County settings", "jurisdictions:settings", "powts.jurisdictions.policies.can_change_own_settings"),
     Entry("Your account", "accounts:account", "powts.core.menus.signed_in"),
 )
 

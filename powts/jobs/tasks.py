@@ -37,10 +37,14 @@ def _close_connections() -> None:
 
 @task(retries=0)
 def run_job(job_id: int) -> str:
+    from powts.kernel.profiles import check_done, check_soon
+
     _connections_for_next_job()
+    token = check_soon()  # a county's settings changed since this worker last read its profile are read afresh
     try:
         return execute(job_id)
     finally:
+        check_done(token)
         _connections_for_next_job()
 
 

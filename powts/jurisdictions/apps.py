@@ -14,3 +14,9 @@ class JurisdictionsConfig(AppConfig):
         found = problems()
         if found:
             raise ImproperlyConfigured("bad parameter or profile file(s):\n" + "\n".join(found))
+        # Then the counties' own settings and the counties added without a folder, from the database (read on
+        # first use, never during start-up), laid over the files.
+        from powts.jurisdictions.overlay import DatabaseOverlay
+        from powts.kernel.profiles import set_overlay
+
+        set_overlay(DatabaseOverlay())

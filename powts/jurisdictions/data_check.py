@@ -30,6 +30,19 @@ def _readers() -> list[tuple[str, Callable[[str], object]]]:
     ]
 
 
+def first_problem(slug: str) -> str | None:
+    """The first problem in one unit's profile as it loads now (its settings laid over its files), in words
+    for the person who changed it: no file paths; None when every reader takes it."""
+    from powts.kernel.profiles import load_profile
+
+    for concern, read in [("profile", load_profile), *_readers()]:
+        try:
+            read(slug)
+        except ValueError as exc:
+            return str(getattr(exc, "problem", None) or exc)
+    return None
+
+
 def problems() -> list[str]:
     """Every problem found in the law parameters and the profiles, one line each; [] when all load."""
     from powts.kernel.profiles import available, load_profile

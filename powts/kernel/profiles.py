@@ -14,12 +14,21 @@
 So nothing is merged unless the file says so, and a cited entry the county restates never keeps
 half of the state's (its citation, quote or `outside_texts` mark). What a reader then does with the
 result is its law's rule (the stricter setback governs...), not an inheritance rule.
+
+A county's own settings, changed by its administrator and kept outside the code tree (the database),
+come in through an `Overlay` (`set_overlay`): a county the department added has no folder and stands on
+the state minimum; the settings are laid over the files by the same `combine` as a last layer. Every
+cached reader of a profile is `profile_cached`, so `refresh()` forgets them all at once; `check_soon()`
+(each web request, each job) makes the next read ask the overlay whether anything changed since.
 """
 from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Protocol
 
 from .cited import line_of, read_yaml
 from .errors import DataFileError
@@ -41,15 +50,92 @@ class ProfileError(DataFileError):
             super().__init__(where, line, problem)
 
 
+class Overlay(Protocol):
+    """Settings kept outside the code tree (powts.jurisdictions.overlay reads them from the database)."""
+
+    def units(self) -> dict[str, dict]:
+        """Units with no profile folder (on the state minimum): slug -> their identity (name, kind)."""
+
+    def settings(self, slug: str) -> dict[str, Callable[[dict], dict]]:
+        """A unit's own settings as layers: concern -> a function from the files' data to the data with the
+        settings laid over it (most by `combine`)."""
+
+    def changed(self) -> bool:
+        """Cheap: has any setting or unit changed since what this process read?"""
+
+    def forget(self) -> None:
+        """Drop what was read; the next call reads afresh."""
+
+
+_overlay: Overlay | None = None
+_cached: list = []  # every profile_cached reader, forgotten together by refresh()
+_unchecked: ContextVar[bool] = ContextVar("powts_profiles_unchecked", default=False)
+
+
+def profile_cached(fn):
+    """functools.cache for a reader of profiles, forgotten by `refresh()` and checked after `check_soon()`."""
+    cached = functools.cache(fn)
+    _cached.append(cached)
+
+    @functools.wraps(fn)
+    def read(*args, **kwargs):
+        if _unchecked.get():
+            _unchecked.set(False)
+            if _overlay is not None and _overlay.changed():
+                refresh()
+        return cached(*args, **kwargs)
+
+    read.cache_clear = cached.cache_clear
+    return read
+
+
+def refresh() -> None:
+    """Forget every profile read so far (files stay read; the overlay is asked again)."""
+    for cached in _cached:
+        cached.cache_clear()
+    if _overlay is not None:
+        _overlay.forget()
+
+
+def set_overlay(source: Overlay | None) -> None:
+    global _overlay
+    _overlay = source
+    refresh()
+
+
+def check_soon():
+    """The next profile read first asks the overlay whether anything changed (one cheap read); returns the
+    token for `ContextVar.reset` (a request resets it when it ends)."""
+    return _unchecked.set(True)
+
+
+def check_done(token) -> None:
+    """The end of what `check_soon` began (a request's or a job's)."""
+    _unchecked.reset(token)
+
+
+def _settings(slug: str) -> dict[str, Callable[[dict], dict]]:
+    return _overlay.settings(slug) if _overlay is not None else {}
+
+
 def available() -> list[str]:
+    """The units shipped as folders (the state minimum, the example counties)."""
     return sorted(p.name for p in PROFILES_DIR.iterdir() if (p / "profile.yaml").is_file())
 
 
-def _known(slug: str) -> Path:
+def _folder(slug: str) -> Path | None:
+    """The unit's folder; None for a unit added without one (it stands on the state minimum)."""
     folder = PROFILES_DIR / slug
-    if not (folder / "profile.yaml").is_file():
-        raise ProfileError(f"unknown jurisdiction {slug!r}; known: {', '.join(available())}")
-    return folder
+    if (folder / "profile.yaml").is_file():
+        return folder
+    units = _overlay.units() if _overlay is not None else {}
+    if slug in units:
+        return None
+    raise ProfileError(f"unknown jurisdiction {slug!r}; known: {', '.join(sorted({*available(), *units}))}")
+
+
+def _known(slug: str) -> Path:
+    return _folder(slug) or PROFILES_DIR / STATE_MINIMUM
 
 
 @functools.cache
@@ -68,6 +154,9 @@ def read_file(path: Path) -> dict:
 
 def own_concern(slug: str, concern: str) -> dict | None:
     """`slug`'s own file for `concern`, or None when it has none (no inheritance applied)."""
+    folder = _folder(slug)
+    if folder is None and slug != STATE_MINIMUM:
+        return None
     path = _known(slug) / f"{concern}.yaml"
     if not path.is_file():
         return None
@@ -139,8 +228,13 @@ def resolve(slug: str, concern: str) -> tuple[dict, str]:
     the county has no file, the county's alone, or the county's combined with the state's (`extends`)."""
     own, slug_of, state = governing(slug, concern)
     if slug_of == slug and own.get("extends"):
-        return combine(state or {}, own, f"{slug}/{concern}.yaml "), slug
-    return own, slug_of
+        data = combine(state or {}, own, f"{slug}/{concern}.yaml ")
+    else:
+        data = own
+    mine = _settings(slug).get(concern) if slug != STATE_MINIMUM else None
+    if mine:  # the county's own settings, the last layer
+        data = mine(data)
+    return data, slug_of
 
 
 def concerns(slug: str) -> list[str]:
@@ -148,16 +242,25 @@ def concerns(slug: str) -> list[str]:
     return sorted(names - {"profile"})
 
 
-@functools.cache
+@profile_cached
 def load_profile(slug: str) -> dict:
-    """The profile of `slug`: its identity and, per concern, its own file or else the state's."""
-    own_top = read_file(_known(slug) / "profile.yaml")
+    """The profile of `slug`: its identity and, per concern, its own file or else the state's; a unit added
+    without a folder is the state minimum under its own name; its own settings are laid over the files."""
+    folder = _folder(slug)
+    own_top = read_file(folder / "profile.yaml") if folder is not None else None
     if slug == STATE_MINIMUM:
         merged = dict(own_top)
     else:
         state_top = read_file(_known(STATE_MINIMUM) / "profile.yaml")
-        merged = {k: v for k, v in state_top.items() if k not in IDENTITY_KEYS}
-        merged.update(own_top)
+        if own_top is None:  # the state minimum's law governs it: the state's ordinance and agency stand
+            merged = dict(state_top)
+            merged.update(_overlay.units()[slug], slug=slug)
+        else:
+            merged = {k: v for k, v in state_top.items() if k not in IDENTITY_KEYS}
+            merged.update(own_top)
+        mine = _settings(slug).get("profile")
+        if mine:
+            merged = mine(merged)
     for concern in concerns(slug):
         own, state = layers(slug, concern)
         merged[concern] = resolve(slug, concern)[0] if (own or state) is not None else {}

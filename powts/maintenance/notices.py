@@ -320,8 +320,9 @@ def sender_for(jurisdiction, *, strict: bool = True) -> Sender:
     contact = top.get("contact") or {}
     missing = tuple(label for key, label in CONTACT_KEYS.items() if not contact.get(key))
     if missing and strict:
-        raise Refused(f"{jurisdiction.name}'s profile has no {', '.join(missing)} for its letters (profile.yaml, contact); "
-                      "add them before notices are sent", field="contact")
+        raise Refused(f"{jurisdiction.name} has no {', '.join(missing)} for its letters; its county administrator "
+                      "adds them on the county settings page (contact and return address) before notices are sent",
+                      field="contact")
     profile = profile_for(jurisdiction)
     address = contact.get("address") or ()
     return Sender(county=jurisdiction.name, office=str(contact.get("office") or top.get("agency", "")),

@@ -6,15 +6,16 @@ No Django imports. A county's maintenance.yaml says `extends: state` and names o
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from powts.kernel.cited import line_of
-from powts.kernel.profiles import ProfileError, resolve
+from powts.kernel.profiles import ProfileError, resolve, profile_cached
 
 RULES = {"septic_tank", "management_plan", "holding_tank", "annual_permit", "exempt"}
 STEP_KINDS = ("reminder", "delinquent", "violation", "enforcement_order")
+# A first notice more than a year ahead of the due date would be forgotten by then: a bound, not a rule of law.
+MAX_LEAD_DAYS = 365
 
 
 @dataclass(frozen=True)
@@ -138,11 +139,22 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
         _need_cite(reports, f"{where} reports", "pumping_license_citation")
     notices = raw.get("notices") or {}
     _need_cite(notices, f"{where} notices", "lead_time_citation")
+    lead = notices.get("lead_time_days", 30)
+    if not isinstance(lead, int) or isinstance(lead, bool) or not 1 <= lead <= MAX_LEAD_DAYS:
+        raise ProfileError(f"{where} notices.lead_time_days: {lead!r} is not a whole number of days from 1 to {MAX_LEAD_DAYS}")
     steps = []
     for i, entry in enumerate(notices.get("steps") or []):
         cite = _need_cite(entry, f"{where} notices.steps[{i}]")
         if entry.get("kind") not in STEP_KINDS:
             raise ProfileError(f"{where} notices.steps[{i}]: kind {entry.get('kind')!r} is not one of {STEP_KINDS}")
+        for key in ("days_after_due", "days_after_previous"):
+            days = entry.get(key, 0)
+            if not isinstance(days, int) or isinstance(days, bool) or days < 0:
+                raise ProfileError(f"{where} notices.steps[{i}] ({entry['kind']}): {key} {days!r} is not a whole number of days")
+        if steps and entry.get("days_after_due", 0) < steps[-1].days_after_due:
+            raise ProfileError(f"{where} notices.steps[{i}] ({entry['kind']}): goes out {entry.get('days_after_due', 0)} days "
+                               f"after the due date, before the step before it ({steps[-1].days_after_due} days); "
+                               "the steps go out in order")
         steps.append(Step(entry["kind"], int(entry.get("days_after_due", 0)), int(entry.get("days_after_previous", 0)), cite,
                           bool(entry.get("marks_delinquent")), bool(entry.get("not_in_texts"))))
     late_notice = notices.get("late_first_notice") or {}
@@ -225,7 +237,7 @@ def build(slug: str, raw: dict) -> MaintenanceProfile:
     )
 
 
-@functools.cache
+@profile_cached
 def maintenance_profile(slug: str) -> MaintenanceProfile:
     """The county's maintenance.yaml, resolved by the kernel's one rule of layers (a county file that says
     `extends: state` names only what differs)."""

@@ -1,11 +1,10 @@
 """The oversight part of a county profile (oversight.yaml over the state's), checked. No Django imports."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from powts.kernel.profiles import ProfileError, resolve
+from powts.kernel.profiles import ProfileError, resolve, profile_cached
 
 SECTIONS = ("audit", "hold", "exemption", "referral", "detection", "assessment", "conflicts")
 AUTHORITIES = {"county", "town"}
@@ -58,7 +57,7 @@ def _whole(section: dict, key: str, where: str) -> int:
     return value
 
 
-@functools.cache
+@profile_cached
 def oversight_profile(slug: str) -> OversightProfile:
     data, _ = resolve(slug, "oversight")
     where = f"{slug}/oversight.yaml"

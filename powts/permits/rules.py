@@ -7,7 +7,6 @@ texts describe and explains each answer with its citation. County differences ne
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import pairwise
@@ -18,7 +17,7 @@ from powts.kernel.cited import UNITS, line_of
 from powts.kernel.dates import add_years
 from powts.kernel.errors import DataFileError
 from powts.kernel.money import cents, parse_amount
-from powts.kernel.profiles import PROFILES_DIR, STATE_MINIMUM, layers, load_profile
+from powts.kernel.profiles import PROFILES_DIR, STATE_MINIMUM, layers, load_profile, profile_cached
 
 
 class RuleError(Refused):
@@ -60,7 +59,7 @@ def _require_citation(entry, where: str) -> None:
         raise RuleError(f"{where}{f' (line {line})' if line else ''}: rule has no citation")
 
 
-@functools.cache
+@profile_cached
 def permit_rules(slug: str) -> dict:
     """The permits.yaml section of `slug`'s profile (or the state's), every rule checked for a citation."""
     rules = load_profile(slug).get("permits")
@@ -111,7 +110,7 @@ def _check_unit(entry: dict, path, what: str) -> None:
         raise FeeFileError(path, line_of(entry), f"{what}: unknown unit {unit!r} ({known})")
 
 
-@functools.cache
+@profile_cached
 def _schedules(slug: str) -> tuple[dict, ...]:
     """The fee schedules of `slug`, refused (naming file and line) when uncited, overlapping, gapped or not in USD."""
     data = load_profile(slug).get("fees") or {}

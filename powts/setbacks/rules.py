@@ -8,11 +8,10 @@ the county's own rule is cited, being the more specific.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from powts.kernel.cited import line_of
-from powts.kernel.profiles import STATE_MINIMUM, ProfileError, governing, resolve
+from powts.kernel.profiles import STATE_MINIMUM, ProfileError, governing, resolve, profile_cached
 
 from .errors import SetbackRulesError
 from .plan import KINDS
@@ -89,7 +88,7 @@ def _own_rules(slug: str) -> list[list[SetbackRule]]:
             parse_rules(state, f"profiles/{STATE_MINIMUM}/setbacks.yaml")]
 
 
-@functools.cache
+@profile_cached
 def rules_for(slug: str) -> dict[tuple[str, str], SetbackRule]:
     """The governing setback rule for each (subject kind, object kind) pair of jurisdiction `slug`."""
     return combine(*_own_rules(slug))
