@@ -63,7 +63,7 @@ def main(argv: list[str]) -> int:
     kinds.register(LONG, long_write)
     if argv[0] == "worker":
         return cli.main(["worker", "--workers", "1", "--no-periodic"])
-    cli._auto_migrate()
+    cli.apply_migrations("killed-worker helper")
     from powts.jobs import services
     from powts.jobs.models import Job
 

@@ -9,7 +9,9 @@ from powts.core.refusals import Refused
 POWTS = Path(__file__).resolve().parents[1] / "powts"
 BARE = {"ValueError", "ValidationError"}
 # Usage errors of two command lines: caught in the same module to print the usage, never cross a service.
-NOT_REFUSALS = {("calendars/cli.py", "_UsageError"), ("setbacks/cli.py", "_UsageError")}
+# Not refusals: a command line's usage error, and a document reader's signal caught in its own module and turned into
+# the attachment's refusal there.
+NOT_REFUSALS = {("calendars/cli.py", "_UsageError"), ("setbacks/cli.py", "_UsageError"), ("attachments/content.py", "_TooMuch")}
 
 
 def _sources(select):
