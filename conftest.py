@@ -176,11 +176,13 @@ def _no_session_left_on_the_test_database(_postgres_sessions):
     import threading
     import time
 
-    from django.db import connection
+    from django.db import connections
 
+    own = connections["default"]  # this context's connection itself (django.db.connection is only a proxy to it):
+    # kept open, for a module's records built in a transaction that outlives the test (the access matrix's world)
     me, alive = threading.get_ident(), {t.ident for t in threading.enumerate()}
     for wrapper in list(_OPENED):  # this thread's in another context (Playwright's greenlet), or a finished thread's
-        if (wrapper is not connection and wrapper.connection is not None
+        if (wrapper is not own and wrapper.connection is not None
                 and (wrapper._thread_ident == me or wrapper._thread_ident not in alive)):
             wrapper.connection.close()  # from this thread: the wrapper's own close() refuses another thread's
             wrapper.connection = None
