@@ -72,7 +72,7 @@ def text(max_length: int, *, required: bool = False) -> Parser:
 def system_type(field: str, raw) -> str:
     value = vocabulary.system_type(fields.text(field, raw, max_length=100, required=True))
     if value is None:
-        raise FieldError(field, f"{field} {raw!r} is not a system type powts knows")
+        raise FieldError(field, rows.unknown_system_type(field, raw))
     return value
 
 

@@ -121,11 +121,10 @@ def clean_row(raw: dict, *, today: dt.date, strict: bool = False) -> InventoryRo
         return raw.get(column) if cells[column] else None
 
     system_type = None
-    if cells["system_type"]:
+    if cells["system_type"]:  # one message for the import and the edit form (edit_fields)
         system_type = vocabulary.system_type(cells["system_type"])
         if system_type is None:
-            problems.append(f"system_type {cells['system_type']!r} is not a system type powts knows "
-                            f"(accepted: {_accepted_types()}; common spellings such as septic, holding and ATU too)")
+            problems.append(unknown_system_type("system_type", cells["system_type"]))
     status = SystemStatus.ACTIVE
     if cells["status"]:
         status = vocabulary.status(cells["status"])
@@ -202,3 +201,9 @@ def clean_row(raw: dict, *, today: dt.date, strict: bool = False) -> InventoryRo
         permit_number=cells["permit_number"], extra=extra, language=str(language or ""), site_zip=cells["site_zip"],
         skipped=skipped, warnings=warnings, **parsed,
     )
+
+
+def unknown_system_type(field: str, raw) -> str:
+    """The refusal of a system type powts does not know, with the accepted ones (the import's and the edit form's)."""
+    return (f"{field} {raw!r} is not a system type powts knows "
+            f"(accepted: {_accepted_types()}; common spellings such as septic, holding and ATU too)")

@@ -264,11 +264,13 @@ _OTHER_UNITS = {"l": "litres", "liter": "litres", "liters": "litres", "litre": "
                 "cu ft": "cubic feet", "ft3": "cubic feet", "cubic feet": "cubic feet", "gpm": "gallons per minute",
                 "l/day": "litres per day", "lpd": "litres per day"}
 _WITH_UNIT = re.compile(r"([-+]?[\d,]*\.?\d+)\s*([^\d\s].*)")
+_WITH_UNIT_MAX = 40  # "1,000,000 gallons per day" fits; a longer cell is no number with a unit (and the pattern
+# backtracks over a long run of digits: 100,000 nines took minutes)
 
 
 def parse_quantity(column: str, raw, maximum: int) -> int | None:
     """parse_count, the number possibly followed by its column's unit ("750 gal", "1,000 gallons", "3 br")."""
-    if type(raw) is str and (m := _WITH_UNIT.fullmatch(raw.strip())):
+    if type(raw) is str and len(raw) <= _WITH_UNIT_MAX and (m := _WITH_UNIT.fullmatch(raw.strip())):
         unit = " ".join(m[2].lower().split())
         name, accepted = UNITS.get(column, ("", set()))
         if unit in accepted:

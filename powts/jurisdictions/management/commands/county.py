@@ -14,7 +14,7 @@ class Command(BaseCommand):
     help = "Set up a county (one of Wisconsin's 72) or list those set up."
 
     def add_arguments(self, parser):
-        parser.add_argument("action", choices=["add", "list"])
+        parser.add_argument("action", choices=["add", "list"], help="add: set up one county; list: the counties set up")
         parser.add_argument("slug", nargs="?", help="The county's slug: its name in lower case, words joined by hyphens")
         parser.add_argument("--name", help="The county's name, written as \"NAME County\"")
 
