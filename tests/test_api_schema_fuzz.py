@@ -20,10 +20,10 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
 COUNT_FILE = os.environ.get("FUZZ_COUNT_FILE")  # a line per request sent, to count the cases of a run
 
 
-@pytest.fixture(scope="session")
-def api_schema():
-    """The schema as the app serves it (loading it needs no database: no session, no token). Built when the test
-    runs, not when the module is imported, so that collecting the suite does not pay for it."""
+@pytest.fixture
+def api_schema(staff_token):
+    """The schema as the app serves it, built when the test runs, not when the module is imported, so that collecting
+    the suite does not pay for it; after the test's records (a request may read the county's settings)."""
     from powts.wsgi import application
 
     return schemathesis.openapi.from_wsgi("/api/schema/", application)
